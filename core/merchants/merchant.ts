@@ -1,0 +1,33 @@
+import { Schema } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+export const MerchantStatus = Schema.Literal("pending", "approved", "rejected", "disabled", "suspended")
+export type MerchantStatus = typeof MerchantStatus.Type
+
+export interface Merchant {
+  readonly id: MerchantId
+  readonly name: string
+  readonly status: MerchantStatus
+  /** Percent of each payment kept as fee, at the money scale (2.5 % = 2.5 units). */
+  readonly feePercent: Amount
+  /** Fixed fee per payment, in the payment's currency units. */
+  readonly feeFixed: Amount
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export interface NewMerchant {
+  readonly name: string
+  readonly status: MerchantStatus
+  readonly feePercent: Amount
+  readonly feeFixed: Amount
+}
+
+export interface MerchantPatch {
+  readonly name?: string
+  readonly status?: MerchantStatus
+  readonly feePercent?: Amount
+  readonly feeFixed?: Amount
+}

@@ -1,0 +1,39 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+import type { StorageError } from "../shared/storage-error.js"
+import type { NewPayment, Payment, PaymentOutcome, ReferenceHeld } from "./payment.js"
+
+export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRepository")<PaymentRepository, {
+  /**
+   * Inserts a pending payment and claims its ref_trx for the merchant and environment in one step.
+   * The claim is taken over only when its holder is failed or past its expiry at `now`, so two
+   * concurrent sessions with one reference can never both succeed.
+   */
+  readonly insert: (payment: NewPayment, now: Instant) => Effect.Effect<Payment, ReferenceHeld | StorageError>
+  readonly findByTrxId: (trxId: string) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /** Only the merchant's own payment in that environment. */
+  readonly findScoped: (
+    merchantId: MerchantId,
+    environment: Environment,
+    trxId: string
+  ) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /**
+   * Ends a pending payment. None when it was no longer pending (terminal payments never change),
+   * which makes a second outcome harmless whichever request loses the race.
+   */
+  readonly complete: (
+    trxId: string,
+    outcome: PaymentOutcome,
+    now: Instant
+  ) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /**
+   * Adds to the refunded total of a successful payment, only if the total stays within the
+   * amount. None when the condition does not hold; the caller re-reads to tell why.
+   */
+  readonly addRefunded: (trxId: string, amount: Amount, now: Instant) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /** Pending payments whose checkout expired at or before `now`, oldest first. */
+  readonly listExpiredPending: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
+}>() {}

@@ -1,0 +1,61 @@
+import { Schema } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { GatewayId, MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+/** pending -> success, or pending -> failed; terminal states never change (docs/decisions.md). */
+export const PaymentStatus = Schema.Literal("pending", "success", "failed")
+export type PaymentStatus = typeof PaymentStatus.Type
+
+export const FailureReason = Schema.Literal("declined", "cancelled", "expired")
+export type FailureReason = typeof FailureReason.Type
+
+export interface Payment {
+  readonly trxId: string
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly refTrx: string
+  readonly amount: Amount
+  readonly currency: string
+  readonly status: PaymentStatus
+  readonly failureReason: FailureReason | null
+  /** Set on completion from the merchant's fee settings; null until then. */
+  readonly fee: Amount | null
+  readonly net: Amount | null
+  readonly refundedAmount: Amount
+  readonly description: string | null
+  readonly customerName: string | null
+  readonly customerEmail: string | null
+  readonly ipnUrl: string
+  readonly successRedirect: string
+  readonly cancelRedirect: string
+  /** Keywords as normalized from the request. */
+  readonly allowPaymentMethods: ReadonlyArray<string>
+  /** Gateways eligible when the session was created, after keyword narrowing. */
+  readonly gatewayIds: ReadonlyArray<GatewayId>
+  /** The gateway that completed or failed it, when known. */
+  readonly gatewayId: GatewayId | null
+  /** The subscription invoice this payment settles, if any. */
+  readonly invoiceId: string | null
+  readonly expiresAt: Instant
+  readonly completedAt: Instant | null
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export type NewPayment = Omit<
+  Payment,
+  "status" | "failureReason" | "fee" | "net" | "refundedAmount" | "gatewayId" | "completedAt" | "createdAt" | "updatedAt"
+>
+
+/** How a pending payment ends. */
+export type PaymentOutcome =
+  | { readonly _tag: "Succeeded"; readonly fee: Amount; readonly net: Amount; readonly gatewayId: GatewayId | null }
+  | { readonly _tag: "Failed"; readonly reason: FailureReason; readonly gatewayId: GatewayId | null }
+
+/** Another live payment (pending and unexpired, or completed) already holds this ref_trx. */
+export class ReferenceHeld extends Schema.TaggedError<ReferenceHeld>()("ReferenceHeld", {
+  refTrx: Schema.String,
+  heldBy: Schema.String
+}) {}

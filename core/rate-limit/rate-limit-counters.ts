@@ -1,0 +1,13 @@
+import { Context, type Effect } from "effect"
+import type { StorageError } from "../shared/storage-error.js"
+
+/**
+ * Fixed-window request counters kept in the store, so several hosts sharing one database share
+ * one limit. Windows are identified by their start in Unix seconds.
+ */
+export class RateLimitCounters extends Context.Tag("merchant-payments/RateLimitCounters")<RateLimitCounters, {
+  /** Counts one request and returns the window's count including it. */
+  readonly hit: (key: string, windowStartSeconds: number) => Effect.Effect<number, StorageError>
+  /** Drops windows that started before the given second; returns how many. */
+  readonly purgeBefore: (windowStartSeconds: number) => Effect.Effect<number, StorageError>
+}>() {}

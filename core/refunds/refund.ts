@@ -1,0 +1,28 @@
+import { Schema } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+export interface Refund {
+  readonly refundTrxId: string
+  readonly paymentTrxId: string
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly amount: Amount
+  readonly currency: string
+  readonly reason: string | null
+  /** The merchant's refund reference: one refund per reference and payment. */
+  readonly refRefund: string | null
+  /** Totals after this refund, kept so a repeated ref_refund can answer with the original body. */
+  readonly totalRefunded: Amount
+  readonly remainingRefund: Amount
+  readonly createdAt: Instant
+}
+
+export type NewRefund = Omit<Refund, "createdAt">
+
+export class RefundReferenceUsed extends Schema.TaggedError<RefundReferenceUsed>()("RefundReferenceUsed", {
+  paymentTrxId: Schema.String,
+  refRefund: Schema.String
+}) {}

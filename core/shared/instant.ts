@@ -1,0 +1,51 @@
+import { Brand, Clock, Effect } from "effect"
+
+/**
+ * A point in time as whole microseconds since the Unix epoch.
+ *
+ * The API promises timestamps with microseconds; a JS Date holds milliseconds only, so time is
+ * carried as a bigint of microseconds from the Clock to storage (BIGINT in both databases) and back.
+ */
+export type Instant = bigint & Brand.Brand<"Instant">
+export const Instant = Brand.nominal<Instant>()
+
+export const MICROS_PER_SECOND = 1_000_000n
+
+/** Business time, from Effect's Clock so tests and the manual clock can move it. */
+export const now: Effect.Effect<Instant> = Effect.map(Clock.currentTimeNanos, (nanos) => Instant(nanos / 1000n))
+
+export const fromSeconds = (seconds: number | bigint): Instant => Instant(BigInt(seconds) * MICROS_PER_SECOND)
+
+export const fromMillis = (millis: number): Instant => Instant(BigInt(Math.trunc(millis)) * 1000n)
+
+/** Whole seconds, rounded down (Unix time for headers and payloads). */
+export const toSeconds = (instant: Instant): number => Number(floorDiv(instant, MICROS_PER_SECOND))
+
+export const plusSeconds = (instant: Instant, seconds: number | bigint): Instant =>
+  Instant(instant + BigInt(seconds) * MICROS_PER_SECOND)
+
+/** ISO 8601 in UTC with exactly six fraction digits and a trailing `Z` (spec 2.3). */
+export const toIsoString = (instant: Instant): string => {
+  const millis = floorDiv(instant, 1000n)
+  const micros = instant - millis * 1000n
+  const iso = new Date(Number(millis)).toISOString() // yyyy-mm-ddThh:mm:ss.sssZ
+  return `${iso.slice(0, 23)}${micros.toString().padStart(3, "0")}Z`
+}
+
+const ISO_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/
+
+/** Parses an ISO 8601 date-time with an explicit offset; undefined when it is not one. */
+export const fromIsoString = (text: string): Instant | undefined => {
+  const match = ISO_PATTERN.exec(text)
+  if (match === null) return undefined
+  const [, base, fraction = "", offset] = match
+  const seconds = Date.parse(`${base}${offset === "Z" ? "Z" : offset}`)
+  if (Number.isNaN(seconds)) return undefined
+  const micros = BigInt(fraction.padEnd(6, "0").slice(0, 6))
+  return Instant(BigInt(seconds) * 1000n + micros)
+}
+
+const floorDiv = (a: bigint, b: bigint): bigint => {
+  const q = a / b
+  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q
+}

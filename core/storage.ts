@@ -1,0 +1,29 @@
+import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
+import type { CredentialRepository } from "./merchants/credentials.js"
+import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
+import type { MerchantRepository } from "./merchants/merchant-repository.js"
+import type { GatewayRepository } from "./payments/gateway-repository.js"
+import type { PaymentRepository } from "./payments/payment-repository.js"
+import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
+import type { RefundRepository } from "./refunds/refund-repository.js"
+import type { SettingsRepository } from "./settings/settings-repository.js"
+import type { Transactor } from "./shared/transactor.js"
+import type { SubscriptionRepository } from "./subscriptions/subscription-repository.js"
+import type { WalletRepository } from "./wallets/wallet-repository.js"
+import type { WebhookOutbox } from "./webhooks/webhook-outbox.js"
+
+/** Every port a storage adapter provides; a storage Layer is a `Layer<Storage>`. */
+export type Storage =
+  | Transactor
+  | MerchantRepository
+  | CredentialRepository
+  | MerchantCurrencyRepository
+  | WalletRepository
+  | GatewayRepository
+  | PaymentRepository
+  | RefundRepository
+  | SubscriptionRepository
+  | WebhookOutbox
+  | IdempotencyStore
+  | RateLimitCounters
+  | SettingsRepository

@@ -1,0 +1,65 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+import type { StorageError } from "../shared/storage-error.js"
+import type {
+  ExternalReferenceTaken,
+  Invoice,
+  InvoiceChange,
+  InvoiceSequenceTaken,
+  InvoiceStatus,
+  NewInvoice,
+  NewSubscription,
+  Subscription,
+  SubscriptionChange,
+  SubscriptionStatus
+} from "./subscription.js"
+
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly total: number
+}
+
+export class SubscriptionRepository extends Context.Tag("merchant-payments/SubscriptionRepository")<
+  SubscriptionRepository,
+  {
+    readonly insert: (subscription: NewSubscription) => Effect.Effect<Subscription, ExternalReferenceTaken | StorageError>
+    readonly findById: (id: string) => Effect.Effect<Option.Option<Subscription>, StorageError>
+    readonly findScoped: (
+      merchantId: MerchantId,
+      environment: Environment,
+      id: string
+    ) => Effect.Effect<Option.Option<Subscription>, StorageError>
+    /** Newest first; `page` counts from 1. */
+    readonly list: (
+      merchantId: MerchantId,
+      environment: Environment,
+      page: { readonly page: number; readonly perPage: number }
+    ) => Effect.Effect<Page<Subscription>, StorageError>
+    /**
+     * Applies a change only while the subscription is in one of `from`: a compare-and-set, so two
+     * writers racing on one lifecycle step cannot both apply it. None when the status moved on.
+     */
+    readonly transition: (
+      id: string,
+      from: ReadonlyArray<SubscriptionStatus>,
+      change: SubscriptionChange,
+      now: Instant
+    ) => Effect.Effect<Option.Option<Subscription>, StorageError>
+    /** Subscriptions the scheduler must look at: not cancelled, with next billing at or before `now`. */
+    readonly listDue: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Subscription>, StorageError>
+    readonly insertInvoice: (invoice: NewInvoice) => Effect.Effect<Invoice, InvoiceSequenceTaken | StorageError>
+    readonly findInvoiceById: (id: string) => Effect.Effect<Option.Option<Invoice>, StorageError>
+    readonly findInvoiceByReference: (reference: string) => Effect.Effect<Option.Option<Invoice>, StorageError>
+    /** Compare-and-set on the invoice status, as `transition`. */
+    readonly updateInvoice: (
+      id: string,
+      from: ReadonlyArray<InvoiceStatus>,
+      change: InvoiceChange,
+      now: Instant
+    ) => Effect.Effect<Option.Option<Invoice>, StorageError>
+    /** Highest sequence first. */
+    readonly latestInvoices: (subscriptionId: string, limit: number) => Effect.Effect<ReadonlyArray<Invoice>, StorageError>
+  }
+>() {}

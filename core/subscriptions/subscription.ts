@@ -1,0 +1,83 @@
+import { Schema } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+export const SubscriptionStatus = Schema.Literal("pending", "active", "past_due", "cancelled")
+export type SubscriptionStatus = typeof SubscriptionStatus.Type
+
+export const BillingCycle = Schema.Literal("daily", "weekly", "monthly", "half_yearly", "yearly")
+export type BillingCycle = typeof BillingCycle.Type
+
+export interface Subscription {
+  readonly id: string
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly externalReference: string
+  readonly status: SubscriptionStatus
+  readonly billingCycle: BillingCycle
+  readonly amount: Amount
+  readonly currency: string
+  readonly customerEmail: string
+  readonly customerName: string | null
+  readonly description: string | null
+  readonly successRedirect: string
+  readonly cancelRedirect: string
+  readonly ipnUrl: string
+  readonly allowPaymentMethods: ReadonlyArray<string>
+  readonly metadata: Readonly<Record<string, unknown>>
+  readonly startsAt: Instant | null
+  readonly currentPeriodStart: Instant | null
+  readonly currentPeriodEnd: Instant | null
+  readonly nextBillingAt: Instant | null
+  readonly cancelAtPeriodEnd: boolean
+  readonly cancelledAt: Instant | null
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt">
+
+/** The lifecycle fields a transition may change. */
+export type SubscriptionChange = Partial<
+  Pick<
+    Subscription,
+    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt"
+  >
+>
+
+export const InvoiceStatus = Schema.Literal("pending", "paid", "expired", "void")
+export type InvoiceStatus = typeof InvoiceStatus.Type
+
+export interface Invoice {
+  readonly id: string
+  readonly subscriptionId: string
+  readonly sequence: number
+  /** The ref_trx of the invoice's payment: a completed IPN must match it. */
+  readonly reference: string
+  readonly status: InvoiceStatus
+  readonly amount: Amount
+  readonly currency: string
+  readonly trxId: string | null
+  readonly periodStart: Instant | null
+  readonly periodEnd: Instant | null
+  readonly checkoutExpiresAt: Instant | null
+  readonly paidAt: Instant | null
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export type NewInvoice = Omit<Invoice, "createdAt" | "updatedAt">
+
+export type InvoiceChange = Partial<Pick<Invoice, "status" | "trxId" | "checkoutExpiresAt" | "paidAt">>
+
+export class ExternalReferenceTaken extends Schema.TaggedError<ExternalReferenceTaken>()("ExternalReferenceTaken", {
+  externalReference: Schema.String
+}) {}
+
+/** Another writer already created this invoice sequence: the caller lost a race and should re-read. */
+export class InvoiceSequenceTaken extends Schema.TaggedError<InvoiceSequenceTaken>()("InvoiceSequenceTaken", {
+  subscriptionId: Schema.String,
+  sequence: Schema.Number
+}) {}

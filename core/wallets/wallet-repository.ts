@@ -1,0 +1,37 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId, WalletId } from "../shared/ids.js"
+import type { StorageError } from "../shared/storage-error.js"
+import type {
+  BalanceOverflow,
+  InsufficientBalance,
+  LedgerEntry,
+  LedgerPosting,
+  NewWallet,
+  Wallet,
+  WalletExists,
+  WalletNotFound
+} from "./wallet.js"
+
+export class WalletRepository extends Context.Tag("merchant-payments/WalletRepository")<WalletRepository, {
+  readonly create: (wallet: NewWallet) => Effect.Effect<Wallet, WalletExists | StorageError>
+  readonly findById: (id: WalletId) => Effect.Effect<Option.Option<Wallet>, StorageError>
+  readonly find: (
+    merchantId: MerchantId,
+    currency: string,
+    environment: Environment
+  ) => Effect.Effect<Option.Option<Wallet>, StorageError>
+  readonly listByMerchant: (merchantId: MerchantId) => Effect.Effect<ReadonlyArray<Wallet>, StorageError>
+  readonly setActive: (id: WalletId, active: boolean) => Effect.Effect<Option.Option<Wallet>, StorageError>
+  /**
+   * Applies a signed delta and writes its ledger entry atomically. The balance check is part of
+   * the update itself, so concurrent debits can never take a balance below zero.
+   */
+  readonly post: (
+    posting: LedgerPosting
+  ) => Effect.Effect<LedgerEntry, InsufficientBalance | BalanceOverflow | WalletNotFound | StorageError>
+  readonly ledger: (walletId: WalletId) => Effect.Effect<ReadonlyArray<LedgerEntry>, StorageError>
+  /** Sum of every ledger delta: equals the balance unless something is badly wrong. */
+  readonly ledgerSum: (walletId: WalletId) => Effect.Effect<Amount, StorageError>
+}>() {}

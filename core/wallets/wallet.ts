@@ -1,0 +1,66 @@
+import { Schema } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId, WalletId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+/** One merchant's balance in one currency and one environment; sandbox money never meets production. */
+export interface Wallet {
+  readonly id: WalletId
+  readonly merchantId: MerchantId
+  readonly currency: string
+  readonly environment: Environment
+  readonly balance: Amount
+  readonly active: boolean
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export interface NewWallet {
+  readonly merchantId: MerchantId
+  readonly currency: string
+  readonly environment: Environment
+}
+
+export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment")
+export type LedgerEntryKind = typeof LedgerEntryKind.Type
+
+/** Every balance change, written in the same transaction as the change: balance = sum of deltas. */
+export interface LedgerEntry {
+  readonly id: number
+  readonly walletId: WalletId
+  readonly kind: LedgerEntryKind
+  readonly delta: Amount
+  readonly balanceAfter: Amount
+  /** What caused it: a trx id, a refund id, an adjustment reason. */
+  readonly reference: string
+  readonly memo: string | null
+  readonly createdAt: Instant
+}
+
+export interface LedgerPosting {
+  readonly walletId: WalletId
+  readonly kind: LedgerEntryKind
+  readonly delta: Amount
+  readonly reference: string
+  readonly memo?: string | null
+}
+
+export class WalletExists extends Schema.TaggedError<WalletExists>()("WalletExists", {
+  currency: Schema.String,
+  environment: Schema.String
+}) {}
+
+export class WalletNotFound extends Schema.TaggedError<WalletNotFound>()("WalletNotFound", {
+  walletId: Schema.Number
+}) {}
+
+/** A debit would take the balance below zero; nothing was written. */
+export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", {
+  walletId: Schema.Number
+}) {}
+
+/** A credit would take the balance past what a BIGINT holds; nothing was written. */
+export class BalanceOverflow extends Schema.TaggedError<BalanceOverflow>()("BalanceOverflow", {
+  walletId: Schema.Number
+}) {}

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+import type { Environment } from "../merchants/environment.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+
+export const DeliveryStatus = Schema.Literal("pending", "delivered", "failed")
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** Which secret signs the body: payment events use the webhook secret, refund events the API secret (spec 6.3). */
+export const SigningSecret = Schema.Literal("webhook_secret", "client_secret")
+export type SigningSecret = typeof SigningSecret.Type
+
+/** One event bound for one URL; `id` is the event id, stable across attempts and redeliveries. */
+export interface WebhookDelivery {
+  readonly id: string
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly event: string
+  readonly url: string
+  /** The exact bytes that are signed and sent, fixed when the event is enqueued. */
+  readonly body: string
+  readonly signingSecret: SigningSecret
+  readonly status: DeliveryStatus
+  readonly attempts: number
+  readonly nextAttemptAt: Instant | null
+  readonly lastError: string | null
+  readonly lastStatusCode: number | null
+  readonly createdAt: Instant
+  readonly updatedAt: Instant
+}
+
+export type NewDelivery = Pick<
+  WebhookDelivery,
+  "id" | "merchantId" | "environment" | "event" | "url" | "body" | "signingSecret" | "nextAttemptAt"
+>
+
+export interface DeliveryAttempt {
+  readonly deliveryId: string
+  readonly attempt: number
+  readonly at: Instant
+  readonly statusCode: number | null
+  readonly error: string | null
+  readonly durationMs: number
+}
+
+/** What a worker saw when it sent an attempt, and what should happen next. */
+export interface AttemptReport {
+  readonly deliveryId: string
+  readonly worker: string
+  readonly at: Instant
+  readonly statusCode: number | null
+  readonly error: string | null
+  readonly durationMs: number
+  /** delivered, failed for good, or pending with the time of the next attempt. */
+  readonly next:
+    | { readonly status: "delivered" }
+    | { readonly status: "failed" }
+    | { readonly status: "pending"; readonly nextAttemptAt: Instant }
+}

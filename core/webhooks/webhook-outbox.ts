@@ -1,0 +1,32 @@
+import { Context, type Effect, type Option } from "effect"
+import type { MerchantId } from "../shared/ids.js"
+import type { Instant } from "../shared/instant.js"
+import type { StorageError } from "../shared/storage-error.js"
+import type { AttemptReport, DeliveryAttempt, DeliveryStatus, NewDelivery, WebhookDelivery } from "./delivery.js"
+
+export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox")<WebhookOutbox, {
+  /** Call inside the transaction of the state change the event reports, so neither exists without the other. */
+  readonly enqueue: (delivery: NewDelivery) => Effect.Effect<WebhookDelivery, StorageError>
+  /**
+   * Leases up to `limit` pending deliveries due at `now` to `worker` until `leaseUntil`. A row is
+   * leased to one worker at a time; an expired lease (a crashed worker) makes it claimable again.
+   */
+  readonly claimDue: (claim: {
+    readonly worker: string
+    readonly now: Instant
+    readonly leaseUntil: Instant
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
+  /** Records an attempt and releases the lease; false when the worker no longer held it. */
+  readonly recordAttempt: (report: AttemptReport) => Effect.Effect<boolean, StorageError>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+  /** Newest first. */
+  readonly list: (filter: {
+    readonly merchantId?: MerchantId
+    readonly status?: DeliveryStatus
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
+  readonly attempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>, StorageError>
+  /** Makes a delivery pending again, due at `now`, with the same body and event id. */
+  readonly requeue: (id: string, now: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+}>() {}
