@@ -1,0 +1,227 @@
+import { runDdl } from "./dialect-ddl.js"
+
+/**
+ * Money columns hold atoms (10^-8 units) as BIGINT; time columns hold microseconds since the epoch
+ * as BIGINT; flags are SMALLINT 0/1; lists and objects are JSON text.
+ */
+export default runDdl([
+  `CREATE TABLE merchants (
+    id {{id}},
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    fee_percent BIGINT NOT NULL,
+    fee_fixed BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`,
+  `CREATE TABLE merchant_credentials (
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    environment TEXT NOT NULL,
+    merchant_key TEXT NOT NULL,
+    api_key_hash TEXT NOT NULL,
+    sealed_client_secret TEXT NOT NULL,
+    sealed_webhook_secret TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (merchant_id, environment),
+    UNIQUE (environment, merchant_key)
+  )`,
+  `CREATE TABLE merchant_currencies (
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    currency_code TEXT NOT NULL,
+    PRIMARY KEY (merchant_id, currency_code)
+  )`,
+  `CREATE TABLE wallets (
+    id {{id}},
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    currency TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    balance BIGINT NOT NULL CHECK (balance >= 0),
+    active SMALLINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    UNIQUE (merchant_id, currency, environment)
+  )`,
+  `CREATE TABLE ledger_entries (
+    id {{id}},
+    wallet_id BIGINT NOT NULL REFERENCES wallets (id),
+    kind TEXT NOT NULL,
+    delta BIGINT NOT NULL,
+    balance_after BIGINT NOT NULL,
+    reference TEXT NOT NULL,
+    memo TEXT,
+    created_at BIGINT NOT NULL
+  )`,
+  `CREATE INDEX ledger_entries_wallet ON ledger_entries (wallet_id, id)`,
+  `CREATE TABLE gateways (
+    id {{id}},
+    plugin TEXT NOT NULL,
+    name TEXT NOT NULL,
+    code TEXT NOT NULL UNIQUE,
+    method TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    type TEXT NOT NULL,
+    active SMALLINT NOT NULL,
+    config TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`,
+  `CREATE TABLE merchant_gateways (
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    gateway_id BIGINT NOT NULL REFERENCES gateways (id),
+    PRIMARY KEY (merchant_id, gateway_id)
+  )`,
+  `CREATE TABLE payments (
+    trx_id TEXT PRIMARY KEY,
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    environment TEXT NOT NULL,
+    ref_trx TEXT NOT NULL,
+    amount BIGINT NOT NULL CHECK (amount > 0),
+    currency TEXT NOT NULL,
+    status TEXT NOT NULL,
+    failure_reason TEXT,
+    fee BIGINT,
+    net BIGINT,
+    refunded_amount BIGINT NOT NULL CHECK (refunded_amount >= 0 AND refunded_amount <= amount),
+    description TEXT,
+    customer_name TEXT,
+    customer_email TEXT,
+    ipn_url TEXT NOT NULL,
+    success_redirect TEXT NOT NULL,
+    cancel_redirect TEXT NOT NULL,
+    allow_payment_methods TEXT NOT NULL,
+    gateway_ids TEXT NOT NULL,
+    gateway_id BIGINT,
+    invoice_id TEXT,
+    expires_at BIGINT NOT NULL,
+    completed_at BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`,
+  `CREATE INDEX payments_pending_expiry ON payments (status, expires_at)`,
+  `CREATE INDEX payments_reference ON payments (merchant_id, environment, ref_trx)`,
+  // Who holds a merchant reference, and until when: pending -> its expiry, completed -> forever,
+  // failed -> released. Keeping the holder's horizon on this row lets one upsert decide a takeover.
+  `CREATE TABLE payment_references (
+    merchant_id BIGINT NOT NULL,
+    environment TEXT NOT NULL,
+    ref_trx TEXT NOT NULL,
+    trx_id TEXT NOT NULL,
+    held_until BIGINT NOT NULL,
+    PRIMARY KEY (merchant_id, environment, ref_trx)
+  )`,
+  `CREATE TABLE refunds (
+    refund_trx_id TEXT PRIMARY KEY,
+    payment_trx_id TEXT NOT NULL REFERENCES payments (trx_id),
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    environment TEXT NOT NULL,
+    amount BIGINT NOT NULL CHECK (amount > 0),
+    currency TEXT NOT NULL,
+    reason TEXT,
+    ref_refund TEXT,
+    total_refunded BIGINT NOT NULL,
+    remaining_refund BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    UNIQUE (payment_trx_id, ref_refund)
+  )`,
+  `CREATE TABLE subscriptions (
+    id TEXT PRIMARY KEY,
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    environment TEXT NOT NULL,
+    external_reference TEXT NOT NULL,
+    status TEXT NOT NULL,
+    billing_cycle TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    currency TEXT NOT NULL,
+    customer_email TEXT NOT NULL,
+    customer_name TEXT,
+    description TEXT,
+    success_redirect TEXT NOT NULL,
+    cancel_redirect TEXT NOT NULL,
+    ipn_url TEXT NOT NULL,
+    allow_payment_methods TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    starts_at BIGINT,
+    current_period_start BIGINT,
+    current_period_end BIGINT,
+    next_billing_at BIGINT,
+    cancel_at_period_end SMALLINT NOT NULL,
+    cancelled_at BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    UNIQUE (merchant_id, environment, external_reference)
+  )`,
+  `CREATE INDEX subscriptions_due ON subscriptions (status, next_billing_at)`,
+  `CREATE INDEX subscriptions_listing ON subscriptions (merchant_id, environment, created_at)`,
+  `CREATE TABLE subscription_invoices (
+    id TEXT PRIMARY KEY,
+    subscription_id TEXT NOT NULL REFERENCES subscriptions (id),
+    sequence INTEGER NOT NULL,
+    reference TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL,
+    amount BIGINT NOT NULL,
+    currency TEXT NOT NULL,
+    trx_id TEXT,
+    period_start BIGINT,
+    period_end BIGINT,
+    checkout_expires_at BIGINT,
+    paid_at BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    UNIQUE (subscription_id, sequence)
+  )`,
+  `CREATE TABLE webhook_deliveries (
+    id TEXT PRIMARY KEY,
+    merchant_id BIGINT NOT NULL REFERENCES merchants (id),
+    environment TEXT NOT NULL,
+    event TEXT NOT NULL,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    signing_secret TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at BIGINT,
+    last_error TEXT,
+    last_status_code INTEGER,
+    lease_owner TEXT,
+    lease_until BIGINT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`,
+  `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at)`,
+  `CREATE INDEX webhook_deliveries_merchant ON webhook_deliveries (merchant_id, created_at)`,
+  `CREATE TABLE webhook_attempts (
+    id {{id}},
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id),
+    attempt INTEGER NOT NULL,
+    at BIGINT NOT NULL,
+    status_code INTEGER,
+    error TEXT,
+    duration_ms INTEGER NOT NULL
+  )`,
+  `CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id)`,
+  `CREATE TABLE idempotency_keys (
+    merchant_id BIGINT NOT NULL,
+    environment TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    state TEXT NOT NULL,
+    response_status INTEGER,
+    response_body TEXT,
+    locked_until BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (merchant_id, environment, idempotency_key)
+  )`,
+  `CREATE INDEX idempotency_keys_expiry ON idempotency_keys (expires_at)`,
+  `CREATE TABLE rate_limit_counters (
+    counter_key TEXT NOT NULL,
+    window_start BIGINT NOT NULL,
+    hits BIGINT NOT NULL,
+    PRIMARY KEY (counter_key, window_start)
+  )`,
+  `CREATE TABLE settings (
+    setting_key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  )`
+])

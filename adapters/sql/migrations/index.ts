@@ -1,0 +1,17 @@
+import * as Migrator from "@effect/sql/Migrator"
+import { Effect } from "effect"
+import { orStorageError } from "../storage-errors.js"
+import initial from "./0001_initial.js"
+
+/** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
+export const migrations = {
+  "0001_initial": initial
+}
+
+const migrate = Migrator.make({})
+
+/** Applies pending migrations; safe when several hosts start at once (PostgreSQL takes a table lock). */
+export const runMigrations = migrate({ loader: Migrator.fromRecord(migrations), table: "mp_migrations" }).pipe(
+  Effect.mapError((error) => (error._tag === "MigrationError" ? error : error)),
+  orStorageError
+)
