@@ -1,0 +1,90 @@
+import { Either, Option, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { CurrencyCode, ISO_CURRENCY_EXPONENTS, defaultCurrencyRegistry, makeCurrencyRegistry } from "./currencies.js"
+
+const registryWith = (cryptoCodes: ReadonlyArray<string>) => {
+  const result = makeCurrencyRegistry({ cryptoCodes })
+  if (Either.isLeft(result)) throw new Error(`expected a registry, got ${result.left.message}`)
+  return result.right
+}
+
+const configError = (cryptoCodes: ReadonlyArray<string>) => {
+  const result = makeCurrencyRegistry({ cryptoCodes })
+  if (Either.isRight(result)) throw new Error("expected InvalidCurrencyConfig")
+  return result.left
+}
+
+describe("ISO table", () => {
+  it("has ISO's exponents", () => {
+    const expected: Record<string, number> = {
+      USD: 2, EUR: 2, GBP: 2, CHF: 2, INR: 2, MGA: 2, MRU: 2, HUF: 2,
+      JPY: 0, KRW: 0, VND: 0, ISK: 0, CLP: 0, XOF: 0, XAF: 0, XPF: 0, UGX: 0, PYG: 0,
+      KWD: 3, BHD: 3, OMR: 3, JOD: 3, TND: 3, IQD: 3, LYD: 3,
+      CLF: 4, UYW: 4
+    }
+    for (const [code, exponent] of Object.entries(expected)) {
+      expect(defaultCurrencyRegistry.exponentOf(code), code).toEqual(Option.some(exponent))
+    }
+  })
+
+  it("holds only 3-letter codes with payable minor units", () => {
+    expect(ISO_CURRENCY_EXPONENTS.size).toBeGreaterThan(150)
+    for (const [code, exponent] of ISO_CURRENCY_EXPONENTS) {
+      expect(code).toMatch(/^[A-Z]{3}$/)
+      expect([0, 2, 3, 4]).toContain(exponent)
+    }
+    for (const code of ["XAU", "XXX", "XTS", "XDR", "HRK", "usd", "USDC", ""]) {
+      expect(defaultCurrencyRegistry.isKnown(code), code).toBe(false)
+      expect(defaultCurrencyRegistry.exponentOf(code)).toEqual(Option.none())
+    }
+  })
+
+  it("lists its codes sorted and without duplicates", () => {
+    const codes = defaultCurrencyRegistry.codes()
+    expect(codes).toEqual([...codes].sort())
+    expect(new Set(codes).size).toBe(codes.length)
+    expect(codes.length).toBe(ISO_CURRENCY_EXPONENTS.size)
+  })
+})
+
+describe("crypto codes", () => {
+  it("adds configured codes at exponent 8", () => {
+    const registry = registryWith(["BTC", "USDC", "ETH2", "SHIB000000"])
+    expect(registry.exponentOf("BTC")).toEqual(Option.some(8))
+    expect(registry.exponentOf("USDC")).toEqual(Option.some(8))
+    expect(registry.isKnown("ETH2")).toBe(true)
+    expect(registry.isKnown("SHIB000000")).toBe(true)
+    expect(registry.exponentOf("USD")).toEqual(Option.some(2))
+    expect(registry.codes()).toContain("BTC")
+    expect(registry.codes().length).toBe(ISO_CURRENCY_EXPONENTS.size + 4)
+    expect(defaultCurrencyRegistry.isKnown("BTC")).toBe(false)
+  })
+
+  it("refuses malformed, colliding and repeated codes", () => {
+    for (const bad of ["btc", "BT", "1INCH", "TOOLONGCODE", "B-TC", " BTC", ""]) {
+      const error = configError([bad])
+      expect(error._tag).toBe("InvalidCurrencyConfig")
+      expect(error.reason, bad).toBe("malformed")
+      expect(error.code).toBe(bad)
+    }
+    expect(configError(["USD"]).reason).toBe("iso_collision")
+    expect(configError(["XAU"]).reason).toBe("iso_collision")
+    expect(configError(["BTC", "ETH", "BTC"]).reason).toBe("duplicate")
+  })
+})
+
+describe("CurrencyCode schema", () => {
+  const decode = Schema.decodeUnknownEither(CurrencyCode)
+
+  it("accepts ISO and longer operator codes", () => {
+    for (const code of ["USD", "JPY", "USDC", "ETH2", "ABCDEFGHIJ"]) {
+      expect(Either.isRight(decode(code)), code).toBe(true)
+    }
+  })
+
+  it("rejects other shapes", () => {
+    for (const code of ["usd", "US", "1BTC", "ABCDEFGHIJK", "US D", "", 42]) {
+      expect(Either.isLeft(decode(code)), String(code)).toBe(true)
+    }
+  })
+})
