@@ -22,3 +22,13 @@ export const orStorageError = <A, E, R>(
 const isAdapterError = (error: unknown): error is SqlError | ParseResult.ParseError =>
   typeof error === "object" && error !== null && "_tag" in error &&
   (error._tag === "SqlError" || error._tag === "ParseError")
+
+/** Like orStorageError, but leaves every error except SqlError as it is (for the transaction boundary). */
+export const sqlErrorToStorageError = <A, E, R>(
+  self: Effect.Effect<A, E | SqlError, R>
+): Effect.Effect<A, Exclude<E, SqlError> | StorageError, R> =>
+  Effect.mapError(self, (error) =>
+    isSqlError(error) ? toStorageError(error) : (error as Exclude<E, SqlError>))
+
+const isSqlError = (error: unknown): error is SqlError =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"

@@ -1,5 +1,30 @@
 import { Layer } from "effect"
+import * as Credentials from "./credential-repository.js"
+import * as Currencies from "./currency-repository.js"
+import * as Gateways from "./gateway-repository.js"
+import * as Idempotency from "./idempotency-store.js"
 import * as Merchants from "./merchant-repository.js"
+import * as Payments from "./payment-repository.js"
+import * as RateLimits from "./rate-limit-counters.js"
+import * as Refunds from "./refund-repository.js"
+import * as Settings from "./settings-repository.js"
+import * as Subscriptions from "./subscription-repository.js"
+import * as Transactor from "./transactor.js"
+import * as Wallets from "./wallet-repository.js"
+import * as WebhookOutbox from "./webhook-outbox.js"
 
 /** Every storage port over whichever SqlClient is provided. */
-export const sqlStorageLayer = Layer.mergeAll(Merchants.layer)
+export const sqlStorageLayer = Layer.mergeAll(
+  Transactor.layer,
+  Merchants.layer,
+  Credentials.layer,
+  Currencies.layer,
+  Wallets.layer,
+  Gateways.layer,
+  Payments.layer,
+  Refunds.layer,
+  Idempotency.layer,
+  RateLimits.layer,
+  Settings.layer,
+  Subscriptions.layer, WebhookOutbox.layer,
+  )

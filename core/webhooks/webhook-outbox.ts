@@ -27,6 +27,9 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
     readonly limit: number
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
   readonly attempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>, StorageError>
-  /** Makes a delivery pending again, due at `now`, with the same body and event id. */
+  /**
+   * Makes a delivery pending again, due at `now`, with the same body and event id and a fresh
+   * attempt budget. None when it does not exist or a worker holds a live lease on it.
+   */
   readonly requeue: (id: string, now: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
 }>() {}

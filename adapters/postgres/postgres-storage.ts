@@ -1,0 +1,25 @@
+import { PgClient } from "@effect/sql-pg"
+import { Layer, Redacted } from "effect"
+import { runMigrations } from "../sql/migrations/index.js"
+import { sqlStorageLayer } from "../sql/storage-layer.js"
+
+export interface PostgresStorageConfig {
+  /** `postgres://user:password@host:port/database` */
+  readonly url: string
+  readonly maxConnections?: number
+}
+
+/** The PostgreSQL client alone (also the generic SqlClient), migrated. */
+export const clientLayer = (config: PostgresStorageConfig) =>
+  Layer.effectDiscard(runMigrations).pipe(
+    Layer.provideMerge(
+      PgClient.layer({
+        url: Redacted.make(config.url),
+        maxConnections: config.maxConnections ?? 10,
+        applicationName: "merchant-payments"
+      })
+    )
+  )
+
+/** Every storage port on PostgreSQL: the production and multi-instance store. */
+export const layer = (config: PostgresStorageConfig) => sqlStorageLayer.pipe(Layer.provideMerge(clientLayer(config)))

@@ -1,0 +1,107 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { GatewayCodeTaken, GatewayType, gatewayCode, type Gateway } from "../../core/payments/gateway.js"
+import { GatewayRepository } from "../../core/payments/gateway-repository.js"
+import { GatewayId } from "../../core/shared/ids.js"
+import { Instant, now } from "../../core/shared/instant.js"
+import { Flag, Int64, JsonObject, SafeInt, flag } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const GatewayRow = Schema.Struct({
+  id: SafeInt,
+  plugin: Schema.String,
+  name: Schema.String,
+  code: Schema.String,
+  method: Schema.String,
+  currency: Schema.String,
+  type: GatewayType,
+  active: Flag,
+  config: JsonObject,
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(GatewayRow))
+
+const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
+  id: GatewayId(row.id),
+  plugin: row.plugin,
+  name: row.name,
+  code: row.code,
+  method: row.method,
+  currency: row.currency,
+  type: row.type,
+  active: row.active,
+  config: row.config,
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+})
+
+const toGateways = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toGateway))
+const toFirst = (rows: ReadonlyArray<unknown>) => Effect.map(toGateways(rows), (gateways) => Option.fromNullable(gateways[0]))
+
+export const layer = Layer.effect(
+  GatewayRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return GatewayRepository.of({
+      create: (gateway) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const code = gatewayCode(gateway.method, gateway.currency)
+          const rows = yield* sql`INSERT INTO gateways ${
+            sql.insert({
+              plugin: gateway.plugin,
+              name: gateway.name,
+              code,
+              method: gateway.method,
+              currency: gateway.currency,
+              type: gateway.type,
+              active: flag(gateway.active),
+              config: JSON.stringify(gateway.config),
+              created_at: at,
+              updated_at: at
+            })
+          } ON CONFLICT DO NOTHING RETURNING *`
+          if (rows.length === 0) return yield* new GatewayCodeTaken({ code })
+          return (yield* toGateways(rows))[0]!
+        }).pipe(dbCall),
+      findById: (id) => sql`SELECT * FROM gateways WHERE id = ${id}`.pipe(Effect.flatMap(toFirst), dbCall),
+      update: (id, patch) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const changes = {
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.type !== undefined ? { type: patch.type } : {}),
+            ...(patch.active !== undefined ? { active: flag(patch.active) } : {}),
+            ...(patch.config !== undefined ? { config: JSON.stringify(patch.config) } : {}),
+            updated_at: at
+          }
+          return yield* toFirst(yield* sql`UPDATE gateways SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`)
+        }).pipe(dbCall),
+      list: sql`SELECT * FROM gateways ORDER BY id`.pipe(Effect.flatMap(toGateways), dbCall),
+      listByIds: (ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : sql`SELECT * FROM gateways WHERE ${sql.in("id", [...ids])} ORDER BY id`.pipe(Effect.flatMap(toGateways), dbCall),
+      replaceMerchantSelection: (merchantId, gatewayIds) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            yield* sql`DELETE FROM merchant_gateways WHERE merchant_id = ${merchantId}`
+            const distinct = [...new Set(gatewayIds)]
+            if (distinct.length > 0) {
+              yield* sql`INSERT INTO merchant_gateways ${
+                sql.insert(distinct.map((gatewayId) => ({ merchant_id: merchantId, gateway_id: gatewayId })))
+              }`
+            }
+          })
+        ).pipe(dbCall),
+      merchantSelection: (merchantId) =>
+        sql`SELECT gateway_id FROM merchant_gateways WHERE merchant_id = ${merchantId} ORDER BY gateway_id`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ gateway_id: SafeInt })))),
+          Effect.map((rows) => rows.map((row) => GatewayId(row.gateway_id))),
+          dbCall
+        )
+    })
+  })
+)

@@ -1,0 +1,106 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { MAX_BALANCE } from "../../core/money/amount.js"
+import { ReferenceHeld } from "../../core/payments/payment.js"
+import { PaymentRepository } from "../../core/payments/payment-repository.js"
+import { dbCall } from "./query.js"
+import { PaymentRow, toPayment } from "./payment-rows.js"
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(PaymentRow))
+const toPayments = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toPayment))
+const toFirst = (rows: ReadonlyArray<unknown>) => Effect.map(toPayments(rows), (payments) => Option.fromNullable(payments[0]))
+
+/** A completed payment holds its reference for good; a failed one releases it. */
+const HELD_FOREVER = MAX_BALANCE
+const RELEASED = 0n
+
+export const layer = Layer.effect(
+  PaymentRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return PaymentRepository.of({
+      insert: (payment, now) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            // One upsert decides the claim: it only takes over a row whose holder's horizon has
+            // passed, and the conflicting row is re-read under its lock, so racing inserts serialize.
+            const claimed = yield* sql`INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
+              VALUES (${payment.merchantId}, ${payment.environment}, ${payment.refTrx}, ${payment.trxId}, ${payment.expiresAt})
+              ON CONFLICT (merchant_id, environment, ref_trx)
+              DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
+              WHERE payment_references.held_until <= ${now}
+              RETURNING trx_id`
+            if (claimed.length === 0) {
+              const holder = yield* sql<{ trx_id: string }>`SELECT trx_id FROM payment_references
+                WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment} AND ref_trx = ${payment.refTrx}`
+              return yield* new ReferenceHeld({ refTrx: payment.refTrx, heldBy: holder[0]?.trx_id ?? "" })
+            }
+            const rows = yield* sql`INSERT INTO payments ${
+              sql.insert({
+                trx_id: payment.trxId,
+                merchant_id: payment.merchantId,
+                environment: payment.environment,
+                ref_trx: payment.refTrx,
+                amount: payment.amount,
+                currency: payment.currency,
+                status: "pending",
+                failure_reason: null,
+                fee: null,
+                net: null,
+                refunded_amount: 0n,
+                description: payment.description,
+                customer_name: payment.customerName,
+                customer_email: payment.customerEmail,
+                ipn_url: payment.ipnUrl,
+                success_redirect: payment.successRedirect,
+                cancel_redirect: payment.cancelRedirect,
+                allow_payment_methods: JSON.stringify(payment.allowPaymentMethods),
+                gateway_ids: JSON.stringify(payment.gatewayIds),
+                gateway_id: null,
+                invoice_id: payment.invoiceId,
+                expires_at: payment.expiresAt,
+                completed_at: null,
+                created_at: now,
+                updated_at: now
+              })
+            } RETURNING *`
+            return (yield* toPayments(rows))[0]!
+          })
+        ).pipe(dbCall),
+      findByTrxId: (trxId) => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`.pipe(Effect.flatMap(toFirst), dbCall),
+      findScoped: (merchantId, environment, trxId) =>
+        sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
+          Effect.flatMap(toFirst),
+          dbCall
+        ),
+      complete: (trxId, outcome, now) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            const changes = outcome._tag === "Succeeded"
+              ? { status: "success", failure_reason: null, fee: outcome.fee, net: outcome.net }
+              : { status: "failed", failure_reason: outcome.reason, fee: null, net: null }
+            const updated = yield* toFirst(
+              yield* sql`UPDATE payments SET ${
+                sql.update({ ...changes, gateway_id: outcome.gatewayId, completed_at: now, updated_at: now })
+              } WHERE trx_id = ${trxId} AND status = 'pending' RETURNING *`
+            )
+            if (Option.isSome(updated)) {
+              const payment = updated.value
+              yield* sql`UPDATE payment_references SET held_until = ${outcome._tag === "Succeeded" ? HELD_FOREVER : RELEASED}
+                WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment}
+                  AND ref_trx = ${payment.refTrx} AND trx_id = ${payment.trxId}`
+            }
+            return updated
+          })
+        ).pipe(dbCall),
+      addRefunded: (trxId, amount, now) =>
+        // amount - x cannot overflow: both are at most MAX_AMOUNT.
+        sql`UPDATE payments SET refunded_amount = refunded_amount + ${amount}, updated_at = ${now}
+          WHERE trx_id = ${trxId} AND status = 'success' AND refunded_amount <= amount - ${amount}
+          RETURNING *`.pipe(Effect.flatMap(toFirst), dbCall),
+      listExpiredPending: (now, limit) =>
+        sql`SELECT * FROM payments WHERE status = 'pending' AND expires_at <= ${now}
+          ORDER BY expires_at, trx_id LIMIT ${limit}`.pipe(Effect.flatMap(toPayments), dbCall)
+    })
+  })
+)

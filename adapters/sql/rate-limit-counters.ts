@@ -1,0 +1,30 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { RateLimitCounters } from "../../core/rate-limit/rate-limit-counters.js"
+import { SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const decodeHits = Schema.decodeUnknown(Schema.Struct({ hits: SafeInt }))
+
+export const layer = Layer.effect(
+  RateLimitCounters,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return RateLimitCounters.of({
+      // One atomic upsert: concurrent hits from several hosts each see a distinct count.
+      hit: (key, windowStartSeconds) =>
+        sql`INSERT INTO rate_limit_counters (counter_key, window_start, hits) VALUES (${key}, ${windowStartSeconds}, 1)
+            ON CONFLICT (counter_key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits`.pipe(
+          Effect.flatMap((rows) => decodeHits(rows[0])),
+          Effect.map((row) => row.hits),
+          dbCall
+        ),
+      purgeBefore: (windowStartSeconds) =>
+        sql`DELETE FROM rate_limit_counters WHERE window_start < ${windowStartSeconds} RETURNING counter_key`.pipe(
+          Effect.map((rows) => rows.length),
+          dbCall
+        )
+    })
+  })
+)

@@ -1,0 +1,85 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Environment } from "../../core/merchants/environment.js"
+import { Amount } from "../../core/money/amount.js"
+import { RefundReferenceUsed, type Refund } from "../../core/refunds/refund.js"
+import { RefundRepository } from "../../core/refunds/refund-repository.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant, now } from "../../core/shared/instant.js"
+import { Int64, NullableString, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const RefundRow = Schema.Struct({
+  refund_trx_id: Schema.String,
+  payment_trx_id: Schema.String,
+  merchant_id: SafeInt,
+  environment: Environment,
+  amount: Int64,
+  currency: Schema.String,
+  reason: NullableString,
+  ref_refund: NullableString,
+  total_refunded: Int64,
+  remaining_refund: Int64,
+  created_at: Int64
+})
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(RefundRow))
+
+const toRefund = (row: typeof RefundRow.Type): Refund => ({
+  refundTrxId: row.refund_trx_id,
+  paymentTrxId: row.payment_trx_id,
+  merchantId: MerchantId(row.merchant_id),
+  environment: row.environment,
+  amount: Amount(row.amount),
+  currency: row.currency,
+  reason: row.reason,
+  refRefund: row.ref_refund,
+  totalRefunded: Amount(row.total_refunded),
+  remainingRefund: Amount(row.remaining_refund),
+  createdAt: Instant(row.created_at)
+})
+
+const toRefunds = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toRefund))
+
+export const layer = Layer.effect(
+  RefundRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return RefundRepository.of({
+      insert: (refund) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const rows = yield* sql`INSERT INTO refunds ${
+            sql.insert({
+              refund_trx_id: refund.refundTrxId,
+              payment_trx_id: refund.paymentTrxId,
+              merchant_id: refund.merchantId,
+              environment: refund.environment,
+              amount: refund.amount,
+              currency: refund.currency,
+              reason: refund.reason,
+              ref_refund: refund.refRefund,
+              total_refunded: refund.totalRefunded,
+              remaining_refund: refund.remainingRefund,
+              created_at: at
+            })
+          } ON CONFLICT DO NOTHING RETURNING *`
+          if (rows.length === 0) {
+            return yield* new RefundReferenceUsed({ paymentTrxId: refund.paymentTrxId, refRefund: refund.refRefund ?? "" })
+          }
+          return (yield* toRefunds(rows))[0]!
+        }).pipe(dbCall),
+      findByReference: (paymentTrxId, refRefund) =>
+        sql`SELECT * FROM refunds WHERE payment_trx_id = ${paymentTrxId} AND ref_refund = ${refRefund}`.pipe(
+          Effect.flatMap(toRefunds),
+          Effect.map((refunds) => Option.fromNullable(refunds[0])),
+          dbCall
+        ),
+      listForPayment: (paymentTrxId) =>
+        sql`SELECT * FROM refunds WHERE payment_trx_id = ${paymentTrxId} ORDER BY created_at, refund_trx_id`.pipe(
+          Effect.flatMap(toRefunds),
+          dbCall
+        )
+    })
+  })
+)

@@ -1,0 +1,265 @@
+import { SqlClient } from "@effect/sql"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Environment } from "../../core/merchants/environment.js"
+import { Amount } from "../../core/money/amount.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant, now } from "../../core/shared/instant.js"
+import {
+  BillingCycle,
+  ExternalReferenceTaken,
+  type Invoice,
+  type InvoiceChange,
+  InvoiceSequenceTaken,
+  InvoiceStatus,
+  type Subscription,
+  type SubscriptionChange,
+  SubscriptionStatus
+} from "../../core/subscriptions/subscription.js"
+import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
+import { Flag, flag, Int64, JsonObject, NullableInt64, NullableString, SafeInt, StringList } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const SubscriptionRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: SafeInt,
+  environment: Environment,
+  external_reference: Schema.String,
+  status: SubscriptionStatus,
+  billing_cycle: BillingCycle,
+  amount: Int64,
+  currency: Schema.String,
+  customer_email: Schema.String,
+  customer_name: NullableString,
+  description: NullableString,
+  success_redirect: Schema.String,
+  cancel_redirect: Schema.String,
+  ipn_url: Schema.String,
+  allow_payment_methods: StringList,
+  metadata: JsonObject,
+  starts_at: NullableInt64,
+  current_period_start: NullableInt64,
+  current_period_end: NullableInt64,
+  next_billing_at: NullableInt64,
+  cancel_at_period_end: Flag,
+  cancelled_at: NullableInt64,
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const InvoiceRow = Schema.Struct({
+  id: Schema.String,
+  subscription_id: Schema.String,
+  sequence: SafeInt,
+  reference: Schema.String,
+  status: InvoiceStatus,
+  amount: Int64,
+  currency: Schema.String,
+  trx_id: NullableString,
+  period_start: NullableInt64,
+  period_end: NullableInt64,
+  checkout_expires_at: NullableInt64,
+  paid_at: NullableInt64,
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const CountRow = Schema.Struct({ total: SafeInt })
+
+const decodeSubscriptions = Schema.decodeUnknown(Schema.Array(SubscriptionRow))
+const decodeInvoices = Schema.decodeUnknown(Schema.Array(InvoiceRow))
+const decodeCount = Schema.decodeUnknown(CountRow)
+
+const instantOrNull = (value: bigint | null): Instant | null => (value === null ? null : Instant(value))
+
+const toSubscription = (row: typeof SubscriptionRow.Type): Subscription => ({
+  id: row.id,
+  merchantId: MerchantId(row.merchant_id),
+  environment: row.environment,
+  externalReference: row.external_reference,
+  status: row.status,
+  billingCycle: row.billing_cycle,
+  amount: Amount(row.amount),
+  currency: row.currency,
+  customerEmail: row.customer_email,
+  customerName: row.customer_name,
+  description: row.description,
+  successRedirect: row.success_redirect,
+  cancelRedirect: row.cancel_redirect,
+  ipnUrl: row.ipn_url,
+  allowPaymentMethods: row.allow_payment_methods,
+  metadata: row.metadata,
+  startsAt: instantOrNull(row.starts_at),
+  currentPeriodStart: instantOrNull(row.current_period_start),
+  currentPeriodEnd: instantOrNull(row.current_period_end),
+  nextBillingAt: instantOrNull(row.next_billing_at),
+  cancelAtPeriodEnd: row.cancel_at_period_end,
+  cancelledAt: instantOrNull(row.cancelled_at),
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+})
+
+const toInvoice = (row: typeof InvoiceRow.Type): Invoice => ({
+  id: row.id,
+  subscriptionId: row.subscription_id,
+  sequence: row.sequence,
+  reference: row.reference,
+  status: row.status,
+  amount: Amount(row.amount),
+  currency: row.currency,
+  trxId: row.trx_id,
+  periodStart: instantOrNull(row.period_start),
+  periodEnd: instantOrNull(row.period_end),
+  checkoutExpiresAt: instantOrNull(row.checkout_expires_at),
+  paidAt: instantOrNull(row.paid_at),
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+})
+
+const subscriptions = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (r) => r.map(toSubscription))
+const invoices = (rows: ReadonlyArray<unknown>) => Effect.map(decodeInvoices(rows), (r) => r.map(toInvoice))
+const first = <A>(items: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(items[0])
+
+type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
+const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions), Effect.map(first), dbCall)
+const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices), Effect.map(first), dbCall)
+
+/** Only the fields a change names are written; an absent field keeps its stored value. */
+const subscriptionColumns = (change: SubscriptionChange) => ({
+  ...(change.status !== undefined ? { status: change.status } : {}),
+  ...(change.currentPeriodStart !== undefined ? { current_period_start: change.currentPeriodStart } : {}),
+  ...(change.currentPeriodEnd !== undefined ? { current_period_end: change.currentPeriodEnd } : {}),
+  ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
+  ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: flag(change.cancelAtPeriodEnd) } : {}),
+  ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {})
+})
+
+const invoiceColumns = (change: InvoiceChange) => ({
+  ...(change.status !== undefined ? { status: change.status } : {}),
+  ...(change.trxId !== undefined ? { trx_id: change.trxId } : {}),
+  ...(change.checkoutExpiresAt !== undefined ? { checkout_expires_at: change.checkoutExpiresAt } : {}),
+  ...(change.paidAt !== undefined ? { paid_at: change.paidAt } : {})
+})
+
+export const layer = Layer.effect(
+  SubscriptionRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    return SubscriptionRepository.of({
+      // The conflict target names the reference constraint only: an id collision is a bug and
+      // must surface as a StorageError, not masquerade as a taken reference.
+      insert: (s) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const rows = yield* sql`INSERT INTO subscriptions ${
+            sql.insert({
+              id: s.id,
+              merchant_id: s.merchantId,
+              environment: s.environment,
+              external_reference: s.externalReference,
+              status: s.status,
+              billing_cycle: s.billingCycle,
+              amount: s.amount,
+              currency: s.currency,
+              customer_email: s.customerEmail,
+              customer_name: s.customerName,
+              description: s.description,
+              success_redirect: s.successRedirect,
+              cancel_redirect: s.cancelRedirect,
+              ipn_url: s.ipnUrl,
+              allow_payment_methods: JSON.stringify(s.allowPaymentMethods),
+              metadata: JSON.stringify(s.metadata),
+              starts_at: s.startsAt,
+              current_period_start: s.currentPeriodStart,
+              current_period_end: s.currentPeriodEnd,
+              next_billing_at: s.nextBillingAt,
+              cancel_at_period_end: flag(s.cancelAtPeriodEnd),
+              cancelled_at: s.cancelledAt,
+              created_at: at,
+              updated_at: at
+            })
+          } ON CONFLICT (merchant_id, environment, external_reference) DO NOTHING RETURNING *`
+          const inserted = first(yield* subscriptions(rows))
+          if (Option.isNone(inserted)) {
+            return yield* new ExternalReferenceTaken({ externalReference: s.externalReference })
+          }
+          return inserted.value
+        }).pipe(dbCall),
+
+      findById: (id) => oneSubscription(sql`SELECT * FROM subscriptions WHERE id = ${id}`),
+
+      findScoped: (merchantId, environment, id) =>
+        oneSubscription(sql`SELECT * FROM subscriptions
+          WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment}`),
+
+      list: (merchantId, environment, { page, perPage }) =>
+        Effect.gen(function*() {
+          const limit = Math.max(0, Math.trunc(perPage))
+          const offset = Math.max(0, Math.trunc(page) - 1) * limit
+          const rows = yield* sql`SELECT * FROM subscriptions
+            WHERE merchant_id = ${merchantId} AND environment = ${environment}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`
+          const counted = yield* sql`SELECT COUNT(*) AS total FROM subscriptions
+            WHERE merchant_id = ${merchantId} AND environment = ${environment}`
+          const { total } = yield* decodeCount(counted[0])
+          return { items: yield* subscriptions(rows), total }
+        }).pipe(dbCall),
+
+      // Compare-and-set: the status guard is in the WHERE clause, so of two racing writers only
+      // the first matches the row; the second sees no row come back.
+      transition: (id, from, change, at) =>
+        oneSubscription(sql`UPDATE subscriptions SET ${sql.update({ ...subscriptionColumns(change), updated_at: at })}
+          WHERE id = ${id} AND ${sql.in("status", from)} RETURNING *`),
+
+      listDue: (at, limit) =>
+        sql`SELECT * FROM subscriptions
+            WHERE status <> ${"cancelled" satisfies SubscriptionStatus}
+              AND next_billing_at IS NOT NULL AND next_billing_at <= ${at}
+            ORDER BY next_billing_at, id LIMIT ${limit}`.pipe(Effect.flatMap(subscriptions), dbCall),
+
+      // Only the sequence constraint is the expected race; a duplicate reference is a bug and
+      // stays a StorageError (on PostgreSQL it also aborts the surrounding transaction, rightly).
+      insertInvoice: (invoice) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const rows = yield* sql`INSERT INTO subscription_invoices ${
+            sql.insert({
+              id: invoice.id,
+              subscription_id: invoice.subscriptionId,
+              sequence: invoice.sequence,
+              reference: invoice.reference,
+              status: invoice.status,
+              amount: invoice.amount,
+              currency: invoice.currency,
+              trx_id: invoice.trxId,
+              period_start: invoice.periodStart,
+              period_end: invoice.periodEnd,
+              checkout_expires_at: invoice.checkoutExpiresAt,
+              paid_at: invoice.paidAt,
+              created_at: at,
+              updated_at: at
+            })
+          } ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING *`
+          const inserted = first(yield* invoices(rows))
+          if (Option.isNone(inserted)) {
+            return yield* new InvoiceSequenceTaken({ subscriptionId: invoice.subscriptionId, sequence: invoice.sequence })
+          }
+          return inserted.value
+        }).pipe(dbCall),
+
+      findInvoiceById: (id) => oneInvoice(sql`SELECT * FROM subscription_invoices WHERE id = ${id}`),
+
+      findInvoiceByReference: (reference) =>
+        oneInvoice(sql`SELECT * FROM subscription_invoices WHERE reference = ${reference}`),
+
+      updateInvoice: (id, from, change, at) =>
+        oneInvoice(sql`UPDATE subscription_invoices SET ${sql.update({ ...invoiceColumns(change), updated_at: at })}
+          WHERE id = ${id} AND ${sql.in("status", from)} RETURNING *`),
+
+      latestInvoices: (subscriptionId, limit) =>
+        sql`SELECT * FROM subscription_invoices WHERE subscription_id = ${subscriptionId}
+            ORDER BY sequence DESC LIMIT ${limit}`.pipe(Effect.flatMap(invoices), dbCall)
+    })
+  })
+)

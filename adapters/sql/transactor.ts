@@ -1,0 +1,16 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { Transactor } from "../../core/shared/transactor.js"
+import { sqlErrorToStorageError } from "./storage-errors.js"
+
+/**
+ * @effect/sql carries the open transaction in the fiber, so every repository call made inside
+ * joins it, and a nested call becomes a savepoint. Any failure of `self` rolls everything back.
+ */
+export const layer = Layer.effect(
+  Transactor,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    Transactor.of({
+      withTransaction: (self) => sqlErrorToStorageError(sql.withTransaction(self))
+    }))
+)

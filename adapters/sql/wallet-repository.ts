@@ -1,0 +1,163 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Environment } from "../../core/merchants/environment.js"
+import { Amount, MAX_BALANCE } from "../../core/money/amount.js"
+import { WalletId, MerchantId } from "../../core/shared/ids.js"
+import { Instant, now } from "../../core/shared/instant.js"
+import {
+  BalanceOverflow,
+  InsufficientBalance,
+  LedgerEntryKind,
+  WalletExists,
+  WalletNotFound,
+  type LedgerEntry,
+  type Wallet
+} from "../../core/wallets/wallet.js"
+import { WalletRepository } from "../../core/wallets/wallet-repository.js"
+import { Flag, Int64, NullableString, SafeInt, flag } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const WalletRow = Schema.Struct({
+  id: SafeInt,
+  merchant_id: SafeInt,
+  currency: Schema.String,
+  environment: Environment,
+  balance: Int64,
+  active: Flag,
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const LedgerRow = Schema.Struct({
+  id: SafeInt,
+  wallet_id: SafeInt,
+  kind: LedgerEntryKind,
+  delta: Int64,
+  balance_after: Int64,
+  reference: Schema.String,
+  memo: NullableString,
+  created_at: Int64
+})
+
+const decodeWallet = Schema.decodeUnknown(WalletRow)
+const decodeWallets = Schema.decodeUnknown(Schema.Array(WalletRow))
+const decodeLedger = Schema.decodeUnknown(Schema.Array(LedgerRow))
+const decodeSum = Schema.decodeUnknown(Schema.Struct({ total: Schema.NullOr(Int64) }))
+
+const toWallet = (row: typeof WalletRow.Type): Wallet => ({
+  id: WalletId(row.id),
+  merchantId: MerchantId(row.merchant_id),
+  currency: row.currency,
+  environment: row.environment,
+  balance: Amount(row.balance),
+  active: row.active,
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+})
+
+const toEntry = (row: typeof LedgerRow.Type): LedgerEntry => ({
+  id: row.id,
+  walletId: WalletId(row.wallet_id),
+  kind: row.kind,
+  delta: Amount(row.delta),
+  balanceAfter: Amount(row.balance_after),
+  reference: row.reference,
+  memo: row.memo,
+  createdAt: Instant(row.created_at)
+})
+
+const optionalWallet = (rows: ReadonlyArray<unknown>) =>
+  rows.length === 0 ? Effect.succeed(Option.none<Wallet>()) : Effect.map(decodeWallet(rows[0]), (row) => Option.some(toWallet(row)))
+
+export const layer = Layer.effect(
+  WalletRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(optionalWallet), dbCall)
+
+    return WalletRepository.of({
+      create: (wallet) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const rows = yield* sql`INSERT INTO wallets ${
+            sql.insert({
+              merchant_id: wallet.merchantId,
+              currency: wallet.currency,
+              environment: wallet.environment,
+              balance: 0n,
+              active: flag(true),
+              created_at: at,
+              updated_at: at
+            })
+          } ON CONFLICT DO NOTHING RETURNING *`
+          if (rows.length === 0) return yield* new WalletExists({ currency: wallet.currency, environment: wallet.environment })
+          return toWallet(yield* decodeWallet(rows[0]))
+        }).pipe(dbCall),
+      findById,
+      find: (merchantId, currency, environment) =>
+        sql`SELECT * FROM wallets WHERE merchant_id = ${merchantId} AND currency = ${currency} AND environment = ${environment}`.pipe(
+          Effect.flatMap(optionalWallet),
+          dbCall
+        ),
+      listByMerchant: (merchantId) =>
+        sql`SELECT * FROM wallets WHERE merchant_id = ${merchantId} ORDER BY id`.pipe(
+          Effect.flatMap(decodeWallets),
+          Effect.map((rows) => rows.map(toWallet)),
+          dbCall
+        ),
+      setActive: (id, active) =>
+        Effect.flatMap(now, (at) =>
+          sql`UPDATE wallets SET active = ${flag(active)}, updated_at = ${at} WHERE id = ${id} RETURNING *`).pipe(
+          Effect.flatMap(optionalWallet),
+          dbCall
+        ),
+      post: (posting) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            const at = yield* now
+            // The limit is part of the UPDATE's own WHERE, so the row lock (PostgreSQL) or the single
+            // writer (SQLite) makes check and change one step. Written so neither side can overflow.
+            const withinLimit = posting.delta >= 0n
+              ? sql`balance <= ${MAX_BALANCE - posting.delta}`
+              : sql`balance >= ${-posting.delta}`
+            const updated = yield* sql`UPDATE wallets SET balance = balance + ${posting.delta}, updated_at = ${at}
+              WHERE id = ${posting.walletId} AND ${withinLimit} RETURNING balance`
+            if (updated.length === 0) {
+              const exists = yield* sql`SELECT id FROM wallets WHERE id = ${posting.walletId}`
+              if (exists.length === 0) return yield* new WalletNotFound({ walletId: posting.walletId })
+              return yield* posting.delta >= 0n
+                ? new BalanceOverflow({ walletId: posting.walletId })
+                : new InsufficientBalance({ walletId: posting.walletId })
+            }
+            const balanceAfter = (yield* Schema.decodeUnknown(Schema.Struct({ balance: Int64 }))(updated[0])).balance
+            const rows = yield* sql`INSERT INTO ledger_entries ${
+              sql.insert({
+                wallet_id: posting.walletId,
+                kind: posting.kind,
+                delta: posting.delta,
+                balance_after: balanceAfter,
+                reference: posting.reference,
+                memo: posting.memo ?? null,
+                created_at: at
+              })
+            } RETURNING *`
+            return toEntry((yield* decodeLedger(rows))[0]!)
+          })
+        ).pipe(dbCall),
+      ledger: (walletId) =>
+        sql`SELECT * FROM ledger_entries WHERE wallet_id = ${walletId} ORDER BY id`.pipe(
+          Effect.flatMap(decodeLedger),
+          Effect.map((rows) => rows.map(toEntry)),
+          dbCall
+        ),
+      ledgerSum: (walletId) =>
+        // PostgreSQL's SUM over BIGINT is NUMERIC; the cast keeps both dialects answering an integer.
+        sql`SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) AS total FROM ledger_entries WHERE wallet_id = ${walletId}`.pipe(
+          Effect.flatMap((rows) => decodeSum(rows[0])),
+          Effect.map((row) => Amount(row.total ?? 0n)),
+          dbCall
+        )
+    })
+  })
+)

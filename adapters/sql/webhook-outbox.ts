@@ -1,0 +1,209 @@
+import { SqlClient } from "@effect/sql"
+import { Array as Arr, Effect, Layer, Option, Order, Schema } from "effect"
+import { Environment } from "../../core/merchants/environment.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant, now } from "../../core/shared/instant.js"
+import {
+  type DeliveryAttempt,
+  DeliveryStatus,
+  SigningSecret,
+  type WebhookDelivery
+} from "../../core/webhooks/delivery.js"
+import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
+import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+
+const DeliveryRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: SafeInt,
+  environment: Environment,
+  event: Schema.String,
+  url: Schema.String,
+  body: Schema.String,
+  signing_secret: SigningSecret,
+  status: DeliveryStatus,
+  attempts: SafeInt,
+  next_attempt_at: NullableInt64,
+  last_error: NullableString,
+  last_status_code: Schema.NullOr(SafeInt),
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const AttemptRow = Schema.Struct({
+  delivery_id: Schema.String,
+  attempt: SafeInt,
+  at: Int64,
+  status_code: Schema.NullOr(SafeInt),
+  error: NullableString,
+  duration_ms: SafeInt
+})
+
+const decodeDeliveries = Schema.decodeUnknown(Schema.Array(DeliveryRow))
+const decodeAttempts = Schema.decodeUnknown(Schema.Array(AttemptRow))
+
+const toDelivery = (row: typeof DeliveryRow.Type): WebhookDelivery => ({
+  id: row.id,
+  merchantId: MerchantId(row.merchant_id),
+  environment: row.environment,
+  event: row.event,
+  url: row.url,
+  body: row.body,
+  signingSecret: row.signing_secret,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at === null ? null : Instant(row.next_attempt_at),
+  lastError: row.last_error,
+  lastStatusCode: row.last_status_code,
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+})
+
+const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
+  deliveryId: row.delivery_id,
+  attempt: row.attempt,
+  at: Instant(row.at),
+  statusCode: row.status_code,
+  error: row.error,
+  durationMs: row.duration_ms
+})
+
+const deliveries = (rows: ReadonlyArray<unknown>) => Effect.map(decodeDeliveries(rows), (r) => r.map(toDelivery))
+const first = <A>(items: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(items[0])
+
+const PENDING: DeliveryStatus = "pending"
+
+/** The order claimDue picks rows in: oldest due first, the id breaking ties. */
+const dueOrder = Order.combine(
+  Order.mapInput(Order.bigint, (d: WebhookDelivery) => d.nextAttemptAt ?? 0n),
+  Order.mapInput(Order.string, (d: WebhookDelivery) => d.id)
+)
+
+export const layer = Layer.effect(
+  WebhookOutbox,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    return WebhookOutbox.of({
+      enqueue: (delivery) =>
+        Effect.gen(function*() {
+          const at = yield* now
+          const rows = yield* sql`INSERT INTO webhook_deliveries ${
+            sql.insert({
+              id: delivery.id,
+              merchant_id: delivery.merchantId,
+              environment: delivery.environment,
+              event: delivery.event,
+              url: delivery.url,
+              body: delivery.body,
+              signing_secret: delivery.signingSecret,
+              status: PENDING,
+              attempts: 0,
+              next_attempt_at: delivery.nextAttemptAt,
+              last_error: null,
+              last_status_code: null,
+              lease_owner: null,
+              lease_until: null,
+              created_at: at,
+              updated_at: at
+            })
+          } RETURNING *`
+          const [inserted] = yield* deliveries(rows)
+          return inserted
+        }).pipe(dbCall),
+
+      claimDue: ({ leaseUntil, limit, now: at, worker }) => {
+        // PostgreSQL: concurrent claimers on other connections skip rows another claimer has
+        // locked instead of queueing behind it. SQLite has one writer at a time (and one
+        // connection here), so the plain subquery is already exclusive.
+        const lock = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
+        return sql`UPDATE webhook_deliveries
+          SET ${sql.update({ lease_owner: worker, lease_until: leaseUntil, updated_at: at })}
+          WHERE id IN (
+            SELECT id FROM webhook_deliveries
+            WHERE status = ${PENDING} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ${at}
+              AND (lease_until IS NULL OR lease_until <= ${at})
+            ORDER BY next_attempt_at, id LIMIT ${limit} ${lock}
+          ) RETURNING *`.pipe(
+          Effect.flatMap(deliveries),
+          // RETURNING order is unspecified; hand work out oldest-due first as it was chosen.
+          Effect.map(Arr.sort(dueOrder)),
+          dbCall
+        )
+      },
+
+      // One transaction: the attempt row exists exactly when the delivery moved on. The lease
+      // owner guard means a worker whose lease was taken over (or requeued) records nothing.
+      recordAttempt: (report) =>
+        sql.withTransaction(
+          Effect.gen(function*() {
+            const updated = yield* sql`UPDATE webhook_deliveries
+              SET attempts = attempts + 1, ${
+              sql.update({
+                status: report.next.status,
+                next_attempt_at: report.next.status === "pending" ? report.next.nextAttemptAt : null,
+                last_error: report.error,
+                last_status_code: report.statusCode,
+                lease_owner: null,
+                lease_until: null,
+                updated_at: report.at
+              })
+            }
+              WHERE id = ${report.deliveryId} AND lease_owner = ${report.worker}
+              RETURNING attempts`
+            if (updated.length === 0) return false
+            // History numbers continue across redeliveries (a requeue restarts `attempts`, the
+            // per-run budget), so the log reads 1, 2, 3, 4 and never repeats a number.
+            const previous = yield* sql`SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ${report.deliveryId}`
+            const attempt = (yield* Schema.decodeUnknown(SafeInt)(previous[0]?.["n"])) + 1
+            yield* sql`INSERT INTO webhook_attempts ${
+              sql.insert({
+                delivery_id: report.deliveryId,
+                attempt,
+                at: report.at,
+                status_code: report.statusCode,
+                error: report.error,
+                duration_ms: report.durationMs
+              })
+            }`
+            return true
+          })
+        ).pipe(dbCall),
+
+      findById: (id) =>
+        sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(deliveries), Effect.map(first), dbCall),
+
+      list: ({ limit, merchantId, status }) =>
+        sql`SELECT * FROM webhook_deliveries WHERE ${
+          sql.and([
+            ...(merchantId !== undefined ? [sql`merchant_id = ${merchantId}`] : []),
+            ...(status !== undefined ? [sql`status = ${status}`] : [])
+          ])
+        } ORDER BY created_at DESC, id DESC LIMIT ${limit}`.pipe(Effect.flatMap(deliveries), dbCall),
+
+      attempts: (deliveryId) =>
+        sql`SELECT * FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY id`.pipe(
+          Effect.flatMap(decodeAttempts),
+          Effect.map((rows) => rows.map(toAttempt)),
+          dbCall
+        ),
+
+      // Never while a worker holds a live lease: that attempt may be delivering right now, and
+      // taking its lease would make it record nothing and the event go out twice.
+      requeue: (id, at) =>
+        sql`UPDATE webhook_deliveries SET ${
+          sql.update({
+            status: PENDING,
+            attempts: 0,
+            next_attempt_at: at,
+            last_error: null,
+            last_status_code: null,
+            lease_owner: null,
+            lease_until: null,
+            updated_at: at
+          })
+        } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${at})
+          RETURNING *`.pipe(Effect.flatMap(deliveries), Effect.map(first), dbCall)
+    })
+  })
+)
