@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto"
+import { Effect } from "effect"
+import type { Environment } from "../../core/merchants/environment.js"
+import type { Merchant } from "../../core/merchants/merchant.js"
+import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
+import { Amount, ATOMS_PER_UNIT } from "../../core/money/amount.js"
+import type { NewPayment } from "../../core/payments/payment.js"
+import type { MerchantId } from "../../core/shared/ids.js"
+import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import type { NewWallet } from "../../core/wallets/wallet.js"
+import { WalletRepository } from "../../core/wallets/wallet-repository.js"
+
+/** Suites share one store per adapter run; every case makes its own rows with unique names. */
+export const unique = (prefix: string): string => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+
+export const units = (whole: number | bigint): Amount => Amount(BigInt(whole) * ATOMS_PER_UNIT)
+
+export const makeMerchant = (overrides: Partial<Pick<Merchant, "status" | "name">> = {}) =>
+  Effect.flatMap(MerchantRepository, (repo) =>
+    repo.create({
+      name: overrides.name ?? unique("merchant"),
+      status: overrides.status ?? "approved",
+      feePercent: Amount(250_000_000n),
+      feeFixed: Amount(30_000_000n)
+    }))
+
+export const makeWallet = (merchantId: MerchantId, overrides: Partial<Omit<NewWallet, "merchantId">> = {}) =>
+  Effect.flatMap(WalletRepository, (repo) =>
+    repo.create({
+      merchantId,
+      currency: overrides.currency ?? "USD",
+      environment: overrides.environment ?? ("sandbox" satisfies Environment)
+    }))
+
+/** Business time a fixed distance from the live clock. */
+export const secondsFromNow = (seconds: number) => Effect.map(now, (at) => plusSeconds(at, seconds))
+
+export const instantOf = (micros: bigint): Instant => Instant(micros)
+
+export const newPayment = (
+  merchantId: MerchantId,
+  overrides: Partial<NewPayment> & { readonly expiresAt: Instant }
+): NewPayment => ({
+  trxId: unique("SANDBOX"),
+  merchantId,
+  environment: "sandbox",
+  refTrx: unique("order"),
+  amount: units(100),
+  currency: "USD",
+  description: null,
+  customerName: null,
+  customerEmail: null,
+  ipnUrl: "https://merchant.example/ipn",
+  successRedirect: "https://merchant.example/ok",
+  cancelRedirect: "https://merchant.example/cancel",
+  allowPaymentMethods: [],
+  gatewayIds: [],
+  invoiceId: null,
+  ...overrides
+})

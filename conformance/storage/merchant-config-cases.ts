@@ -1,0 +1,100 @@
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { CredentialRepository, type NewCredentials } from "../../core/merchants/credentials.js"
+import { MerchantCurrencyRepository } from "../../core/merchants/currency-repository.js"
+import { GatewayRepository } from "../../core/payments/gateway-repository.js"
+import { SettingsRepository } from "../../core/settings/settings-repository.js"
+import type { MerchantId } from "../../core/shared/ids.js"
+import { makeMerchant, unique } from "./fixtures.js"
+import type { StorageIt } from "./storage-it.js"
+
+const credentialsFor = (merchantId: MerchantId, environment: "sandbox" | "production", merchantKey = unique("mk")): NewCredentials => ({
+  merchantId,
+  environment,
+  merchantKey,
+  apiKeyHash: unique("hash"),
+  sealedClientSecret: unique("sealed-cs"),
+  sealedWebhookSecret: unique("sealed-wh")
+})
+
+export const merchantConfigCases = (it: StorageIt) => {
+  it.effect("credentials: round trip, rotation invalidates the old set, merchant keys unique per environment", () =>
+    Effect.gen(function*() {
+      const repo = yield* CredentialRepository
+      const merchant = yield* makeMerchant()
+      const first = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"))
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey)).toEqual(Option.some(first))
+      expect(yield* repo.findByMerchantKey("production", first.merchantKey)).toEqual(Option.none())
+
+      const rotated = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"))
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey)).toEqual(Option.none())
+      expect(yield* repo.findForMerchant(merchant.id, "sandbox")).toEqual(Option.some(rotated))
+
+      // The same key string in the other environment is a different credential.
+      const production = yield* repo.rotate(credentialsFor(merchant.id, "production", rotated.merchantKey))
+      expect(yield* repo.findByMerchantKey("production", rotated.merchantKey)).toEqual(Option.some(production))
+
+      // Another merchant cannot take a key in use; the failed rotation leaves its old set working.
+      const other = yield* makeMerchant()
+      const othersSet = yield* repo.rotate(credentialsFor(other.id, "sandbox"))
+      const clash = yield* Effect.flip(repo.rotate(credentialsFor(other.id, "sandbox", rotated.merchantKey)))
+      expect(clash._tag).toBe("MerchantKeyTaken")
+      expect(yield* repo.findForMerchant(other.id, "sandbox")).toEqual(Option.some(othersSet))
+    }))
+
+  it.effect("currencies: replaced as a whole, listed sorted and distinct", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantCurrencyRepository
+      const merchant = yield* makeMerchant()
+      expect(yield* repo.list(merchant.id)).toEqual([])
+      yield* repo.replace(merchant.id, ["USD", "EUR", "USD", "BTC"])
+      expect(yield* repo.list(merchant.id)).toEqual(["BTC", "EUR", "USD"])
+      yield* repo.replace(merchant.id, ["JPY"])
+      expect(yield* repo.list(merchant.id)).toEqual(["JPY"])
+      yield* repo.replace(merchant.id, [])
+      expect(yield* repo.list(merchant.id)).toEqual([])
+    }))
+
+  it.effect("gateways: round trip with config, unique code, update, merchant selection", () =>
+    Effect.gen(function*() {
+      const repo = yield* GatewayRepository
+      const method = unique("card")
+      const gateway = yield* repo.create({
+        plugin: "sandbox",
+        name: "Card",
+        method,
+        currency: "USD",
+        type: "automatic",
+        active: true,
+        config: { mode: "simulate", nested: { flag: true, list: [1, "two"] } }
+      })
+      expect(gateway.code).toBe(`${method}-usd`)
+      expect(yield* repo.findById(gateway.id)).toEqual(Option.some(gateway))
+      const clash = yield* Effect.flip(repo.create({ ...gateway, name: "Copy" }))
+      expect(clash).toMatchObject({ _tag: "GatewayCodeTaken", code: gateway.code })
+
+      const updated = Option.getOrThrow(yield* repo.update(gateway.id, { active: false, type: "manual", name: "Card 2" }))
+      expect([updated.active, updated.type, updated.name, updated.config]).toEqual([false, "manual", "Card 2", gateway.config])
+      const euro = yield* repo.create({ ...gateway, currency: "EUR", config: {} })
+      expect((yield* repo.listByIds([euro.id, gateway.id])).map((g) => g.id)).toEqual([gateway.id, euro.id])
+      expect((yield* repo.list).some((g) => g.id === euro.id)).toBe(true)
+
+      const merchant = yield* makeMerchant()
+      expect(yield* repo.merchantSelection(merchant.id)).toEqual([])
+      yield* repo.replaceMerchantSelection(merchant.id, [euro.id, gateway.id, euro.id])
+      expect(yield* repo.merchantSelection(merchant.id)).toEqual([gateway.id, euro.id])
+      yield* repo.replaceMerchantSelection(merchant.id, [])
+      expect(yield* repo.merchantSelection(merchant.id)).toEqual([])
+    }))
+
+  it.effect("settings: set, overwrite, read all", () =>
+    Effect.gen(function*() {
+      const repo = yield* SettingsRepository
+      const key = unique("setting")
+      expect(yield* repo.get(key)).toEqual(Option.none())
+      yield* repo.set(key, JSON.stringify({ site_name: "A" }))
+      yield* repo.set(key, JSON.stringify({ site_name: "B" }))
+      expect(yield* repo.get(key)).toEqual(Option.some('{"site_name":"B"}'))
+      expect((yield* repo.getAll).get(key)).toBe('{"site_name":"B"}')
+    }))
+}

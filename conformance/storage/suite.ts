@@ -1,0 +1,30 @@
+import { layer } from "@effect/vitest"
+import type { Layer } from "effect"
+import type { Storage } from "../../core/storage.js"
+import { merchantCases } from "./merchant-cases.js"
+import { subscriptionCases } from "./subscription-cases.js"
+import { webhookOutboxCases } from "./webhook-outbox-cases.js"
+import { merchantConfigCases } from "./merchant-config-cases.js"
+import { paymentCases } from "./payment-cases.js"
+import { refundCases } from "./refund-cases.js"
+import { requestGuardCases } from "./request-guard-cases.js"
+import { transactionCases } from "./transaction-cases.js"
+import { walletCases } from "./wallet-cases.js"
+
+/**
+ * The contract every storage adapter must meet, as a function of its Layer, so a third-party
+ * adapter's own test file can run it: `storageConformance("my-store", MyStore.layer(config))`.
+ * Cases share one store and create their own uniquely named rows.
+ */
+export const storageConformance = (name: string, storage: Layer.Layer<Storage, unknown>): void =>
+  layer(storage, { excludeTestServices: true, timeout: "120 seconds" })(`storage conformance: ${name}`, (it) => {
+    merchantCases(it)
+    subscriptionCases(it)
+    webhookOutboxCases(it)
+    merchantConfigCases(it)
+    walletCases(it)
+    paymentCases(it)
+    refundCases(it)
+    requestGuardCases(it)
+    transactionCases(it)
+  })

@@ -1,0 +1,281 @@
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { MerchantId } from "../../core/shared/ids.js"
+import { type Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import type { AttemptReport, NewDelivery } from "../../core/webhooks/delivery.js"
+import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
+import { makeMerchant, unique } from "./fixtures.js"
+import type { StorageIt } from "./storage-it.js"
+
+const newDelivery = (merchantId: MerchantId, nextAttemptAt: Instant | null, overrides: Partial<NewDelivery> = {}): NewDelivery => ({
+  id: unique("evt"),
+  merchantId,
+  environment: "sandbox",
+  event: "payment.completed",
+  url: "https://shop.example.test/webhooks",
+  body: JSON.stringify({ event: "payment.completed", data: { amount: "10.00" } }),
+  signingSecret: "webhook_secret",
+  nextAttemptAt,
+  ...overrides
+})
+
+const report = (
+  deliveryId: string,
+  worker: string,
+  at: Instant,
+  outcome: Pick<AttemptReport, "statusCode" | "error" | "durationMs" | "next">
+): AttemptReport => ({ deliveryId, worker, at, ...outcome })
+
+/**
+ * Claims at `at` with a generous limit and keeps only the given ids: other cases share the store,
+ * so their due rows may be claimed too and must not count here.
+ */
+const claimOwn = (ids: ReadonlyArray<string>, worker: string, at: Instant, leaseSeconds = 60) =>
+  Effect.flatMap(WebhookOutbox, (outbox) =>
+    outbox.claimDue({ worker, now: at, leaseUntil: plusSeconds(at, leaseSeconds), limit: 10_000 })).pipe(
+      Effect.map((claimed) => claimed.map((d) => d.id).filter((id) => ids.includes(id)))
+    )
+
+export const webhookOutboxCases = (it: StorageIt) => {
+  it.effect("webhook outbox: round trip keeps the body's exact characters", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const delivery = newDelivery(merchant.id, at, {
+        environment: "production",
+        event: "refund.completed",
+        // Non-ASCII, astral-plane characters, escapes and significant whitespace: signed bytes.
+        body: `{"name":"Zoë Ünal","note":"naïve — ✓ 🚀 日本","quote":"\\"x\\"", "tab":"\t"}\n`,
+        signingSecret: "client_secret"
+      })
+      const stored = yield* outbox.enqueue(delivery)
+      const after = yield* now
+      expect(stored).toEqual({
+        ...delivery,
+        status: "pending",
+        attempts: 0,
+        lastError: null,
+        lastStatusCode: null,
+        createdAt: stored.createdAt,
+        updatedAt: stored.createdAt
+      })
+      expect(stored.createdAt >= at && stored.createdAt <= after).toBe(true)
+      expect(Buffer.from(stored.body, "utf8").equals(Buffer.from(delivery.body, "utf8"))).toBe(true)
+      expect(yield* outbox.findById(delivery.id)).toEqual(Option.some(stored))
+      expect(yield* outbox.findById(unique("evt_missing"))).toEqual(Option.none())
+      expect(yield* outbox.attempts(delivery.id)).toEqual([])
+    }))
+
+  it.effect("webhook outbox: claimDue leases only pending deliveries that are due", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const past = yield* outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, -10)))
+      const exact = yield* outbox.enqueue(newDelivery(merchant.id, at))
+      const future = yield* outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, 3_600)))
+      const unscheduled = yield* outbox.enqueue(newDelivery(merchant.id, null))
+      const ids = [past.id, exact.id, future.id, unscheduled.id]
+
+      const claimed = yield* outbox.claimDue({ worker: "w1", now: at, leaseUntil: plusSeconds(at, 60), limit: 10_000 })
+      expect(claimed.map((d) => d.id).filter((id) => ids.includes(id)).sort()).toEqual([past.id, exact.id].sort())
+      for (const d of claimed) expect(d.status === "pending" && d.nextAttemptAt !== null && d.nextAttemptAt <= at).toBe(true)
+      // Claiming leaves the delivery's visible state alone: it is still pending with no attempts.
+      expect(Option.map(yield* outbox.findById(past.id), (d) => [d.status, d.attempts])).toEqual(Option.some(["pending", 0]))
+      expect(yield* outbox.claimDue({ worker: "w1", now: at, leaseUntil: plusSeconds(at, 60), limit: 0 })).toEqual([])
+    }))
+
+  it.effect("webhook outbox: a leased delivery is not claimed again until its lease ends", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const delivery = yield* outbox.enqueue(newDelivery(merchant.id, at))
+      const ids = [delivery.id]
+
+      expect(yield* claimOwn(ids, "w1", at, 30)).toEqual(ids)
+      expect(yield* claimOwn(ids, "w2", at)).toEqual([])
+      expect(yield* claimOwn(ids, "w2", plusSeconds(at, 29))).toEqual([])
+      // w1 crashed: once its lease ends another worker takes over, and w1 can no longer record.
+      expect(yield* claimOwn(ids, "w2", plusSeconds(at, 31))).toEqual(ids)
+      const late = report(delivery.id, "w1", plusSeconds(at, 32), { statusCode: 200, error: null, durationMs: 5, next: { status: "delivered" } })
+      expect(yield* outbox.recordAttempt(late)).toBe(false)
+      expect(yield* outbox.recordAttempt({ ...late, worker: "w2" })).toBe(true)
+    }))
+
+  it.effect("webhook outbox: a worker without the lease records nothing", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const delivery = yield* outbox.enqueue(newDelivery(merchant.id, at))
+      const outcome = { statusCode: 200, error: null, durationMs: 12, next: { status: "delivered" } } as const
+
+      // Never claimed: nobody holds it.
+      expect(yield* outbox.recordAttempt(report(delivery.id, "w1", at, outcome))).toBe(false)
+      expect(yield* claimOwn([delivery.id], "w1", at)).toEqual([delivery.id])
+      expect(yield* outbox.recordAttempt(report(delivery.id, "w2", at, outcome))).toBe(false)
+      expect(yield* outbox.recordAttempt(report(unique("evt_missing"), "w1", at, outcome))).toBe(false)
+      // Claiming stamps updated_at; everything the refused reports carried is absent.
+      expect(yield* outbox.findById(delivery.id)).toEqual(Option.some({ ...delivery, updatedAt: at }))
+      expect(yield* outbox.attempts(delivery.id)).toEqual([])
+    }))
+
+  it.effect("webhook outbox: attempts are recorded in order and release the lease", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const t0 = yield* now
+      const delivery = yield* outbox.enqueue(newDelivery(merchant.id, t0))
+      const ids = [delivery.id]
+      const [t1, t2, t3] = [plusSeconds(t0, 10), plusSeconds(t0, 40), plusSeconds(t0, 100)]
+
+      expect(yield* claimOwn(ids, "w1", t0)).toEqual(ids)
+      const first = report(delivery.id, "w1", t0, {
+        statusCode: 500,
+        error: "HTTP 500",
+        durationMs: 120,
+        next: { status: "pending", nextAttemptAt: t1 }
+      })
+      expect(yield* outbox.recordAttempt(first)).toBe(true)
+      // Recording released the lease: a second report by the same worker is refused.
+      expect(yield* outbox.recordAttempt(first)).toBe(false)
+      expect(yield* outbox.findById(delivery.id)).toEqual(
+        Option.some({ ...delivery, attempts: 1, nextAttemptAt: t1, lastError: "HTTP 500", lastStatusCode: 500, updatedAt: t0 })
+      )
+      // Not due again before its next attempt time.
+      expect(yield* claimOwn(ids, "w2", plusSeconds(t0, 9))).toEqual([])
+
+      expect(yield* claimOwn(ids, "w2", t1)).toEqual(ids)
+      expect(
+        yield* outbox.recordAttempt(report(delivery.id, "w2", t1, {
+          statusCode: null,
+          error: "connect ETIMEDOUT",
+          durationMs: 10_000,
+          next: { status: "pending", nextAttemptAt: t2 }
+        }))
+      ).toBe(true)
+      expect(yield* claimOwn(ids, "w1", t2)).toEqual(ids)
+      expect(
+        yield* outbox.recordAttempt(report(delivery.id, "w1", t2, {
+          statusCode: 204,
+          error: null,
+          durationMs: 35,
+          next: { status: "delivered" }
+        }))
+      ).toBe(true)
+
+      expect(yield* outbox.findById(delivery.id)).toEqual(
+        Option.some({ ...delivery, status: "delivered", attempts: 3, nextAttemptAt: null, lastError: null, lastStatusCode: 204, updatedAt: t2 })
+      )
+      expect(yield* outbox.attempts(delivery.id)).toEqual([
+        { deliveryId: delivery.id, attempt: 1, at: t0, statusCode: 500, error: "HTTP 500", durationMs: 120 },
+        { deliveryId: delivery.id, attempt: 2, at: t1, statusCode: null, error: "connect ETIMEDOUT", durationMs: 10_000 },
+        { deliveryId: delivery.id, attempt: 3, at: t2, statusCode: 204, error: null, durationMs: 35 }
+      ])
+      // Delivered is final: never claimed again.
+      expect(yield* claimOwn(ids, "w1", t3)).toEqual([])
+    }))
+
+  it.effect("webhook outbox: requeue makes a failed delivery pending again with the same id and body", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const t0 = yield* now
+      const delivery = yield* outbox.enqueue(newDelivery(merchant.id, t0))
+      expect(yield* claimOwn([delivery.id], "w1", t0)).toEqual([delivery.id])
+      yield* outbox.recordAttempt(report(delivery.id, "w1", t0, { statusCode: 410, error: "HTTP 410", durationMs: 8, next: { status: "failed" } }))
+      expect(Option.map(yield* outbox.findById(delivery.id), (d) => [d.status, d.nextAttemptAt])).toEqual(Option.some(["failed", null]))
+      // Failed is final until requeued.
+      expect(yield* claimOwn([delivery.id], "w1", plusSeconds(t0, 3_600))).toEqual([])
+
+      const t1 = plusSeconds(t0, 5)
+      const requeued = yield* outbox.requeue(delivery.id, t1)
+      expect(requeued).toEqual(
+        Option.some({ ...delivery, status: "pending", attempts: 0, nextAttemptAt: t1, lastError: null, lastStatusCode: null, updatedAt: t1 })
+      )
+      expect(yield* outbox.findById(delivery.id)).toEqual(requeued)
+      // The history of the earlier attempt stays.
+      expect((yield* outbox.attempts(delivery.id)).map((a) => a.statusCode)).toEqual([410])
+      expect(yield* claimOwn([delivery.id], "w2", t1)).toEqual([delivery.id])
+      // While w2 holds a live lease its attempt may be sending: requeue must not take it away.
+      expect(yield* outbox.requeue(delivery.id, t1)).toEqual(Option.none())
+      yield* outbox.recordAttempt(report(delivery.id, "w2", t1, { statusCode: 200, error: null, durationMs: 3, next: { status: "delivered" } }))
+      // History numbering continues across the redelivery.
+      expect((yield* outbox.attempts(delivery.id)).map((a) => [a.attempt, a.statusCode])).toEqual([[1, 410], [2, 200]])
+      expect(yield* outbox.requeue(unique("evt_missing"), t1)).toEqual(Option.none())
+    }))
+
+  it.effect("webhook outbox: list filters by merchant and status, newest first", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const a = yield* outbox.enqueue(newDelivery(merchant.id, at))
+      const b = yield* outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, 3_600)))
+      const c = yield* outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, 3_600)))
+      expect(yield* claimOwn([a.id], "w1", at)).toEqual([a.id])
+      yield* outbox.recordAttempt(report(a.id, "w1", at, { statusCode: 500, error: "HTTP 500", durationMs: 1, next: { status: "failed" } }))
+      const newestFirst = (items: ReadonlyArray<{ readonly id: string; readonly createdAt: bigint }>) =>
+        [...items].sort((x, y) => (x.createdAt !== y.createdAt ? (x.createdAt > y.createdAt ? -1 : 1) : x.id > y.id ? -1 : 1))
+          .map((d) => d.id)
+
+      const mine = yield* outbox.list({ merchantId: merchant.id, limit: 10 })
+      expect(mine.map((d) => d.id)).toEqual(newestFirst([a, b, c]))
+      expect((yield* outbox.list({ merchantId: merchant.id, limit: 2 })).map((d) => d.id)).toEqual(newestFirst([a, b, c]).slice(0, 2))
+      expect((yield* outbox.list({ merchantId: merchant.id, status: "failed", limit: 10 })).map((d) => d.id)).toEqual([a.id])
+      expect((yield* outbox.list({ merchantId: merchant.id, status: "pending", limit: 10 })).map((d) => d.id)).toEqual(
+        newestFirst([b, c])
+      )
+      expect(yield* outbox.list({ merchantId: merchant.id, status: "delivered", limit: 10 })).toEqual([])
+
+      const failed = yield* outbox.list({ status: "failed", limit: 10_000 })
+      expect(failed.every((d) => d.status === "failed")).toBe(true)
+      expect(failed.map((d) => d.id)).toContain(a.id)
+      const everything = yield* outbox.list({ limit: 3 })
+      expect(everything.length).toBe(3)
+      expect(everything.map((d) => d.id)).toEqual(newestFirst(everything))
+    }))
+
+  it.effect("webhook outbox: concurrent workers never claim one delivery twice", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const created = yield* Effect.forEach(
+        Array.from({ length: 40 }, (_, i) => i),
+        (i) => outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, -(i % 7)))),
+        { concurrency: 4 }
+      )
+      const ids = new Set(created.map((d) => d.id))
+
+      // Each worker claims a few at a time until a claim comes back empty; the lease outlives the test.
+      const work = (worker: string, limit: number) =>
+        Effect.gen(function*() {
+          const mine: Array<string> = []
+          for (;;) {
+            const claimAt = yield* now
+            const batch = yield* outbox.claimDue({ worker, now: claimAt, leaseUntil: plusSeconds(claimAt, 600), limit })
+            if (batch.length === 0) return { worker, ids: mine }
+            for (const d of batch) if (ids.has(d.id)) mine.push(d.id)
+          }
+        })
+      const workers = yield* Effect.all([work("race_w1", 2), work("race_w2", 3), work("race_w3", 1), work("race_w4", 4)], {
+        concurrency: "unbounded"
+      })
+
+      const claims = workers.flatMap((w) => w.ids)
+      expect(claims.length).toBe(40)
+      expect(new Set(claims)).toEqual(ids)
+      // The store agrees on who holds each lease: only that worker can record for it.
+      for (const w of workers) {
+        for (const id of w.ids) {
+          const outcome = { statusCode: 200, error: null, durationMs: 1, next: { status: "delivered" } } as const
+          const stranger = workers.find((other) => other.worker !== w.worker)!.worker
+          expect(yield* outbox.recordAttempt(report(id, stranger, at, outcome))).toBe(false)
+          expect(yield* outbox.recordAttempt(report(id, w.worker, at, outcome))).toBe(true)
+        }
+      }
+    }))
+}
