@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
+import { coreViolations, importsOf, isAllowed } from "./dependency-rule.js"
+
+const root = fileURLToPath(new URL("..", import.meta.url))
+
+describe("dependencies point inward", () => {
+  it("core imports only effect, itself, and node:crypto in core/signing", () => {
+    expect(coreViolations(root)).toEqual([])
+  })
+
+  it("finds every import form", () => {
+    const source = [
+      `import { Effect } from "effect"`,
+      `import type { SqlClient } from "@effect/sql"`,
+      `import * as Http from "@effect/platform/HttpServer"`,
+      `export { layer } from "../../adapters/sql/storage-layer.js"`,
+      `import "node:fs"`,
+      `const lazy = await import("../../hosts/standalone/main.js")`,
+      `import {\n  a,\n  b\n} from "./multi-line.js"`
+    ].join("\n")
+    expect(importsOf(source)).toEqual([
+      "effect",
+      "@effect/sql",
+      "@effect/platform/HttpServer",
+      "../../adapters/sql/storage-layer.js",
+      "node:fs",
+      "../../hosts/standalone/main.js",
+      "./multi-line.js"
+    ])
+  })
+
+  it("refuses what the rule forbids", () => {
+    expect(isAllowed("core/payments/payment.ts", "../../adapters/sql/payment-repository.js")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "../../hosts/standalone/main.js")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "@effect/platform")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "@effect/sql/SqlClient")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "node:fs")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "node:crypto")).toBe(false)
+    expect(isAllowed("core/payments/payment.test.ts", "node:crypto")).toBe(false)
+    expect(isAllowed("core/payments/payment.ts", "vitest")).toBe(false)
+  })
+
+  it("allows what the rule allows", () => {
+    expect(isAllowed("core/payments/payment.ts", "effect")).toBe(true)
+    expect(isAllowed("core/payments/payment.ts", "../money/amount.js")).toBe(true)
+    expect(isAllowed("core/signing/hmac.ts", "node:crypto")).toBe(true)
+    expect(isAllowed("core/money/fees.test.ts", "fast-check")).toBe(true)
+    expect(isAllowed("core/money/fees.test.ts", "@effect/vitest")).toBe(true)
+  })
+})
