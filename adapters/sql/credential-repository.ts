@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Environment } from "../../core/merchants/environment.js"
 import { CredentialRepository, MerchantKeyTaken, type StoredCredentials } from "../../core/merchants/credentials.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const CredentialRow = Schema.Struct({
   merchant_id: SafeInt,
@@ -17,8 +18,6 @@ const CredentialRow = Schema.Struct({
   created_at: Int64
 })
 
-const decode = Schema.decodeUnknown(CredentialRow)
-
 const toCredentials = (row: typeof CredentialRow.Type): StoredCredentials => ({
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
@@ -29,43 +28,42 @@ const toCredentials = (row: typeof CredentialRow.Type): StoredCredentials => ({
   createdAt: Instant(row.created_at)
 })
 
-const firstRow = (rows: ReadonlyArray<unknown>) =>
-  rows.length === 0 ? Effect.succeed(Option.none<StoredCredentials>()) : Effect.map(decode(rows[0]), (row) => Option.some(toCredentials(row)))
+const credentials = rowMapper(CredentialRow, toCredentials)
 
 export const layer = Layer.effect(
   CredentialRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return CredentialRepository.of({
-      rotate: (credentials) =>
+      rotate: (next) =>
         sql.withTransaction(
           Effect.gen(function*() {
             const at = yield* now
-            yield* sql`DELETE FROM merchant_credentials WHERE merchant_id = ${credentials.merchantId} AND environment = ${credentials.environment}`
+            yield* sql`DELETE FROM merchant_credentials WHERE merchant_id = ${next.merchantId} AND environment = ${next.environment}`
             const rows = yield* sql`INSERT INTO merchant_credentials ${
               sql.insert({
-                merchant_id: credentials.merchantId,
-                environment: credentials.environment,
-                merchant_key: credentials.merchantKey,
-                api_key_hash: credentials.apiKeyHash,
-                sealed_client_secret: credentials.sealedClientSecret,
-                sealed_webhook_secret: credentials.sealedWebhookSecret,
+                merchant_id: next.merchantId,
+                environment: next.environment,
+                merchant_key: next.merchantKey,
+                api_key_hash: next.apiKeyHash,
+                sealed_client_secret: next.sealedClientSecret,
+                sealed_webhook_secret: next.sealedWebhookSecret,
                 created_at: at
               })
             } ON CONFLICT DO NOTHING RETURNING *`
             // Failing here rolls the DELETE back too: a clash never leaves the merchant keyless.
-            if (rows.length === 0) return yield* new MerchantKeyTaken({ environment: credentials.environment })
-            return toCredentials(yield* decode(rows[0]))
+            if (rows.length === 0) return yield* new MerchantKeyTaken({ environment: next.environment })
+            return yield* credentials.one(rows)
           })
         ).pipe(dbCall),
       findByMerchantKey: (environment, merchantKey) =>
         sql`SELECT * FROM merchant_credentials WHERE environment = ${environment} AND merchant_key = ${merchantKey}`.pipe(
-          Effect.flatMap(firstRow),
+          Effect.flatMap(credentials.first),
           dbCall
         ),
       findForMerchant: (merchantId, environment) =>
         sql`SELECT * FROM merchant_credentials WHERE merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
-          Effect.flatMap(firstRow),
+          Effect.flatMap(credentials.first),
           dbCall
         )
     })

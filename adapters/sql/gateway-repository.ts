@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { GatewayCodeTaken, GatewayType, gatewayCode, type Gateway } from "../../core/payments/gateway.js"
 import { GatewayRepository } from "../../core/payments/gateway-repository.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { Flag, Int64, JsonObject, SafeInt, flag } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const GatewayRow = Schema.Struct({
   id: SafeInt,
@@ -21,8 +22,6 @@ const GatewayRow = Schema.Struct({
   updated_at: Int64
 })
 
-const decodeRows = Schema.decodeUnknown(Schema.Array(GatewayRow))
-
 const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
   id: GatewayId(row.id),
   plugin: row.plugin,
@@ -37,8 +36,7 @@ const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const toGateways = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toGateway))
-const toFirst = (rows: ReadonlyArray<unknown>) => Effect.map(toGateways(rows), (gateways) => Option.fromNullable(gateways[0]))
+const gateways = rowMapper(GatewayRow, toGateway)
 
 export const layer = Layer.effect(
   GatewayRepository,
@@ -64,9 +62,9 @@ export const layer = Layer.effect(
             })
           } ON CONFLICT DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new GatewayCodeTaken({ code })
-          return (yield* toGateways(rows))[0]!
+          return yield* gateways.one(rows)
         }).pipe(dbCall),
-      findById: (id) => sql`SELECT * FROM gateways WHERE id = ${id}`.pipe(Effect.flatMap(toFirst), dbCall),
+      findById: (id) => sql`SELECT * FROM gateways WHERE id = ${id}`.pipe(Effect.flatMap(gateways.first), dbCall),
       update: (id, patch) =>
         Effect.gen(function*() {
           const at = yield* now
@@ -77,13 +75,13 @@ export const layer = Layer.effect(
             ...(patch.config !== undefined ? { config: JSON.stringify(patch.config) } : {}),
             updated_at: at
           }
-          return yield* toFirst(yield* sql`UPDATE gateways SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`)
+          return yield* gateways.first(yield* sql`UPDATE gateways SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`)
         }).pipe(dbCall),
-      list: sql`SELECT * FROM gateways ORDER BY id`.pipe(Effect.flatMap(toGateways), dbCall),
+      list: sql`SELECT * FROM gateways ORDER BY id`.pipe(Effect.flatMap(gateways.all), dbCall),
       listByIds: (ids) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql`SELECT * FROM gateways WHERE ${sql.in("id", [...ids])} ORDER BY id`.pipe(Effect.flatMap(toGateways), dbCall),
+          : sql`SELECT * FROM gateways WHERE ${sql.in("id", [...ids])} ORDER BY id`.pipe(Effect.flatMap(gateways.all), dbCall),
       replaceMerchantSelection: (merchantId, gatewayIds) =>
         sql.withTransaction(
           Effect.gen(function*() {

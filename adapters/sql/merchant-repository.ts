@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { MerchantStatus, type Merchant } from "../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount } from "../../core/money/amount.js"
@@ -7,6 +7,7 @@ import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const MerchantRow = Schema.Struct({
   id: SafeInt,
@@ -18,8 +19,6 @@ const MerchantRow = Schema.Struct({
   updated_at: Int64
 })
 
-const decode = Schema.decodeUnknown(MerchantRow)
-
 const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
   id: MerchantId(row.id),
   name: row.name,
@@ -30,17 +29,15 @@ const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
   updatedAt: Instant(row.updated_at)
 })
 
+const merchants = rowMapper(MerchantRow, toMerchant)
+
 export const layer = Layer.effect(
   MerchantRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
     const findById = (id: MerchantId) =>
-      sql`SELECT * FROM merchants WHERE id = ${id}`.pipe(
-        Effect.flatMap((rows) => rows.length === 0 ? Effect.succeedNone : Effect.asSome(decode(rows[0]))),
-        Effect.map(Option.map(toMerchant)),
-        dbCall
-      )
+      sql`SELECT * FROM merchants WHERE id = ${id}`.pipe(Effect.flatMap(merchants.first), dbCall)
 
     return MerchantRepository.of({
       create: (merchant) =>
@@ -56,7 +53,7 @@ export const layer = Layer.effect(
               updated_at: at
             })
           } RETURNING *`
-          return toMerchant(yield* decode(rows[0]))
+          return yield* merchants.one(rows)
         }).pipe(dbCall),
       findById,
       update: (id, patch) =>
@@ -70,7 +67,7 @@ export const layer = Layer.effect(
             updated_at: at
           }
           const rows = yield* sql`UPDATE merchants SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`
-          return rows.length === 0 ? Option.none() : Option.some(toMerchant(yield* decode(rows[0])))
+          return yield* merchants.first(rows)
         }).pipe(dbCall)
     })
   })

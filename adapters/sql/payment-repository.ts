@@ -1,14 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { MAX_BALANCE } from "../../core/money/amount.js"
 import { ReferenceHeld } from "../../core/payments/payment.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 import { PaymentRow, toPayment } from "./payment-rows.js"
 
-const decodeRows = Schema.decodeUnknown(Schema.Array(PaymentRow))
-const toPayments = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toPayment))
-const toFirst = (rows: ReadonlyArray<unknown>) => Effect.map(toPayments(rows), (payments) => Option.fromNullable(payments[0]))
+const payments = rowMapper(PaymentRow, toPayment)
 
 /** A completed payment holds its reference for good; a failed one releases it. */
 const HELD_FOREVER = MAX_BALANCE
@@ -64,13 +63,13 @@ export const layer = Layer.effect(
                 updated_at: now
               })
             } RETURNING *`
-            return (yield* toPayments(rows))[0]!
+            return yield* payments.one(rows)
           })
         ).pipe(dbCall),
-      findByTrxId: (trxId) => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`.pipe(Effect.flatMap(toFirst), dbCall),
+      findByTrxId: (trxId) => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`.pipe(Effect.flatMap(payments.first), dbCall),
       findScoped: (merchantId, environment, trxId) =>
         sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
-          Effect.flatMap(toFirst),
+          Effect.flatMap(payments.first),
           dbCall
         ),
       complete: (trxId, outcome, now) =>
@@ -79,7 +78,7 @@ export const layer = Layer.effect(
             const changes = outcome._tag === "Succeeded"
               ? { status: "success", failure_reason: null, fee: outcome.fee, net: outcome.net }
               : { status: "failed", failure_reason: outcome.reason, fee: null, net: null }
-            const updated = yield* toFirst(
+            const updated = yield* payments.first(
               yield* sql`UPDATE payments SET ${
                 sql.update({ ...changes, gateway_id: outcome.gatewayId, completed_at: now, updated_at: now })
               } WHERE trx_id = ${trxId} AND status = 'pending' RETURNING *`
@@ -97,10 +96,10 @@ export const layer = Layer.effect(
         // amount - x cannot overflow: both are at most MAX_AMOUNT.
         sql`UPDATE payments SET refunded_amount = refunded_amount + ${amount}, updated_at = ${now}
           WHERE trx_id = ${trxId} AND status = 'success' AND refunded_amount <= amount - ${amount}
-          RETURNING *`.pipe(Effect.flatMap(toFirst), dbCall),
+          RETURNING *`.pipe(Effect.flatMap(payments.first), dbCall),
       listExpiredPending: (now, limit) =>
         sql`SELECT * FROM payments WHERE status = 'pending' AND expires_at <= ${now}
-          ORDER BY expires_at, trx_id LIMIT ${limit}`.pipe(Effect.flatMap(toPayments), dbCall)
+          ORDER BY expires_at, trx_id LIMIT ${limit}`.pipe(Effect.flatMap(payments.all), dbCall)
     })
   })
 )

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Environment } from "../../core/merchants/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { RefundReferenceUsed, type Refund } from "../../core/refunds/refund.js"
@@ -8,6 +8,7 @@ import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { Int64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const RefundRow = Schema.Struct({
   refund_trx_id: Schema.String,
@@ -23,8 +24,6 @@ const RefundRow = Schema.Struct({
   created_at: Int64
 })
 
-const decodeRows = Schema.decodeUnknown(Schema.Array(RefundRow))
-
 const toRefund = (row: typeof RefundRow.Type): Refund => ({
   refundTrxId: row.refund_trx_id,
   paymentTrxId: row.payment_trx_id,
@@ -39,7 +38,7 @@ const toRefund = (row: typeof RefundRow.Type): Refund => ({
   createdAt: Instant(row.created_at)
 })
 
-const toRefunds = (rows: ReadonlyArray<unknown>) => Effect.map(decodeRows(rows), (decoded) => decoded.map(toRefund))
+const refunds = rowMapper(RefundRow, toRefund)
 
 export const layer = Layer.effect(
   RefundRepository,
@@ -67,17 +66,16 @@ export const layer = Layer.effect(
           if (rows.length === 0) {
             return yield* new RefundReferenceUsed({ paymentTrxId: refund.paymentTrxId, refRefund: refund.refRefund ?? "" })
           }
-          return (yield* toRefunds(rows))[0]!
+          return yield* refunds.one(rows)
         }).pipe(dbCall),
       findByReference: (paymentTrxId, refRefund) =>
         sql`SELECT * FROM refunds WHERE payment_trx_id = ${paymentTrxId} AND ref_refund = ${refRefund}`.pipe(
-          Effect.flatMap(toRefunds),
-          Effect.map((refunds) => Option.fromNullable(refunds[0])),
+          Effect.flatMap(refunds.first),
           dbCall
         ),
       listForPayment: (paymentTrxId) =>
         sql`SELECT * FROM refunds WHERE payment_trx_id = ${paymentTrxId} ORDER BY created_at, refund_trx_id`.pipe(
-          Effect.flatMap(toRefunds),
+          Effect.flatMap(refunds.all),
           dbCall
         )
     })

@@ -19,6 +19,7 @@ import {
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { Flag, flag, Int64, JsonObject, NullableInt64, NullableString, SafeInt, StringList } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const SubscriptionRow = Schema.Struct({
   id: Schema.String,
@@ -66,8 +67,6 @@ const InvoiceRow = Schema.Struct({
 
 const CountRow = Schema.Struct({ total: SafeInt })
 
-const decodeSubscriptions = Schema.decodeUnknown(Schema.Array(SubscriptionRow))
-const decodeInvoices = Schema.decodeUnknown(Schema.Array(InvoiceRow))
 const decodeCount = Schema.decodeUnknown(CountRow)
 
 const instantOrNull = (value: bigint | null): Instant | null => (value === null ? null : Instant(value))
@@ -116,13 +115,12 @@ const toInvoice = (row: typeof InvoiceRow.Type): Invoice => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const subscriptions = (rows: ReadonlyArray<unknown>) => Effect.map(decodeSubscriptions(rows), (r) => r.map(toSubscription))
-const invoices = (rows: ReadonlyArray<unknown>) => Effect.map(decodeInvoices(rows), (r) => r.map(toInvoice))
-const first = <A>(items: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(items[0])
+const subscriptions = rowMapper(SubscriptionRow, toSubscription)
+const invoices = rowMapper(InvoiceRow, toInvoice)
 
 type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
-const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions), Effect.map(first), dbCall)
-const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices), Effect.map(first), dbCall)
+const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions.first), dbCall)
+const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices.first), dbCall)
 
 /** Only the fields a change names are written; an absent field keeps its stored value. */
 const subscriptionColumns = (change: SubscriptionChange) => ({
@@ -180,7 +178,7 @@ export const layer = Layer.effect(
               updated_at: at
             })
           } ON CONFLICT (merchant_id, environment, external_reference) DO NOTHING RETURNING *`
-          const inserted = first(yield* subscriptions(rows))
+          const inserted = yield* subscriptions.first(rows)
           if (Option.isNone(inserted)) {
             return yield* new ExternalReferenceTaken({ externalReference: s.externalReference })
           }
@@ -203,7 +201,7 @@ export const layer = Layer.effect(
           const counted = yield* sql`SELECT COUNT(*) AS total FROM subscriptions
             WHERE merchant_id = ${merchantId} AND environment = ${environment}`
           const { total } = yield* decodeCount(counted[0])
-          return { items: yield* subscriptions(rows), total }
+          return { items: yield* subscriptions.all(rows), total }
         }).pipe(dbCall),
 
       // Compare-and-set: the status guard is in the WHERE clause, so of two racing writers only
@@ -216,7 +214,7 @@ export const layer = Layer.effect(
         sql`SELECT * FROM subscriptions
             WHERE status <> ${"cancelled" satisfies SubscriptionStatus}
               AND next_billing_at IS NOT NULL AND next_billing_at <= ${at}
-            ORDER BY next_billing_at, id LIMIT ${limit}`.pipe(Effect.flatMap(subscriptions), dbCall),
+            ORDER BY next_billing_at, id LIMIT ${limit}`.pipe(Effect.flatMap(subscriptions.all), dbCall),
 
       // Only the sequence constraint is the expected race; a duplicate reference is a bug and
       // stays a StorageError (on PostgreSQL it also aborts the surrounding transaction, rightly).
@@ -241,7 +239,7 @@ export const layer = Layer.effect(
               updated_at: at
             })
           } ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING *`
-          const inserted = first(yield* invoices(rows))
+          const inserted = yield* invoices.first(rows)
           if (Option.isNone(inserted)) {
             return yield* new InvoiceSequenceTaken({ subscriptionId: invoice.subscriptionId, sequence: invoice.sequence })
           }
@@ -259,7 +257,7 @@ export const layer = Layer.effect(
 
       latestInvoices: (subscriptionId, limit) =>
         sql`SELECT * FROM subscription_invoices WHERE subscription_id = ${subscriptionId}
-            ORDER BY sequence DESC LIMIT ${limit}`.pipe(Effect.flatMap(invoices), dbCall)
+            ORDER BY sequence DESC LIMIT ${limit}`.pipe(Effect.flatMap(invoices.all), dbCall)
     })
   })
 )

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { Environment } from "../../core/merchants/environment.js"
 import { Amount, MAX_BALANCE } from "../../core/money/amount.js"
 import { WalletId, MerchantId } from "../../core/shared/ids.js"
@@ -16,6 +16,7 @@ import {
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { Flag, Int64, NullableString, SafeInt, flag } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const WalletRow = Schema.Struct({
   id: SafeInt,
@@ -39,9 +40,6 @@ const LedgerRow = Schema.Struct({
   created_at: Int64
 })
 
-const decodeWallet = Schema.decodeUnknown(WalletRow)
-const decodeWallets = Schema.decodeUnknown(Schema.Array(WalletRow))
-const decodeLedger = Schema.decodeUnknown(Schema.Array(LedgerRow))
 const decodeSum = Schema.decodeUnknown(Schema.Struct({ total: Schema.NullOr(Int64) }))
 
 const toWallet = (row: typeof WalletRow.Type): Wallet => ({
@@ -66,15 +64,15 @@ const toEntry = (row: typeof LedgerRow.Type): LedgerEntry => ({
   createdAt: Instant(row.created_at)
 })
 
-const optionalWallet = (rows: ReadonlyArray<unknown>) =>
-  rows.length === 0 ? Effect.succeed(Option.none<Wallet>()) : Effect.map(decodeWallet(rows[0]), (row) => Option.some(toWallet(row)))
+const wallets = rowMapper(WalletRow, toWallet)
+const entries = rowMapper(LedgerRow, toEntry)
 
 export const layer = Layer.effect(
   WalletRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(optionalWallet), dbCall)
+    const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(wallets.first), dbCall)
 
     return WalletRepository.of({
       create: (wallet) =>
@@ -92,24 +90,23 @@ export const layer = Layer.effect(
             })
           } ON CONFLICT DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new WalletExists({ currency: wallet.currency, environment: wallet.environment })
-          return toWallet(yield* decodeWallet(rows[0]))
+          return yield* wallets.one(rows)
         }).pipe(dbCall),
       findById,
       find: (merchantId, currency, environment) =>
         sql`SELECT * FROM wallets WHERE merchant_id = ${merchantId} AND currency = ${currency} AND environment = ${environment}`.pipe(
-          Effect.flatMap(optionalWallet),
+          Effect.flatMap(wallets.first),
           dbCall
         ),
       listByMerchant: (merchantId) =>
         sql`SELECT * FROM wallets WHERE merchant_id = ${merchantId} ORDER BY id`.pipe(
-          Effect.flatMap(decodeWallets),
-          Effect.map((rows) => rows.map(toWallet)),
+          Effect.flatMap(wallets.all),
           dbCall
         ),
       setActive: (id, active) =>
         Effect.flatMap(now, (at) =>
           sql`UPDATE wallets SET active = ${flag(active)}, updated_at = ${at} WHERE id = ${id} RETURNING *`).pipe(
-          Effect.flatMap(optionalWallet),
+          Effect.flatMap(wallets.first),
           dbCall
         ),
       post: (posting) =>
@@ -142,13 +139,12 @@ export const layer = Layer.effect(
                 created_at: at
               })
             } RETURNING *`
-            return toEntry((yield* decodeLedger(rows))[0]!)
+            return yield* entries.one(rows)
           })
         ).pipe(dbCall),
       ledger: (walletId) =>
         sql`SELECT * FROM ledger_entries WHERE wallet_id = ${walletId} ORDER BY id`.pipe(
-          Effect.flatMap(decodeLedger),
-          Effect.map((rows) => rows.map(toEntry)),
+          Effect.flatMap(entries.all),
           dbCall
         ),
       ledgerSum: (walletId) =>

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Array as Arr, Effect, Layer, Option, Order, Schema } from "effect"
+import { Array as Arr, Effect, Layer, Order, Schema } from "effect"
 import { Environment } from "../../core/merchants/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
@@ -12,6 +12,7 @@ import {
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
 
 const DeliveryRow = Schema.Struct({
   id: Schema.String,
@@ -39,8 +40,6 @@ const AttemptRow = Schema.Struct({
   duration_ms: SafeInt
 })
 
-const decodeDeliveries = Schema.decodeUnknown(Schema.Array(DeliveryRow))
-const decodeAttempts = Schema.decodeUnknown(Schema.Array(AttemptRow))
 
 const toDelivery = (row: typeof DeliveryRow.Type): WebhookDelivery => ({
   id: row.id,
@@ -68,8 +67,8 @@ const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
   durationMs: row.duration_ms
 })
 
-const deliveries = (rows: ReadonlyArray<unknown>) => Effect.map(decodeDeliveries(rows), (r) => r.map(toDelivery))
-const first = <A>(items: ReadonlyArray<A>): Option.Option<A> => Option.fromNullable(items[0])
+const deliveries = rowMapper(DeliveryRow, toDelivery)
+const attemptRows = rowMapper(AttemptRow, toAttempt)
 
 const PENDING: DeliveryStatus = "pending"
 
@@ -108,8 +107,7 @@ export const layer = Layer.effect(
               updated_at: at
             })
           } RETURNING *`
-          const [inserted] = yield* deliveries(rows)
-          return inserted
+          return yield* deliveries.one(rows)
         }).pipe(dbCall),
 
       claimDue: ({ leaseUntil, limit, now: at, worker }) => {
@@ -125,7 +123,7 @@ export const layer = Layer.effect(
               AND (lease_until IS NULL OR lease_until <= ${at})
             ORDER BY next_attempt_at, id LIMIT ${limit} ${lock}
           ) RETURNING *`.pipe(
-          Effect.flatMap(deliveries),
+          Effect.flatMap(deliveries.all),
           // RETURNING order is unspecified; hand work out oldest-due first as it was chosen.
           Effect.map(Arr.sort(dueOrder)),
           dbCall
@@ -171,7 +169,7 @@ export const layer = Layer.effect(
         ).pipe(dbCall),
 
       findById: (id) =>
-        sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(deliveries), Effect.map(first), dbCall),
+        sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(deliveries.first), dbCall),
 
       list: ({ limit, merchantId, status }) =>
         sql`SELECT * FROM webhook_deliveries WHERE ${
@@ -179,12 +177,11 @@ export const layer = Layer.effect(
             ...(merchantId !== undefined ? [sql`merchant_id = ${merchantId}`] : []),
             ...(status !== undefined ? [sql`status = ${status}`] : [])
           ])
-        } ORDER BY created_at DESC, id DESC LIMIT ${limit}`.pipe(Effect.flatMap(deliveries), dbCall),
+        } ORDER BY created_at DESC, id DESC LIMIT ${limit}`.pipe(Effect.flatMap(deliveries.all), dbCall),
 
       attempts: (deliveryId) =>
         sql`SELECT * FROM webhook_attempts WHERE delivery_id = ${deliveryId} ORDER BY id`.pipe(
-          Effect.flatMap(decodeAttempts),
-          Effect.map((rows) => rows.map(toAttempt)),
+          Effect.flatMap(attemptRows.all),
           dbCall
         ),
 
@@ -203,7 +200,7 @@ export const layer = Layer.effect(
             updated_at: at
           })
         } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${at})
-          RETURNING *`.pipe(Effect.flatMap(deliveries), Effect.map(first), dbCall)
+          RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall)
     })
   })
 )
