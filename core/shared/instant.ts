@@ -32,17 +32,24 @@ export const toIsoString = (instant: Instant): string => {
   return `${iso.slice(0, 23)}${micros.toString().padStart(3, "0")}Z`
 }
 
-const ISO_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/
+const ISO_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:Z|([+-])(\d{2}):(\d{2}))$/
 
-/** Parses an ISO 8601 date-time with an explicit offset; undefined when it is not one. */
+/**
+ * Parses an ISO 8601 date-time with an explicit offset (`Z` or `+hh:mm`); undefined when it is
+ * not one. Every field is range-checked here because Date.parse quietly rolls `02-30` into March.
+ */
 export const fromIsoString = (text: string): Instant | undefined => {
   const match = ISO_PATTERN.exec(text)
   if (match === null) return undefined
-  const [, base, fraction = "", offset] = match
-  const seconds = Date.parse(`${base}${offset === "Z" ? "Z" : offset}`)
-  if (Number.isNaN(seconds)) return undefined
-  const micros = BigInt(fraction.padEnd(6, "0").slice(0, 6))
-  return Instant(BigInt(seconds) * 1000n + micros)
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  const [fraction = "", sign, offsetHours = "00", offsetMinutes = "00"] = match.slice(7)
+  const offset = (sign === "-" ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes))
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  const valid = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 &&
+    second <= 59 && Number(offsetHours) <= 23 && Number(offsetMinutes) <= 59
+  if (!valid) return undefined
+  const millis = Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000
+  return Instant(BigInt(millis) * 1000n + BigInt(fraction.padEnd(6, "0").slice(0, 6)))
 }
 
 const floorDiv = (a: bigint, b: bigint): bigint => {
