@@ -39,7 +39,11 @@ export const layer = Layer.effect(
         sql.withTransaction(
           Effect.gen(function*() {
             const at = yield* now
-            yield* sql`DELETE FROM merchant_credentials WHERE merchant_id = ${next.merchantId} AND environment = ${next.environment}`
+            const taken = yield* sql`SELECT 1 AS taken FROM merchant_credentials
+              WHERE environment = ${next.environment} AND merchant_key = ${next.merchantKey} AND merchant_id <> ${next.merchantId}`
+            if (taken.length > 0) return yield* new MerchantKeyTaken({ environment: next.environment })
+            // One upsert replaces the set in place, so concurrent rotations each land whole (the last
+            // one wins) and there is never a moment when the merchant has no credentials.
             const rows = yield* sql`INSERT INTO merchant_credentials ${
               sql.insert({
                 merchant_id: next.merchantId,
@@ -50,9 +54,13 @@ export const layer = Layer.effect(
                 sealed_webhook_secret: next.sealedWebhookSecret,
                 created_at: at
               })
-            } ON CONFLICT DO NOTHING RETURNING *`
-            // Failing here rolls the DELETE back too: a clash never leaves the merchant keyless.
-            if (rows.length === 0) return yield* new MerchantKeyTaken({ environment: next.environment })
+            } ON CONFLICT (merchant_id, environment) DO UPDATE SET
+                merchant_key = excluded.merchant_key,
+                api_key_hash = excluded.api_key_hash,
+                sealed_client_secret = excluded.sealed_client_secret,
+                sealed_webhook_secret = excluded.sealed_webhook_secret,
+                created_at = excluded.created_at
+              RETURNING *`
             return yield* credentials.one(rows)
           })
         ).pipe(dbCall),

@@ -60,7 +60,7 @@ export const layer = Layer.effect(
               created_at: at,
               updated_at: at
             })
-          } ON CONFLICT DO NOTHING RETURNING *`
+          } ON CONFLICT (code) DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new GatewayCodeTaken({ code })
           return yield* gateways.one(rows)
         }).pipe(dbCall),

@@ -46,7 +46,7 @@ export const layer = Layer.effect(
             expires_at: expiresAt,
             created_at: now
           })
-        } ON CONFLICT DO NOTHING RETURNING idempotency_key`
+        } ON CONFLICT (merchant_id, environment, idempotency_key) DO NOTHING RETURNING idempotency_key`
         if (inserted.length > 0) return started
         // An expired record, or an in-flight one whose owner died, is taken over in one conditional update.
         const taken = yield* sql`UPDATE idempotency_keys SET fingerprint = ${fingerprint}, state = 'in_flight',

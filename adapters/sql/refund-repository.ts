@@ -62,7 +62,7 @@ export const layer = Layer.effect(
               remaining_refund: refund.remainingRefund,
               created_at: at
             })
-          } ON CONFLICT DO NOTHING RETURNING *`
+          } ON CONFLICT (payment_trx_id, ref_refund) DO NOTHING RETURNING *`
           if (rows.length === 0) {
             return yield* new RefundReferenceUsed({ paymentTrxId: refund.paymentTrxId, refRefund: refund.refRefund ?? "" })
           }

@@ -42,6 +42,8 @@ const LedgerRow = Schema.Struct({
 
 const decodeSum = Schema.decodeUnknown(Schema.Struct({ total: Schema.NullOr(Int64) }))
 
+const UpdatedBalance = Schema.Struct({ balance: Int64 })
+
 const toWallet = (row: typeof WalletRow.Type): Wallet => ({
   id: WalletId(row.id),
   merchantId: MerchantId(row.merchant_id),
@@ -88,7 +90,7 @@ export const layer = Layer.effect(
               created_at: at,
               updated_at: at
             })
-          } ON CONFLICT DO NOTHING RETURNING *`
+          } ON CONFLICT (merchant_id, currency, environment) DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new WalletExists({ currency: wallet.currency, environment: wallet.environment })
           return yield* wallets.one(rows)
         }).pipe(dbCall),
@@ -127,7 +129,7 @@ export const layer = Layer.effect(
                 ? new BalanceOverflow({ walletId: posting.walletId })
                 : new InsufficientBalance({ walletId: posting.walletId })
             }
-            const balanceAfter = (yield* Schema.decodeUnknown(Schema.Struct({ balance: Int64 }))(updated[0])).balance
+            const { balance: balanceAfter } = yield* Schema.decodeUnknown(UpdatedBalance)(updated[0])
             const rows = yield* sql`INSERT INTO ledger_entries ${
               sql.insert({
                 wallet_id: posting.walletId,

@@ -42,6 +42,19 @@ export const merchantConfigCases = (it: StorageIt) => {
       expect(yield* repo.findForMerchant(other.id, "sandbox")).toEqual(Option.some(othersSet))
     }))
 
+  it.effect("credentials: 10 concurrent rotations all land whole and exactly one set stays valid", () =>
+    Effect.gen(function*() {
+      const repo = yield* CredentialRepository
+      const merchant = yield* makeMerchant()
+      const issued = yield* Effect.all(Array.from({ length: 10 }, () => repo.rotate(credentialsFor(merchant.id, "production"))), {
+        concurrency: "unbounded"
+      })
+      const stored = Option.getOrThrow(yield* repo.findForMerchant(merchant.id, "production"))
+      expect(issued.map((set) => set.merchantKey)).toContain(stored.merchantKey)
+      const valid = yield* Effect.all(issued.map((set) => repo.findByMerchantKey("production", set.merchantKey)))
+      expect(valid.filter(Option.isSome).map((set) => set.value)).toEqual([stored])
+    }))
+
   it.effect("currencies: replaced as a whole, listed sorted and distinct", () =>
     Effect.gen(function*() {
       const repo = yield* MerchantCurrencyRepository
