@@ -6,7 +6,7 @@ import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount, ATOMS_PER_UNIT } from "../../core/money/amount.js"
 import type { NewPayment } from "../../core/payments/payment.js"
 import type { MerchantId } from "../../core/shared/ids.js"
-import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import type { Instant } from "../../core/shared/instant.js"
 import type { NewWallet } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 
@@ -31,11 +31,6 @@ export const makeWallet = (merchantId: MerchantId, overrides: Partial<Omit<NewWa
       currency: overrides.currency ?? "USD",
       environment: overrides.environment ?? ("sandbox" satisfies Environment)
     }))
-
-/** Business time a fixed distance from the live clock. */
-export const secondsFromNow = (seconds: number) => Effect.map(now, (at) => plusSeconds(at, seconds))
-
-export const instantOf = (micros: bigint): Instant => Instant(micros)
 
 export const newPayment = (
   merchantId: MerchantId,

@@ -1,5 +1,4 @@
 import * as Migrator from "@effect/sql/Migrator"
-import { Effect } from "effect"
 import { orStorageError } from "../storage-errors.js"
 import initial from "./0001_initial.js"
 
@@ -11,7 +10,6 @@ export const migrations = {
 const migrate = Migrator.make({})
 
 /** Applies pending migrations; safe when several hosts start at once (PostgreSQL takes a table lock). */
-export const runMigrations = migrate({ loader: Migrator.fromRecord(migrations), table: "mp_migrations" }).pipe(
-  Effect.mapError((error) => (error._tag === "MigrationError" ? error : error)),
-  orStorageError
+export const runMigrations = orStorageError(
+  migrate({ loader: Migrator.fromRecord(migrations), table: "mp_migrations" })
 )
