@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 
 /**
  * HMAC-SHA256 primitives shared by request signatures, webhook signatures and checkout tokens.
@@ -39,3 +39,6 @@ export const constantTimeEqualHex = (a: string, b: string): boolean => {
   const right = decodeHex(b)
   return left !== undefined && right !== undefined && constantTimeEqualBytes(left, right)
 }
+
+/** Plain SHA-256 as lower-case hex, for fingerprints and lookups (not for secrets). */
+export const sha256Hex = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex")
