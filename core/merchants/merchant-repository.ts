@@ -8,4 +8,5 @@ export class MerchantRepository extends Context.Tag("merchant-payments/MerchantR
   readonly findById: (id: MerchantId) => Effect.Effect<Option.Option<Merchant>, StorageError>
   /** None when no merchant has that id. */
   readonly update: (id: MerchantId, patch: MerchantPatch) => Effect.Effect<Option.Option<Merchant>, StorageError>
+  readonly count: Effect.Effect<number, StorageError>
 }>() {}

@@ -31,3 +31,7 @@ export interface MerchantPatch {
   readonly feePercent?: Amount
   readonly feeFixed?: Amount
 }
+
+export class MerchantNotFound extends Schema.TaggedError<MerchantNotFound>()("MerchantNotFound", {
+  merchantId: Schema.Number
+}) {}

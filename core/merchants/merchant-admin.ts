@@ -1,0 +1,106 @@
+import { Effect, Either, Option } from "effect"
+import { Amount, SCALE } from "../money/amount.js"
+import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { type AmountInput, parseAmount, parseFeePercent } from "../money/parse.js"
+import { generateCredentials, hashApiKey } from "../signing/credentials.js"
+import { SecretBox } from "../signing/secret-box.js"
+import type { MerchantId } from "../shared/ids.js"
+import { ValidationFailed } from "../shared/validation.js"
+import { Authenticator } from "./authenticator.js"
+import { CredentialRepository } from "./credentials.js"
+import { MerchantCurrencyRepository } from "./currency-repository.js"
+import type { Environment } from "./environment.js"
+import { MerchantNotFound, type MerchantPatch, type MerchantStatus } from "./merchant.js"
+import { MerchantRepository } from "./merchant-repository.js"
+
+/** Administrator input: money fields arrive as their raw JSON text and are parsed exactly here. */
+export interface MerchantInput {
+  readonly name?: string
+  readonly status?: MerchantStatus
+  readonly feePercent?: AmountInput
+  readonly feeFixed?: AmountInput
+}
+
+const parseFees = (input: MerchantInput) => {
+  const errors: Record<string, Array<string>> = {}
+  const percent = input.feePercent === undefined ? undefined : parseFeePercent(input.feePercent)
+  // The fixed fee applies in each payment's own currency, so it is held at the full money scale
+  // and rounded with the rest of the fee to that currency's minor unit when a payment is priced.
+  const fixed = input.feeFixed === undefined ? undefined : parseAmount(input.feeFixed, SCALE)
+  if (percent !== undefined && Either.isLeft(percent)) errors["fee_percent"] = [percent.left.message]
+  if (fixed !== undefined && Either.isLeft(fixed)) errors["fee_fixed"] = [fixed.left.message]
+  if (Object.keys(errors).length > 0) return Effect.fail(new ValidationFailed({ errors, code: "INVALID_AMOUNT" }))
+  return Effect.succeed({
+    ...(percent !== undefined && Either.isRight(percent) ? { feePercent: percent.right } : {}),
+    ...(fixed !== undefined && Either.isRight(fixed) ? { feeFixed: fixed.right } : {})
+  })
+}
+
+/** The merchant, or MerchantNotFound: admin operations on a missing merchant are a 404, not a no-op. */
+export const requireMerchant = (id: MerchantId) =>
+  Effect.flatMap(MerchantRepository, (repository) => repository.findById(id)).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new MerchantNotFound({ merchantId: id })),
+      onSome: Effect.succeed
+    }))
+  )
+
+export const createMerchant = (input: MerchantInput & { readonly name: string }) =>
+  Effect.gen(function*() {
+    const fees = yield* parseFees(input)
+    return yield* (yield* MerchantRepository).create({
+      name: input.name,
+      status: input.status ?? "pending",
+      feePercent: fees.feePercent ?? Amount(0n),
+      feeFixed: fees.feeFixed ?? Amount(0n)
+    })
+  })
+
+export const updateMerchant = (id: MerchantId, input: MerchantInput) =>
+  Effect.gen(function*() {
+    const fees = yield* parseFees(input)
+    const patch: MerchantPatch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...fees
+    }
+    const updated = yield* (yield* MerchantRepository).update(id, patch)
+    if (Option.isNone(updated)) return yield* new MerchantNotFound({ merchantId: id })
+    // A status change must reach authentication at once on this host (a suspension above all).
+    yield* (yield* Authenticator).invalidate
+    return updated.value
+  })
+
+/**
+ * Issues a fresh credential set for one environment, replacing the previous one. The plaintext is
+ * returned once, here; only the API key's hash and the sealed secrets are stored.
+ */
+export const issueCredentials = (id: MerchantId, environment: Environment) =>
+  Effect.gen(function*() {
+    yield* requireMerchant(id)
+    const box = yield* SecretBox
+    const issued = generateCredentials(environment)
+    yield* (yield* CredentialRepository).rotate({
+      merchantId: id,
+      environment,
+      merchantKey: issued.merchantKey,
+      apiKeyHash: hashApiKey(issued.apiKey),
+      sealedClientSecret: box.seal(issued.clientSecret),
+      sealedWebhookSecret: box.seal(issued.webhookSecret)
+    })
+    yield* (yield* Authenticator).invalidate
+    return { environment, ...issued }
+  })
+
+export const replaceCurrencies = (id: MerchantId, codes: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    yield* requireMerchant(id)
+    const catalog = yield* CurrencyCatalog
+    const unknown = codes.filter((code) => !catalog.isKnown(code))
+    if (unknown.length > 0) {
+      return yield* ValidationFailed.field("currency_codes", `Unsupported currency code: ${unknown.join(", ")}.`, "INVALID_CURRENCY")
+    }
+    const repository = yield* MerchantCurrencyRepository
+    yield* repository.replace(id, codes)
+    return yield* repository.list(id)
+  })
