@@ -7,6 +7,7 @@ import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
 import type { RefundRepository } from "./refunds/refund-repository.js"
 import type { SettingsRepository } from "./settings/settings-repository.js"
+import type { StoreHealth } from "./shared/store-health.js"
 import type { Transactor } from "./shared/transactor.js"
 import type { SubscriptionRepository } from "./subscriptions/subscription-repository.js"
 import type { WalletRepository } from "./wallets/wallet-repository.js"
@@ -27,3 +28,4 @@ export type Storage =
   | IdempotencyStore
   | RateLimitCounters
   | SettingsRepository
+  | StoreHealth

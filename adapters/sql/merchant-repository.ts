@@ -56,6 +56,11 @@ export const layer = Layer.effect(
           return yield* merchants.one(rows)
         }).pipe(dbCall),
       findById,
+      count: sql`SELECT COUNT(*) AS n FROM merchants`.pipe(
+        Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Struct({ n: SafeInt }))(rows[0])),
+        Effect.map((row) => row.n),
+        dbCall
+      ),
       update: (id, patch) =>
         Effect.gen(function*() {
           const at = yield* now

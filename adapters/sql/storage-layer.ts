@@ -8,6 +8,7 @@ import * as Payments from "./payment-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
 import * as Settings from "./settings-repository.js"
+import * as StoreHealth from "./store-health.js"
 import * as Subscriptions from "./subscription-repository.js"
 import * as Transactor from "./transactor.js"
 import * as Wallets from "./wallet-repository.js"
@@ -26,5 +27,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   Idempotency.layer,
   RateLimits.layer,
   Settings.layer,
-  Subscriptions.layer, WebhookOutbox.layer,
-  )
+  Subscriptions.layer,
+  WebhookOutbox.layer,
+  StoreHealth.layer
+)

@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount, MAX_AMOUNT } from "../../core/money/amount.js"
 import { MerchantId } from "../../core/shared/ids.js"
+import { StoreHealth } from "../../core/shared/store-health.js"
 import { makeMerchant } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
@@ -21,11 +22,16 @@ export const merchantCases = (it: StorageIt) => {
       expect(yield* repo.findById(MerchantId(987_654_321))).toEqual(Option.none())
     }))
 
-  it.effect("merchant: ids are distinct integers", () =>
+  it.effect("health: the store answers a ping", () => Effect.flatMap(StoreHealth, (health) => health.ping))
+
+  it.effect("merchant: ids are distinct integers, and counted", () =>
     Effect.gen(function*() {
+      const before = yield* (yield* MerchantRepository).count
       const a = yield* makeMerchant()
       const b = yield* makeMerchant()
       expect(Number.isSafeInteger(a.id) && Number.isSafeInteger(b.id)).toBe(true)
       expect(a.id).not.toBe(b.id)
+      // Other cases add merchants concurrently, so only a lower bound holds.
+      expect(yield* (yield* MerchantRepository).count).toBeGreaterThanOrEqual(before + 2)
     }))
 }
