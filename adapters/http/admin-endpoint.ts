@@ -1,0 +1,26 @@
+import { HttpServerRequest } from "@effect/platform"
+import { Context, Effect } from "effect"
+import { constantTimeEqualHex, sha256Hex } from "../../core/signing/hmac.js"
+import { renderApiResponse, type ApiResponse } from "./api-response.js"
+import { AdminUnauthorized } from "./edge-errors.js"
+import { RawBody, readRawBody } from "./request-body.js"
+import { renderError, toHttpResponse } from "./responses.js"
+
+/** The operator's bearer token for /admin/v1. */
+export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")<AdminToken, string>() {}
+
+/** Hashing first gives equal-length inputs, so the comparison is constant time whatever was sent. */
+const tokenMatches = (presented: string, expected: string) => constantTimeEqualHex(sha256Hex(presented), sha256Hex(expected))
+
+export const adminEndpoint = <E, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const authorization = request.headers["authorization"] ?? ""
+    const presented = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : ""
+    if (presented === "" || !tokenMatches(presented, yield* AdminToken)) return yield* new AdminUnauthorized()
+    const rawBody = yield* readRawBody
+    return renderApiResponse(yield* Effect.provideService(handler, RawBody, rawBody))
+  }).pipe(
+    Effect.catchAll(renderError),
+    Effect.map(toHttpResponse)
+  )

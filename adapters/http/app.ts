@@ -1,0 +1,24 @@
+import { HttpRouter } from "@effect/platform"
+import { Cause, Effect } from "effect"
+import { RouteNotFound } from "./edge-errors.js"
+import { errorHttpResponse } from "./responses.js"
+import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
+import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
+import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
+import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
+
+const adminRoutes = HttpRouter.concatAll(adminMerchantRoutes, adminWalletRoutes, adminSettingsRoutes)
+
+export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes).pipe(HttpRouter.mount("/admin/v1", adminRoutes))
+
+/**
+ * The whole HTTP surface as one app. Unknown routes answer the JSON 404 body; anything that
+ * escaped every handler (a defect) is logged and answered as a bare 500, never with its details.
+ */
+export const httpApp = router.pipe(
+  Effect.catchTag("RouteNotFound", () => errorHttpResponse(new RouteNotFound())),
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause)))
+)

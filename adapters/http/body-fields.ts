@@ -1,0 +1,130 @@
+import { Effect } from "effect"
+import type { AmountInput } from "../../core/money/parse.js"
+import { ValidationFailed } from "../../core/shared/validation.js"
+import { toAmountInput, toSafeInteger } from "./json-codec.js"
+
+interface Rule {
+  readonly required?: boolean
+}
+
+const label = (field: string) => field.replace(/_/g, " ")
+
+const URL_PATTERN = /^https?:\/\/[^\s/?#]+(?:[/?#][^\s]*)?$/i
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/**
+ * Reads fields off a JSON object body, collecting every problem before failing, so a client sees
+ * all its mistakes at once (spec 7.3 `errors`: field -> messages). Absent and null are the same.
+ */
+export class BodyFields {
+  private readonly errors: Record<string, Array<string>> = {}
+  private code: ValidationFailed["code"] = "VALIDATION_FAILED"
+
+  constructor(private readonly body: Readonly<Record<string, unknown>>) {}
+
+  fail(field: string, message: string, code?: ValidationFailed["code"]): undefined {
+    ;(this.errors[field] ??= []).push(message)
+    if (code !== undefined && this.code === "VALIDATION_FAILED") this.code = code
+    return undefined
+  }
+
+  private present(field: string, rule: Rule): unknown {
+    const value = this.body[field]
+    if (value === undefined || value === null) {
+      if (rule.required === true) this.fail(field, `The ${label(field)} field is required.`)
+      return undefined
+    }
+    return value
+  }
+
+  string(field: string, rule: Rule & { readonly max?: number; readonly min?: number } = {}): string | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    if (typeof value !== "string") return this.fail(field, `The ${label(field)} field must be a string.`)
+    if (rule.required === true && value.trim() === "") return this.fail(field, `The ${label(field)} field is required.`)
+    if (rule.max !== undefined && [...value].length > rule.max) {
+      return this.fail(field, `The ${label(field)} field must not be greater than ${rule.max} characters.`)
+    }
+    if (rule.min !== undefined && [...value].length < rule.min) {
+      return this.fail(field, `The ${label(field)} field must be at least ${rule.min} characters.`)
+    }
+    return value
+  }
+
+  url(field: string, rule: Rule & { readonly max?: number } = {}): string | undefined {
+    const value = this.string(field, rule)
+    if (value === undefined) return undefined
+    return URL_PATTERN.test(value) && URL.canParse(value) ? value : this.fail(field, `The ${label(field)} field must be a valid URL.`)
+  }
+
+  email(field: string, rule: Rule & { readonly max?: number } = {}): string | undefined {
+    const value = this.string(field, rule)
+    if (value === undefined) return undefined
+    return EMAIL_PATTERN.test(value) ? value : this.fail(field, `The ${label(field)} field must be a valid email address.`)
+  }
+
+  oneOf<const A extends string>(field: string, values: ReadonlyArray<A>, rule: Rule = {}): A | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    return typeof value === "string" && (values as ReadonlyArray<string>).includes(value)
+      ? (value as A)
+      : this.fail(field, `The selected ${label(field)} is invalid.`)
+  }
+
+  boolean(field: string, rule: Rule = {}): boolean | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    return typeof value === "boolean" ? value : this.fail(field, `The ${label(field)} field must be true or false.`)
+  }
+
+  integer(field: string, rule: Rule & { readonly min?: number; readonly max?: number } = {}): number | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    const integer = toSafeInteger(value)
+    if (integer === undefined) return this.fail(field, `The ${label(field)} field must be an integer.`)
+    if ((rule.min !== undefined && integer < rule.min) || (rule.max !== undefined && integer > rule.max)) {
+      return this.fail(field, `The ${label(field)} field must be between ${rule.min ?? "-∞"} and ${rule.max ?? "∞"}.`)
+    }
+    return integer
+  }
+
+  /** A money value as sent (JSON number text or decimal string); its rules are the currency's, checked in core. */
+  amount(field: string, rule: Rule = {}): AmountInput | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    const input = toAmountInput(value)
+    return input ?? this.fail(field, `The ${label(field)} field must be a number.`, "INVALID_AMOUNT")
+  }
+
+  stringArray(field: string, rule: Rule & { readonly maxItems?: number } = {}): ReadonlyArray<string> | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+      return this.fail(field, `The ${label(field)} field must be an array of strings.`)
+    }
+    if (rule.maxItems !== undefined && value.length > rule.maxItems) {
+      return this.fail(field, `The ${label(field)} field must not have more than ${rule.maxItems} items.`)
+    }
+    return value as ReadonlyArray<string>
+  }
+
+  integerArray(field: string, rule: Rule & { readonly maxItems?: number } = {}): ReadonlyArray<number> | undefined {
+    const value = this.present(field, rule)
+    if (value === undefined) return undefined
+    const items = Array.isArray(value) ? value.map(toSafeInteger) : undefined
+    if (items === undefined || items.some((item) => item === undefined || item < 1)) {
+      return this.fail(field, `The ${label(field)} field must be an array of positive integers.`)
+    }
+    if (rule.maxItems !== undefined && items.length > rule.maxItems) {
+      return this.fail(field, `The ${label(field)} field must not have more than ${rule.maxItems} items.`)
+    }
+    return items as ReadonlyArray<number>
+  }
+
+  /** Succeeds with `value` when no field failed, else fails with every collected message. */
+  done<A>(value: () => A): Effect.Effect<A, ValidationFailed> {
+    return Object.keys(this.errors).length === 0
+      ? Effect.sync(value)
+      : Effect.fail(new ValidationFailed({ errors: this.errors, code: this.code }))
+  }
+}

@@ -1,0 +1,30 @@
+import { Schema } from "effect"
+
+/** Failures only the HTTP edge can have; domain errors live beside their features. */
+export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", {
+  detail: Schema.String
+}) {}
+
+export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", {
+  limitBytes: Schema.Number
+}) {}
+
+export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", {}) {}
+
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {
+  resource: Schema.String
+}) {}
+
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {}) {}
+
+export class AdminUnauthorized extends Schema.TaggedError<AdminUnauthorized>()("AdminUnauthorized", {}) {}
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  retryAfterSeconds: Schema.Number
+}) {}
+
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {}) {}
+
+export class IdempotentRequestInFlight extends Schema.TaggedError<IdempotentRequestInFlight>()("IdempotentRequestInFlight", {
+  retryAfterSeconds: Schema.Number
+}) {}

@@ -1,0 +1,122 @@
+import type { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
+
+export interface ErrorDescription {
+  readonly status: number
+  readonly message: string
+  readonly errorCode: string
+  readonly errors?: Readonly<Record<string, ReadonlyArray<string>>>
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** The contract's own words for a refused credential (spec 4.1, 7.4). */
+export const INVALID_CREDENTIALS_MESSAGE = "Invalid API credentials."
+
+const authentication: Record<AuthenticationFailure, { readonly message: string; readonly field?: string }> = {
+  missing_environment: { message: INVALID_CREDENTIALS_MESSAGE, field: "X-Environment" },
+  invalid_environment: { message: INVALID_CREDENTIALS_MESSAGE, field: "X-Environment" },
+  missing_credentials: { message: INVALID_CREDENTIALS_MESSAGE, field: "X-API-Key" },
+  invalid_credentials: { message: INVALID_CREDENTIALS_MESSAGE },
+  missing_timestamp: { message: "The X-Timestamp header is required.", field: "X-Timestamp" },
+  malformed_timestamp: { message: "The X-Timestamp header must be Unix time in seconds.", field: "X-Timestamp" },
+  stale_timestamp: { message: "The request timestamp is outside the allowed window.", field: "X-Timestamp" },
+  missing_signature: { message: "The X-Signature header is required.", field: "X-Signature" },
+  invalid_signature: { message: "The request signature is invalid.", field: "X-Signature" }
+}
+
+const fieldHints: Partial<Record<AuthenticationFailure, string>> = {
+  missing_environment: "The X-Environment header is required: sandbox or production.",
+  invalid_environment: "The X-Environment header must be sandbox or production.",
+  missing_credentials: "The X-Merchant-Key and X-API-Key headers are required."
+}
+
+interface Tagged {
+  readonly _tag: string
+  readonly [key: string]: unknown
+}
+
+const isTagged = (error: unknown): error is Tagged =>
+  typeof error === "object" && error !== null && typeof (error as { _tag?: unknown })._tag === "string"
+
+const SERVER_ERROR: ErrorDescription = { status: 500, message: "Server error.", errorCode: "SERVER_ERROR" }
+
+/**
+ * Every failure the API can answer, in one table: domain errors carry no HTTP status of their
+ * own, so this is the only place that decides what a caller sees.
+ */
+export const describeError = (error: unknown): ErrorDescription => {
+  if (!isTagged(error)) return SERVER_ERROR
+  switch (error._tag) {
+    case "AuthenticationFailed": {
+      const reason = error["reason"] as AuthenticationFailure
+      const { field, message } = authentication[reason]
+      return {
+        status: 401,
+        message,
+        errorCode: "INVALID_CREDENTIALS",
+        ...(field !== undefined ? { errors: { [field]: [fieldHints[reason] ?? message] } } : {})
+      }
+    }
+    case "MerchantPendingApproval":
+      return { status: 403, message: "Merchant Pending Approval", errorCode: "MERCHANT_NOT_APPROVED" }
+    case "MerchantSuspended":
+      return { status: 403, message: "Merchant account suspended.", errorCode: "MERCHANT_SUSPENDED" }
+    case "MerchantBlocked":
+      return { status: 403, message: `Merchant account is ${String(error["status"])}.`, errorCode: "MERCHANT_BLOCKED" }
+    case "AdminUnauthorized":
+      return { status: 401, message: "A valid admin bearer token is required.", errorCode: "UNAUTHORIZED" }
+    case "ValidationFailed":
+      return {
+        status: 422,
+        message: "The given data was invalid.",
+        errorCode: String(error["code"]),
+        errors: error["errors"] as Record<string, ReadonlyArray<string>>
+      }
+    case "MalformedJson":
+      return {
+        status: 400,
+        message: "The request body is not valid JSON.",
+        errorCode: "MALFORMED_JSON",
+        errors: { body: [String(error["detail"])] }
+      }
+    case "BodyTooLarge":
+      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE" }
+    case "RouteNotFound":
+      return { status: 404, message: "Not found.", errorCode: "NOT_FOUND" }
+    case "ResourceNotFound":
+      return { status: 404, message: `${String(error["resource"])} not found.`, errorCode: "NOT_FOUND" }
+    case "MerchantNotFound":
+      return { status: 404, message: "Merchant not found.", errorCode: "NOT_FOUND" }
+    case "WalletNotFound":
+      return { status: 404, message: "Wallet not found.", errorCode: "NOT_FOUND" }
+    case "WalletExists":
+      return { status: 409, message: "A wallet for this currency and environment already exists.", errorCode: "WALLET_EXISTS" }
+    case "InsufficientBalance":
+      return { status: 422, message: "The wallet balance cannot go below zero.", errorCode: "INSUFFICIENT_BALANCE" }
+    case "BalanceOverflow":
+      return { status: 422, message: "The wallet balance would exceed its maximum.", errorCode: "INVALID_AMOUNT" }
+    case "RateLimited":
+      return {
+        status: 429,
+        message: "Too many requests.",
+        errorCode: "RATE_LIMITED",
+        headers: { "retry-after": String(error["retryAfterSeconds"]) }
+      }
+    case "IdempotencyKeyReused":
+      return {
+        status: 409,
+        message: "This Idempotency-Key was already used with different parameters.",
+        errorCode: "IDEMPOTENCY_CONFLICT"
+      }
+    case "IdempotentRequestInFlight":
+      return {
+        status: 409,
+        message: "A request with this Idempotency-Key is still being processed.",
+        errorCode: "IDEMPOTENCY_CONFLICT",
+        headers: { "retry-after": String(error["retryAfterSeconds"]) }
+      }
+    case "StoreUnavailable":
+      return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
+    default:
+      return SERVER_ERROR
+  }
+}

@@ -1,0 +1,58 @@
+import { HttpServerRequest } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
+import { Authenticator, type AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
+import type { Environment } from "../../core/merchants/environment.js"
+import { RateLimiter } from "../../core/rate-limit/rate-limiter.js"
+import { SiteSettingsService } from "../../core/settings/site-settings-service.js"
+import { renderApiResponse, type ApiResponse } from "./api-response.js"
+import { RateLimited } from "./edge-errors.js"
+import { idempotent } from "./idempotent-request.js"
+import { RawBody, readRawBody } from "./request-body.js"
+import { renderError, toHttpResponse } from "./responses.js"
+
+/** The authenticated caller of a merchant endpoint. */
+export class CurrentMerchant extends Context.Tag("merchant-payments/http/CurrentMerchant")<CurrentMerchant, AuthenticatedMerchant>() {}
+
+const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => request.headers[name]
+
+/**
+ * Every merchant API call: read the exact body, authenticate (spec 5), count against the rate limit
+ * (spec 8), honour Idempotency-Key on POST, run the handler, and answer every failure with the 7.3
+ * body. Expected failures become responses before the idempotency layer, so a 4xx is replayed too.
+ */
+export const merchantEndpoint = <E, R>(
+  handler: Effect.Effect<ApiResponse, E, R>,
+  options: { readonly defaultEnvironment?: Environment } = {}
+) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const rawBody = yield* readRawBody
+    const nowSeconds = Math.floor(Date.now() / 1000)
+    const caller = yield* (yield* Authenticator).authenticate({
+      environmentHeader: header(request, "x-environment"),
+      defaultEnvironment: options.defaultEnvironment,
+      merchantKey: header(request, "x-merchant-key"),
+      apiKey: header(request, "x-api-key"),
+      timestamp: header(request, "x-timestamp"),
+      signature: header(request, "x-signature"),
+      method: request.method,
+      pathWithQuery: request.originalUrl,
+      rawBody,
+      nowSeconds
+    })
+    const { rateLimitPerMinute } = yield* (yield* SiteSettingsService).current
+    const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
+    const decision = yield* (yield* RateLimiter).check(`${caller.merchant.id}|${ip}`, rateLimitPerMinute, nowSeconds)
+    if (!decision.allowed) return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds })
+
+    const run = handler.pipe(
+      Effect.map(renderApiResponse),
+      Effect.catchAll(renderError),
+      Effect.provideService(CurrentMerchant, caller),
+      Effect.provideService(RawBody, rawBody)
+    )
+    return yield* idempotent(caller, rawBody, run)
+  }).pipe(
+    Effect.catchAll(renderError),
+    Effect.map(toHttpResponse)
+  )

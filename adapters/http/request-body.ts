@@ -1,0 +1,53 @@
+import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import { Context, Effect, Option } from "effect"
+import { ValidationFailed } from "../../core/shared/validation.js"
+import { BodyTooLarge, MalformedJson } from "./edge-errors.js"
+import { parseJson } from "./json-codec.js"
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** The exact bytes received, read once: signatures are checked over them and JSON parsed from them. */
+export class RawBody extends Context.Tag("merchant-payments/http/RawBody")<RawBody, Uint8Array>() {}
+
+const exceededLimit = (error: unknown): boolean => {
+  const cause = (error as { cause?: unknown }).cause
+  return cause instanceof Error && cause.message === "maxBytes exceeded"
+}
+
+export const readRawBody = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const declared = Number(request.headers["content-length"] ?? "0")
+  if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
+  const buffer = yield* request.arrayBuffer.pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+    Effect.mapError((error): BodyTooLarge | MalformedJson =>
+      exceededLimit(error)
+        ? new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
+        : new MalformedJson({ detail: "The request body could not be read." }))
+  )
+  return new Uint8Array(buffer)
+})
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** The body as a JSON object. An empty body is an empty object: every field then reads as absent. */
+export const jsonObjectBody = Effect.gen(function*() {
+  const raw = yield* RawBody
+  if (raw.length === 0) return {} as Record<string, unknown>
+  let text: string
+  try {
+    text = utf8.decode(raw)
+  } catch {
+    return yield* new MalformedJson({ detail: "The request body is not valid UTF-8." })
+  }
+  let value: unknown
+  try {
+    value = parseJson(text)
+  } catch (error) {
+    return yield* new MalformedJson({ detail: error instanceof Error ? error.message : "Unreadable JSON." })
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return yield* ValidationFailed.field("body", "The request body must be a JSON object.")
+  }
+  return value as Record<string, unknown>
+})

@@ -1,0 +1,43 @@
+import type { Merchant } from "../../core/merchants/merchant.js"
+import type { SiteSettings } from "../../core/settings/site-settings.js"
+import { toIsoString } from "../../core/shared/instant.js"
+import type { LedgerEntry, Wallet } from "../../core/wallets/wallet.js"
+import { jsonAmount } from "./json-codec.js"
+
+export const merchantJson = (merchant: Merchant) => ({
+  id: merchant.id,
+  name: merchant.name,
+  status: merchant.status,
+  fee_percent: jsonAmount(merchant.feePercent),
+  fee_fixed: jsonAmount(merchant.feeFixed)
+})
+
+export const walletJson = (wallet: Wallet) => ({
+  id: wallet.id,
+  merchant_id: wallet.merchantId,
+  currency_code: wallet.currency,
+  environment: wallet.environment,
+  balance: jsonAmount(wallet.balance),
+  active: wallet.active
+})
+
+export const adjustmentJson = (entry: LedgerEntry, currency: string) => ({
+  id: entry.id,
+  wallet_id: entry.walletId,
+  currency_code: currency,
+  amount: jsonAmount(entry.delta),
+  balance: jsonAmount(entry.balanceAfter),
+  reason: entry.memo,
+  created_at: toIsoString(entry.createdAt)
+})
+
+export const settingsJson = (settings: SiteSettings) => ({
+  site_name: settings.siteName,
+  site_logo: settings.siteLogo,
+  site_url: settings.siteUrl,
+  gateway_name: settings.gatewayName,
+  gateway_description: settings.gatewayDescription,
+  signature_required: settings.signatureRequired,
+  signature_tolerance_seconds: settings.signatureToleranceSeconds,
+  rate_limit_per_minute: settings.rateLimitPerMinute
+})
