@@ -1,0 +1,44 @@
+import { Layer } from "effect"
+import { AdminToken } from "../adapters/http/admin-endpoint.js"
+import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
+import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
+import * as Authenticator from "../core/merchants/authenticator.js"
+import type { CurrencyRegistry } from "../core/money/currencies.js"
+import * as CurrencyCatalog from "../core/money/currency-catalog.js"
+import * as RateLimiter from "../core/rate-limit/rate-limiter.js"
+import type { SiteSettings } from "../core/settings/site-settings.js"
+import * as SiteSettingsService from "../core/settings/site-settings-service.js"
+import { secretBoxLayer } from "../core/signing/secret-box.js"
+
+export type StoreConfig =
+  | { readonly kind: "sqlite"; readonly filename: string }
+  | { readonly kind: "postgres"; readonly url: string; readonly maxConnections?: number }
+
+export interface KitConfig {
+  readonly store: StoreConfig
+  readonly masterKey: Uint8Array
+  readonly adminToken: string
+  readonly settings: SiteSettings
+  readonly currencies: CurrencyRegistry
+}
+
+export const storageLayer = (store: StoreConfig) =>
+  store.kind === "sqlite"
+    ? SqliteStorage.layer({ filename: store.filename })
+    : PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })
+
+/**
+ * Everything the HTTP app needs, over one store. The store is the outermost layer, so when a host
+ * shuts down, requests in flight finish before the connection pool closes.
+ */
+export const kitLayer = (config: KitConfig) => {
+  const services = Layer.mergeAll(Authenticator.layer(), RateLimiter.layer).pipe(
+    Layer.provideMerge(SiteSettingsService.layer(config.settings)),
+    Layer.provideMerge(secretBoxLayer(config.masterKey))
+  )
+  return Layer.mergeAll(
+    services,
+    CurrencyCatalog.layer(config.currencies),
+    Layer.succeed(AdminToken, config.adminToken)
+  ).pipe(Layer.provideMerge(storageLayer(config.store)))
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { Context, Effect } from "effect"
+import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
+import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
+import { createWallet } from "../../core/wallets/wallet-admin.js"
+
+export interface DemoCredentials {
+  readonly merchant_id: number
+  readonly environment: "sandbox"
+  readonly merchant_key: string
+  readonly api_key: string
+  readonly client_secret: string
+  readonly webhook_secret: string
+}
+
+/** The demo credentials seeded (or found) at start, if any. */
+export class DemoSeed extends Context.Tag("merchant-payments/standalone/DemoSeed")<DemoSeed, DemoCredentials | undefined>() {}
+
+const FILE = "demo-credentials.json"
+
+/**
+ * On an empty store: an approved demo merchant with USD enabled, a sandbox USD wallet and sandbox
+ * credentials. The plaintext credentials are kept beside a SQLite quickstart's database so later
+ * starts can print them again; with any other store they are shown once, at creation.
+ */
+export const seedDemoMerchant = (directory: string | undefined) =>
+  Effect.gen(function*() {
+    if ((yield* (yield* MerchantRepository).count) > 0) {
+      const path = directory === undefined ? undefined : join(directory, FILE)
+      return path !== undefined && existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DemoCredentials) : undefined
+    }
+    const fee = (text: string) => ({ kind: "json-number", text }) as const
+    const merchant = yield* createMerchant({ name: "Demo Store", status: "approved", feePercent: fee("2.9"), feeFixed: fee("0.30") })
+    yield* replaceCurrencies(merchant.id, ["USD"])
+    yield* createWallet(merchant.id, "USD", "sandbox")
+    const issued = yield* issueCredentials(merchant.id, "sandbox")
+    const demo: DemoCredentials = {
+      merchant_id: merchant.id,
+      environment: "sandbox",
+      merchant_key: issued.merchantKey,
+      api_key: issued.apiKey,
+      client_secret: issued.clientSecret,
+      webhook_secret: issued.webhookSecret
+    }
+    if (directory !== undefined) writeFileSync(join(directory, FILE), JSON.stringify(demo, null, 2), { mode: 0o600 })
+    return demo
+  })

@@ -1,0 +1,54 @@
+import { resolve } from "node:path"
+import type { StoreConfig } from "../kit-layer.js"
+
+/** The standalone host's settings, read from the environment (README lists them). */
+export interface HostConfig {
+  readonly port: number
+  readonly host: string
+  readonly baseUrl: string
+  readonly store: StoreConfig
+  readonly dataDir: string
+  readonly adminToken: string | undefined
+  readonly masterKey: string | undefined
+  readonly signatureToleranceSeconds: number | undefined
+  readonly rateLimitPerMinute: number | undefined
+  readonly demo: boolean
+  readonly cryptoCurrencies: ReadonlyArray<string>
+}
+
+export class ConfigProblem extends Error {}
+
+const integer = (name: string, value: string | undefined, min: number, max: number): number | undefined => {
+  if (value === undefined || value === "") return undefined
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigProblem(`${name} must be a whole number from ${min} to ${max}, got "${value}"`)
+  }
+  return Number(value)
+}
+
+export const storeFromUrl = (url: string | undefined, dataDir: string): StoreConfig => {
+  if (url === undefined || url === "") return { kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") }
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url }
+  if (url.startsWith("sqlite:")) return { kind: "sqlite", filename: resolve(url.slice("sqlite:".length)) }
+  throw new ConfigProblem(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${url.replace(/\/\/.*@/, "//***@")}"`)
+}
+
+export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
+  const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
+  const host = env["HOST"] || "0.0.0.0"
+  const dataDir = resolve(env["DATA_DIR"] || "data")
+  const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host
+  return {
+    port,
+    host,
+    baseUrl: (env["BASE_URL"] || `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    store: storeFromUrl(env["DATABASE_URL"], dataDir),
+    dataDir,
+    adminToken: env["ADMIN_TOKEN"] || undefined,
+    masterKey: env["MASTER_KEY"] || undefined,
+    signatureToleranceSeconds: integer("SIGNATURE_TOLERANCE_SECONDS", env["SIGNATURE_TOLERANCE_SECONDS"], 1, 86_400),
+    rateLimitPerMinute: integer("RATE_LIMIT_PER_MINUTE", env["RATE_LIMIT_PER_MINUTE"], 1, 1_000_000),
+    demo: (env["DEMO"] ?? "true").toLowerCase() !== "false",
+    cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== "")
+  }
+}
