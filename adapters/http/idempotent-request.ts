@@ -12,6 +12,7 @@ import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.j
 import { fromMillis, plusSeconds } from "../../core/shared/instant.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { IdempotencyKeyReused, IdempotentRequestInFlight } from "./edge-errors.js"
+import { requestTarget } from "./request-target.js"
 import type { RenderedResponse } from "./responses.js"
 
 export const REPLAYED_HEADER = "idempotent-replayed"
@@ -40,7 +41,7 @@ export const idempotent = <E, R>(
     const now = fromMillis(Date.now())
     const begun = yield* store.begin({
       scope,
-      fingerprint: fingerprint(request.method, request.originalUrl, rawBody),
+      fingerprint: fingerprint(request.method, requestTarget(request), rawBody),
       now,
       lockedUntil: plusSeconds(now, IN_FLIGHT_LOCK_SECONDS),
       expiresAt: plusSeconds(now, REPLAY_WINDOW_SECONDS)

@@ -8,6 +8,7 @@ import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { RateLimited } from "./edge-errors.js"
 import { idempotent } from "./idempotent-request.js"
 import { RawBody, readRawBody } from "./request-body.js"
+import { requestTarget } from "./request-target.js"
 import { renderError, toHttpResponse } from "./responses.js"
 
 /** The authenticated caller of a merchant endpoint. */
@@ -36,7 +37,7 @@ export const merchantEndpoint = <E, R>(
       timestamp: header(request, "x-timestamp"),
       signature: header(request, "x-signature"),
       method: request.method,
-      pathWithQuery: request.originalUrl,
+      pathWithQuery: requestTarget(request),
       rawBody,
       nowSeconds
     })
