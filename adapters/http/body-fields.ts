@@ -3,6 +3,10 @@ import type { AmountInput } from "../../core/money/parse.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { toAmountInput, toSafeInteger } from "./json-codec.js"
 
+/** An object without its absent fields: the shape of a partial update (exactOptionalPropertyTypes). */
+export const withoutUndefined = <A extends object>(value: A) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof A]?: Exclude<A[K], undefined> }
+
 interface Rule {
   readonly required?: boolean
 }

@@ -6,7 +6,7 @@ import { createMerchant, issueCredentials, replaceCurrencies, requireMerchant, u
 import { MerchantId } from "../../../core/shared/ids.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
+import { BodyFields, withoutUndefined } from "../body-fields.js"
 import { pathId } from "../path-params.js"
 import { jsonObjectBody } from "../request-body.js"
 import { merchantJson } from "../serializers.js"
@@ -22,16 +22,13 @@ const readMerchantInput = (fields: BodyFields, nameRequired: boolean) => ({
   feeFixed: fields.amount("fee_fixed")
 })
 
-const defined = <A extends object>(value: A) =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof A]: Exclude<A[K], undefined> }
-
 export const adminMerchantRoutes = HttpRouter.empty.pipe(
   HttpRouter.post(
     "/merchants",
     adminEndpoint(Effect.gen(function*() {
       const fields = new BodyFields(yield* jsonObjectBody)
       const input = readMerchantInput(fields, true)
-      const valid = yield* fields.done(() => ({ ...defined(input), name: input.name! }))
+      const valid = yield* fields.done(() => ({ ...withoutUndefined(input), name: input.name! }))
       return created(merchantJson(yield* createMerchant(valid)))
     }))
   ),
@@ -44,7 +41,7 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
     adminEndpoint(Effect.gen(function*() {
       const id = yield* merchantId
       const fields = new BodyFields(yield* jsonObjectBody)
-      const input = yield* fields.done(() => defined(readMerchantInput(fields, false)))
+      const input = yield* fields.done(() => withoutUndefined(readMerchantInput(fields, false)))
       return ok(merchantJson(yield* updateMerchant(id, input)))
     }))
   ),

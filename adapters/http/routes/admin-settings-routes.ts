@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
+import { BodyFields, withoutUndefined } from "../body-fields.js"
 import { jsonObjectBody } from "../request-body.js"
 import { settingsJson } from "../serializers.js"
 
@@ -25,11 +25,7 @@ export const adminSettingsRoutes = HttpRouter.empty.pipe(
         signatureToleranceSeconds: fields.integer("signature_tolerance_seconds", { min: 1, max: 86_400 }),
         rateLimitPerMinute: fields.integer("rate_limit_per_minute", { min: 1, max: 1_000_000 })
       }
-      const valid = yield* fields.done(() =>
-        Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as {
-          [K in keyof typeof patch]?: Exclude<(typeof patch)[K], undefined>
-        }
-      )
+      const valid = yield* fields.done(() => withoutUndefined(patch))
       return ok(settingsJson(yield* (yield* SiteSettingsService).update(valid)))
     }))
   )
