@@ -32,7 +32,7 @@ export const storageLayer = (store: StoreConfig) =>
  * shuts down, requests in flight finish before the connection pool closes.
  */
 export const kitLayer = (config: KitConfig) => {
-  const services = Layer.mergeAll(Authenticator.layer(), RateLimiter.layer).pipe(
+  const services = Layer.mergeAll(Authenticator.layer(), RateLimiter.layer()).pipe(
     Layer.provideMerge(SiteSettingsService.layer(config.settings)),
     Layer.provideMerge(secretBoxLayer(config.masterKey))
   )

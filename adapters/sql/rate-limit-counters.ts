@@ -11,10 +11,10 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return RateLimitCounters.of({
-      // One atomic upsert: concurrent hits from several hosts each see a distinct count.
-      hit: (key, windowStartSeconds) =>
-        sql`INSERT INTO rate_limit_counters (counter_key, window_start, hits) VALUES (${key}, ${windowStartSeconds}, 1)
-            ON CONFLICT (counter_key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+      // One atomic upsert: concurrent additions from several hosts each see a distinct total.
+      add: (key, windowStartSeconds, requests) =>
+        sql`INSERT INTO rate_limit_counters (counter_key, window_start, hits) VALUES (${key}, ${windowStartSeconds}, ${requests})
+            ON CONFLICT (counter_key, window_start) DO UPDATE SET hits = rate_limit_counters.hits + excluded.hits
             RETURNING hits`.pipe(
           Effect.flatMap((rows) => decodeHits(rows[0])),
           Effect.map((row) => row.hits),

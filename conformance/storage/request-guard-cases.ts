@@ -63,16 +63,17 @@ export const requestGuardCases = (it: StorageIt) => {
       expect(results.filter((r) => r._tag === "InFlight").length).toBe(9)
     }))
 
-  it.effect("rate limit: 50 concurrent hits in one window each see a distinct count; windows are separate", () =>
+  it.effect("rate limit: 50 concurrent additions in one window each see a distinct total; windows are separate", () =>
     Effect.gen(function*() {
       const counters = yield* RateLimitCounters
       const key = unique("merchant:ip")
-      const counts = yield* Effect.all(Array.from({ length: 50 }, () => counters.hit(key, 1_800_000_000)), {
+      const counts = yield* Effect.all(Array.from({ length: 50 }, () => counters.add(key, 1_800_000_000, 1)), {
         concurrency: "unbounded"
       })
       expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
-      expect(yield* counters.hit(key, 1_800_000_060)).toBe(1)
+      expect(yield* counters.add(key, 1_800_000_000, 25)).toBe(75)
+      expect(yield* counters.add(key, 1_800_000_060, 3)).toBe(3)
       expect(yield* counters.purgeBefore(1_800_000_060)).toBeGreaterThanOrEqual(1)
-      expect(yield* counters.hit(key, 1_800_000_000)).toBe(1)
+      expect(yield* counters.add(key, 1_800_000_000, 1)).toBe(1)
     }))
 }

@@ -6,8 +6,8 @@ import type { StorageError } from "../shared/storage-error.js"
  * one limit. Windows are identified by their start in Unix seconds.
  */
 export class RateLimitCounters extends Context.Tag("merchant-payments/RateLimitCounters")<RateLimitCounters, {
-  /** Counts one request and returns the window's count including it. */
-  readonly hit: (key: string, windowStartSeconds: number) => Effect.Effect<number, StorageError>
+  /** Adds `requests` (at least 1) to the window and returns its total including them. */
+  readonly add: (key: string, windowStartSeconds: number, requests: number) => Effect.Effect<number, StorageError>
   /** Drops windows that started before the given second; returns how many. */
   readonly purgeBefore: (windowStartSeconds: number) => Effect.Effect<number, StorageError>
 }>() {}

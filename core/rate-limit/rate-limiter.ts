@@ -1,5 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { StorageError } from "../shared/storage-error.js"
+import { type Draft, exactFrom, LocalWindows } from "./local-windows.js"
 import { RateLimitCounters } from "./rate-limit-counters.js"
 
 export interface RateDecision {
@@ -22,22 +23,57 @@ export const decide = (count: number, limitPerMinute: number, nowSeconds: number
   return { allowed: count <= limitPerMinute, count, retryAfterSeconds: Math.max(1, windowEnd - nowSeconds) }
 }
 
-export const layer = Layer.effect(
-  RateLimiter,
-  Effect.gen(function*() {
-    const counters = yield* RateLimitCounters
-    let purgedBefore = 0
-    return RateLimiter.of({
-      check: (key, limitPerMinute, nowSeconds) =>
-        Effect.gen(function*() {
-          const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS)
-          // Old windows are dropped once per window per host, so the table stays small.
-          if (windowStart > purgedBefore) {
-            purgedBefore = windowStart
-            yield* counters.purgeBefore(windowStart - WINDOW_SECONDS)
+/**
+ * Far from the limit, requests are counted in memory and written to the store in batches every
+ * `flushInterval`, so an ordinary request costs no store write. The first request a host sees for
+ * a key in a window, and every request near the limit, is counted in the store before it is
+ * answered. Each flush also brings back every active window's total, so hosts sharing a store share
+ * one limit, lagging each other by about one flush interval of traffic at most.
+ */
+export const layer = (options: { readonly flushInterval?: Duration.DurationInput } = {}) =>
+  Layer.scoped(
+    RateLimiter,
+    Effect.gen(function*() {
+      const counters = yield* RateLimitCounters
+      const windows = new LocalWindows()
+      let purgedBefore = 0
+      // Core takes no time of its own: the latest real time a caller passed in drives housekeeping.
+      let latestSeconds = 0
+
+      const write = ({ view, requests }: Draft) =>
+        counters.add(view.key, view.windowStart, requests).pipe(
+          Effect.tap((total) => Effect.sync(() => LocalWindows.record(view, total))),
+          // A failed write is put back, to be tried with the next flush rather than lost.
+          Effect.tapError(() => Effect.sync(() => (view.pending += requests)))
+        )
+
+      const flush = Effect.gen(function*() {
+        const currentWindow = latestSeconds - (latestSeconds % WINDOW_SECONDS)
+        yield* Effect.forEach(windows.drain(currentWindow), write, { discard: true, concurrency: 4 })
+        windows.forgetBefore(currentWindow)
+        if (currentWindow > purgedBefore) {
+          purgedBefore = currentWindow
+          yield* counters.purgeBefore(currentWindow - WINDOW_SECONDS)
+        }
+      }).pipe(Effect.catchAll((error) => Effect.logWarning("rate-limit counters not written; retrying", error.message)))
+
+      yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(options.flushInterval ?? "200 millis")))
+      yield* Effect.addFinalizer(() => flush)
+
+      return RateLimiter.of({
+        check: (key, limitPerMinute, nowSeconds) => {
+          latestSeconds = Math.max(latestSeconds, nowSeconds)
+          const view = windows.view(key, nowSeconds - (nowSeconds % WINDOW_SECONDS))
+          const estimate = view.shared + view.pending + 1
+          if (view.known && estimate < exactFrom(limitPerMinute)) {
+            view.pending += 1
+            return Effect.succeed(decide(estimate, limitPerMinute, nowSeconds))
           }
-          return decide(yield* counters.hit(key, windowStart), limitPerMinute, nowSeconds)
-        })
+          // First sight of this window, or near the limit: this request and anything pending go to the store now.
+          const requests = view.pending + 1
+          view.pending = 0
+          return Effect.map(write({ view, requests }), (total) => decide(total, limitPerMinute, nowSeconds))
+        }
+      })
     })
-  })
-)
+  )

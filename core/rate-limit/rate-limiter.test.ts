@@ -1,0 +1,92 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Layer, TestClock } from "effect"
+import { StorageError } from "../shared/storage-error.js"
+import { RateLimitCounters } from "./rate-limit-counters.js"
+import * as RateLimiter from "./rate-limiter.js"
+
+/** The store as several hosts would share it: totals per key and window, and a count of writes. */
+const makeStore = () => {
+  const totals = new Map<string, number>()
+  const state = { writes: 0, failNext: false }
+  const counters = RateLimitCounters.of({
+    add: (key, windowStart, requests) =>
+      Effect.suspend(() => {
+        if (state.failNext) {
+          state.failNext = false
+          return Effect.fail(new StorageError({ message: "store down" }))
+        }
+        state.writes++
+        const id = `${windowStart}|${key}`
+        totals.set(id, (totals.get(id) ?? 0) + requests)
+        return Effect.succeed(totals.get(id)!)
+      }),
+    purgeBefore: () => Effect.succeed(0)
+  })
+  return { totals, state, layer: Layer.succeed(RateLimitCounters, counters) }
+}
+
+/** One host's limiter over a shared store, built in the test's scope, its flusher started. */
+const host = (store: ReturnType<typeof makeStore>) =>
+  Layer.build(RateLimiter.layer().pipe(Layer.provide(store.layer))).pipe(
+    Effect.map((context) => Context.get(context, RateLimiter.RateLimiter)),
+    // The flusher's first pass runs when its fiber first gets to run; let it, so each later
+    // `adjust` by one interval triggers exactly one flush.
+    Effect.zipLeft(TestClock.adjust("0 millis"))
+  )
+
+const NOW = 1_800_000_000 // a window start
+const checks = (limiter: RateLimiter.RateLimiter["Type"], count: number, limit: number) =>
+  Effect.forEach(Array.from({ length: count }), () => limiter.check("m1|ip", limit, NOW + 5))
+
+describe("rate limiter", () => {
+  it.scoped("counts a window's first request in the store, then in memory until the next flush", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const limiter = yield* host(store)
+      const decisions = yield* checks(limiter, 10, 120)
+      expect(decisions.every((d) => d.allowed)).toBe(true)
+      expect([store.state.writes, store.totals.get(`${NOW}|m1|ip`)]).toEqual([1, 1])
+      yield* TestClock.adjust("200 millis")
+      expect(store.totals.get(`${NOW}|m1|ip`)).toBe(10)
+    }))
+
+  it.scoped("is exact near the limit: of 25 requests against 20, exactly 20 pass", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const limiter = yield* host(store)
+      const decisions = yield* checks(limiter, 25, 20)
+      expect(decisions.filter((d) => d.allowed).length).toBe(20)
+      expect(decisions.slice(20).every((d) => !d.allowed && d.retryAfterSeconds === 55)).toBe(true)
+      expect(store.totals.get(`${NOW}|m1|ip`)).toBe(25)
+    }))
+
+  it.scoped("hosts sharing a store share the limit", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const a = yield* host(store)
+      const b = yield* host(store)
+      const fromA = yield* checks(a, 20, 30)
+      yield* TestClock.adjust("200 millis")
+      const fromB = yield* checks(b, 15, 30)
+      const fromAAgain = yield* checks(a, 5, 30)
+      const allowed = [...fromA, ...fromB, ...fromAAgain].filter((d) => d.allowed).length
+      expect(allowed).toBe(30)
+    }))
+
+  it.scoped("a failed write is kept and written by a later flush", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const limiter = yield* host(store)
+      yield* checks(limiter, 6, 120)
+      store.state.failNext = true
+      yield* TestClock.adjust("200 millis")
+      expect(store.totals.get(`${NOW}|m1|ip`)).toBe(1)
+      yield* TestClock.adjust("200 millis")
+      expect(store.totals.get(`${NOW}|m1|ip`)).toBe(6)
+    }))
+
+  it("tells a refused caller how long the window has left", () => {
+    expect(RateLimiter.decide(121, 120, NOW + 50)).toEqual({ allowed: false, count: 121, retryAfterSeconds: 10 })
+    expect(RateLimiter.decide(120, 120, NOW + 59)).toEqual({ allowed: true, count: 120, retryAfterSeconds: 1 })
+  })
+})
