@@ -52,7 +52,7 @@ export const merchantEndpoint = <E, R>(
       Effect.provideService(CurrentMerchant, caller),
       Effect.provideService(RawBody, rawBody)
     )
-    return yield* idempotent(caller, rawBody, run)
+    return request.method === "POST" ? yield* idempotent(caller, rawBody, run) : yield* run
   }).pipe(
     Effect.catchAll(renderError),
     Effect.map(toHttpResponse)

@@ -14,8 +14,14 @@ const exceededLimit = (error: unknown): boolean => {
   return cause instanceof Error && cause.message === "maxBytes exceeded"
 }
 
+const EMPTY = new Uint8Array(0)
+
 export const readRawBody = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
+  // A GET that declares no body has none (HTTP/1.1 needs Content-Length or chunking for one, and a
+  // fetch Request cannot carry one): no stream to drain on the most common call.
+  const bodiless = request.method === "GET" || request.method === "HEAD"
+  if (bodiless && request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) return EMPTY
   const declared = Number(request.headers["content-length"] ?? "0")
   if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
   const buffer = yield* request.arrayBuffer.pipe(

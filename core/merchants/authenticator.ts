@@ -1,7 +1,9 @@
-import { Cache, Context, Duration, Effect, Either, Exit, Layer, Option } from "effect"
+import { Context, Effect, Either, Layer, Option } from "effect"
+import type { SiteSettings } from "../settings/site-settings.js"
 import { SiteSettingsService } from "../settings/site-settings-service.js"
-import { credentialMatchesEnvironment, hashApiKey } from "../signing/credentials.js"
-import { constantTimeEqualHex } from "../signing/hmac.js"
+import { ExpiringMap } from "../shared/expiring-map.js"
+import { credentialMatchesEnvironment } from "../signing/credentials.js"
+import { constantTimeEqualBytes, sha256 } from "../signing/hmac.js"
 import { checkTimestamp, verifyRequestSignature } from "../signing/request-signature.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { StorageError } from "../shared/storage-error.js"
@@ -57,109 +59,137 @@ export class Authenticator extends Context.Tag("merchant-payments/Authenticator"
 
 interface KeySet {
   readonly credentials: StoredCredentials
+  readonly apiKeyHash: Uint8Array
   readonly merchant: Merchant
   readonly clientSecret: string
   readonly webhookSecret: string
 }
 
-const fail = (reason: AuthenticationFailure) => Effect.fail(new AuthenticationFailed({ reason }))
+const failure = (reason: AuthenticationFailure) => new AuthenticationFailed({ reason })
 
 const isEnvironment = (value: string): value is Environment => value === "sandbox" || value === "production"
 
+/** The checks that need no store, in the contract's order; the environment, or why the request is refused. */
+const checkPresented = (request: PresentedRequest): Environment | AuthenticationFailed => {
+  const environment = request.environmentHeader ?? request.defaultEnvironment
+  if (environment === undefined) return failure("missing_environment")
+  if (!isEnvironment(environment)) return failure("invalid_environment")
+  const { merchantKey, apiKey } = request
+  if (merchantKey === undefined || merchantKey === "" || apiKey === undefined || apiKey === "") {
+    return failure("missing_credentials")
+  }
+  // The key set must belong to the environment asked for: switching only the header is refused.
+  if (!credentialMatchesEnvironment(merchantKey, environment) || !credentialMatchesEnvironment(apiKey, environment)) {
+    return failure("invalid_credentials")
+  }
+  return environment
+}
+
+/** Everything after the lookup: API key, timestamp, signature, then review status. */
+const checkKeySet = (
+  request: PresentedRequest,
+  environment: Environment,
+  keySet: KeySet | undefined,
+  settings: SiteSettings
+): AuthenticatedMerchant | Exclude<AuthenticationError, StorageError> => {
+  if (keySet === undefined || !constantTimeEqualBytes(sha256(request.apiKey!), keySet.apiKeyHash)) {
+    return failure("invalid_credentials")
+  }
+  if (settings.signatureRequired) {
+    const timestamp = checkTimestamp({
+      header: request.timestamp,
+      nowSeconds: request.nowSeconds,
+      toleranceSeconds: settings.signatureToleranceSeconds
+    })
+    if (timestamp._tag === "Missing") return failure("missing_timestamp")
+    if (timestamp._tag === "Malformed") return failure("malformed_timestamp")
+    if (timestamp._tag === "Stale") return failure("stale_timestamp")
+    if (request.signature === undefined || request.signature === "") return failure("missing_signature")
+    const parts = {
+      timestamp: request.timestamp!,
+      method: request.method,
+      pathWithQuery: request.pathWithQuery,
+      rawBody: request.rawBody
+    }
+    if (!verifyRequestSignature(keySet.clientSecret, parts, request.signature)) return failure("invalid_signature")
+  }
+  // Review status is checked only once the caller proved who it is: strangers learn nothing.
+  const verdict = availability(keySet.merchant.status, environment)
+  switch (verdict._tag) {
+    case "PendingApproval":
+      return new MerchantPendingApproval()
+    case "Suspended":
+      return new MerchantSuspended()
+    case "Blocked":
+      return new MerchantBlocked({ status: verdict.status })
+    case "Available":
+      return {
+        merchant: keySet.merchant,
+        environment,
+        credentials: keySet.credentials,
+        clientSecret: keySet.clientSecret,
+        webhookSecret: keySet.webhookSecret
+      }
+  }
+}
+
+const settle = (result: AuthenticatedMerchant | Exclude<AuthenticationError, StorageError>) =>
+  result instanceof AuthenticationFailed || result instanceof MerchantPendingApproval ||
+    result instanceof MerchantSuspended || result instanceof MerchantBlocked
+    ? Effect.fail(result)
+    : Effect.succeed(result)
+
 /**
- * Credential lookups are cached for `cacheTtl` so a signed request costs no store round trip; a
- * change made on another host (rotation, suspension) takes effect here within that time.
+ * Credential lookups are cached for `cacheTtlSeconds` of real time, so a signed request costs no
+ * store round trip and a cache hit no effectful work; a change made on another host (rotation,
+ * suspension) takes effect here within that time, and on this host at once through `invalidate`.
  */
-export const layer = (options: { readonly cacheTtl?: Duration.DurationInput } = {}) =>
+export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
   Layer.effect(
     Authenticator,
     Effect.gen(function*() {
       const credentialRepository = yield* CredentialRepository
       const merchantRepository = yield* MerchantRepository
       const box = yield* SecretBox
-      const settings = yield* SiteSettingsService
-      const ttl = Duration.decode(options.cacheTtl ?? "5 seconds")
+      const settingsService = yield* SiteSettingsService
+      const cache = new ExpiringMap<string, KeySet>(options.cacheTtlSeconds ?? 5, 10_000)
 
       const openSecret = (sealed: string) =>
         // A secret that cannot be opened means the wrong MASTER_KEY: an operator fault, not the caller's.
         Either.match(box.open(sealed), { onLeft: (error) => Effect.die(error), onRight: Effect.succeed })
 
-      const lookup = (key: string) =>
+      const lookup = (environment: Environment, merchantKey: string) =>
         Effect.gen(function*() {
-          const [environment, merchantKey] = key.split("\u0000") as [Environment, string]
           const found = yield* credentialRepository.findByMerchantKey(environment, merchantKey)
-          if (Option.isNone(found)) return Option.none<KeySet>()
+          if (Option.isNone(found)) return undefined
           const merchant = yield* merchantRepository.findById(found.value.merchantId)
-          if (Option.isNone(merchant)) return Option.none<KeySet>()
-          return Option.some<KeySet>({
+          if (Option.isNone(merchant)) return undefined
+          const keySet: KeySet = {
             credentials: found.value,
+            apiKeyHash: Buffer.from(found.value.apiKeyHash, "hex"),
             merchant: merchant.value,
             clientSecret: yield* openSecret(found.value.sealedClientSecret),
             webhookSecret: yield* openSecret(found.value.sealedWebhookSecret)
+          }
+          return keySet
+        })
+
+      const authenticate = (request: PresentedRequest): Effect.Effect<AuthenticatedMerchant, AuthenticationError> => {
+        const environment = checkPresented(request)
+        if (environment instanceof AuthenticationFailed) return Effect.fail(environment)
+        const cacheKey = `${environment}|${request.merchantKey}`
+        // Only found key sets are kept: an unknown key is looked up again (it may have just been
+        // issued), and a store error is never cached, so a passing outage locks no merchant out.
+        const keySet = cache.get(cacheKey, request.nowSeconds)
+        const found = keySet !== undefined
+          ? Effect.succeed(keySet)
+          : Effect.tap(lookup(environment, request.merchantKey!), (value) => {
+            if (value !== undefined) cache.set(cacheKey, value, request.nowSeconds)
           })
-        })
+        return Effect.flatMap(found, (value) =>
+          Effect.flatMap(settingsService.current, (settings) => settle(checkKeySet(request, environment, value, settings))))
+      }
 
-      const cache = yield* Cache.makeWith({
-        capacity: 10_000,
-        lookup,
-        // Failures are never kept: a passing store error must not lock a merchant out.
-        timeToLive: (exit) => (Exit.isSuccess(exit) ? ttl : Duration.zero)
-      })
-
-      const authenticate = (request: PresentedRequest) =>
-        Effect.gen(function*() {
-          const environmentText = request.environmentHeader ?? request.defaultEnvironment
-          if (environmentText === undefined) return yield* fail("missing_environment")
-          if (!isEnvironment(environmentText)) return yield* fail("invalid_environment")
-          const environment = environmentText
-          const { merchantKey, apiKey } = request
-          if (merchantKey === undefined || merchantKey === "" || apiKey === undefined || apiKey === "") {
-            return yield* fail("missing_credentials")
-          }
-          // The key set must belong to the environment asked for: switching only the header is refused.
-          if (!credentialMatchesEnvironment(merchantKey, environment) || !credentialMatchesEnvironment(apiKey, environment)) {
-            return yield* fail("invalid_credentials")
-          }
-          const keySet = yield* cache.get(`${environment}\u0000${merchantKey}`)
-          if (Option.isNone(keySet) || !constantTimeEqualHex(hashApiKey(apiKey), keySet.value.credentials.apiKeyHash)) {
-            return yield* fail("invalid_credentials")
-          }
-          const { merchant, credentials, clientSecret, webhookSecret } = keySet.value
-
-          const current = yield* settings.current
-          if (current.signatureRequired) {
-            const timestamp = checkTimestamp({
-              header: request.timestamp,
-              nowSeconds: request.nowSeconds,
-              toleranceSeconds: current.signatureToleranceSeconds
-            })
-            if (timestamp._tag === "Missing") return yield* fail("missing_timestamp")
-            if (timestamp._tag === "Malformed") return yield* fail("malformed_timestamp")
-            if (timestamp._tag === "Stale") return yield* fail("stale_timestamp")
-            if (request.signature === undefined || request.signature === "") return yield* fail("missing_signature")
-            const parts = {
-              timestamp: request.timestamp!,
-              method: request.method,
-              pathWithQuery: request.pathWithQuery,
-              rawBody: request.rawBody
-            }
-            if (!verifyRequestSignature(clientSecret, parts, request.signature)) return yield* fail("invalid_signature")
-          }
-
-          // Review status is checked only once the caller proved who it is: strangers learn nothing.
-          const verdict = availability(merchant.status, environment)
-          switch (verdict._tag) {
-            case "PendingApproval":
-              return yield* new MerchantPendingApproval()
-            case "Suspended":
-              return yield* new MerchantSuspended()
-            case "Blocked":
-              return yield* new MerchantBlocked({ status: verdict.status })
-            case "Available":
-              return { merchant, environment, credentials, clientSecret, webhookSecret }
-          }
-        })
-
-      return Authenticator.of({ authenticate, invalidate: cache.invalidateAll })
+      return Authenticator.of({ authenticate, invalidate: Effect.sync(() => cache.clear()) })
     })
   )

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { StorageError } from "../shared/storage-error.js"
 import { SettingsRepository } from "./settings-repository.js"
 import { applyPatch, mergePatches, SITE_SETTINGS_KEY, SiteSettingsPatch, type SiteSettings } from "./site-settings.js"
@@ -22,18 +22,20 @@ export const layer = (defaults: SiteSettings, refreshMillis = 2_000) =>
     SiteSettingsService,
     Effect.gen(function*() {
       const repository = yield* SettingsRepository
+      // Captured once: reading the time through an effect on every request costs more than the read.
+      const clock = yield* Effect.clock
       let cached: { readonly value: SiteSettings; readonly overrides: SiteSettingsPatch; readonly at: number } | undefined
 
       const load = Effect.gen(function*() {
         const stored = yield* repository.get(SITE_SETTINGS_KEY)
         // A row that no longer validates (hand-edited) is ignored rather than taking the API down.
         const overrides = Option.getOrElse(Option.flatMap(stored, decodeStored), () => ({}))
-        cached = { value: applyPatch(defaults, overrides), overrides, at: yield* Clock.currentTimeMillis }
+        cached = { value: applyPatch(defaults, overrides), overrides, at: clock.unsafeCurrentTimeMillis() }
         return cached
       })
 
-      const fresh = Effect.flatMap(Clock.currentTimeMillis, (nowMillis) =>
-        cached !== undefined && nowMillis - cached.at < refreshMillis ? Effect.succeed(cached) : load)
+      const fresh = Effect.suspend(() =>
+        cached !== undefined && clock.unsafeCurrentTimeMillis() - cached.at < refreshMillis ? Effect.succeed(cached) : load)
 
       return SiteSettingsService.of({
         current: Effect.map(fresh, (entry) => entry.value),

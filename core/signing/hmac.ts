@@ -42,3 +42,6 @@ export const constantTimeEqualHex = (a: string, b: string): boolean => {
 
 /** Plain SHA-256 as lower-case hex, for fingerprints and lookups (not for secrets). */
 export const sha256Hex = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex")
+
+/** Plain SHA-256 as bytes. */
+export const sha256 = (data: string | Uint8Array): Uint8Array => createHash("sha256").update(data).digest()
