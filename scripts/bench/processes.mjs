@@ -1,0 +1,103 @@
+// Spawning, health-waiting, memory sampling and stopping of the benchmarked servers. Each server is
+// its own process so the load generator never shares (and so never steals from) its event loop.
+import { spawn } from "node:child_process"
+import { closeSync, openSync, readFileSync } from "node:fs"
+import { createServer } from "node:net"
+
+/** A port the kernel just handed out; it is released again before the server binds it (small race, fine here). */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+/**
+ * @typedef {object} Server
+ * @property {string} name
+ * @property {import("node:child_process").ChildProcess} child
+ * @property {string} logPath   stdout and stderr together: read only when something goes wrong
+ * @property {number|string|null} exitCode  the exit code or killing signal, once the process has exited
+ */
+
+/** Starts `node <args>` with `env`, its output in `logPath` (never on our stdout: the banner prints secrets). */
+export const startNode = (name, args, env, logPath) => {
+  const log = openSync(logPath, "a")
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", log, log] })
+  closeSync(log)
+  /** @type {Server} */
+  const server = { name, child, logPath, exitCode: null }
+  child.once("exit", (code, signal) => {
+    server.exitCode = code ?? signal ?? -1
+  })
+  return server
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls `url` until it answers 200; fails early if the process dies, so a bad config is not a 60 s hang. */
+export const waitForOk = async (server, url, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`${server.name} exited with ${server.exitCode} before answering ${url}`)
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) })
+      await response.arrayBuffer()
+      if (response.status === 200) return
+    } catch {
+      // Not listening yet: keep polling.
+    }
+    if (Date.now() > deadline) throw new Error(`${server.name} did not answer 200 on ${url} within ${timeoutMs} ms`)
+    await sleep(200)
+  }
+}
+
+/** One field of /proc/<pid>/status in MiB, or undefined off Linux or once the process is gone. */
+const procStatusMiB = (pid, field) => {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))
+    return match === null ? undefined : Number(match[1]) / 1024
+  } catch {
+    return undefined
+  }
+}
+
+/** Resident set size now (VmRSS): read before the load, it shows what the run itself added. */
+export const rssMiB = (server) => (server.child.pid === undefined ? undefined : procStatusMiB(server.child.pid, "VmRSS"))
+
+/** Peak resident set size so far (VmHWM): the kernel keeps the maximum, so one read after the run suffices. */
+export const peakRssMiB = (server) => (server.child.pid === undefined ? undefined : procStatusMiB(server.child.pid, "VmHWM"))
+
+/** SIGTERM (the host shuts down gracefully on it), then SIGKILL if it lingers. Safe to call twice. */
+export const stop = async (server, graceMs = 5_000) => {
+  if (server.exitCode !== null || server.child.pid === undefined) return
+  const exited = new Promise((resolve) => server.child.once("exit", resolve))
+  server.child.kill("SIGTERM")
+  const timer = sleep(graceMs).then(() => "timeout")
+  if ((await Promise.race([exited, timer])) === "timeout" && server.exitCode === null) {
+    server.child.kill("SIGKILL")
+    await exited
+  }
+}
+
+/** Synchronous last resort for process exit paths, where nothing can be awaited. */
+export const killNow = (server) => {
+  if (server.exitCode === null) server.child.kill("SIGKILL")
+}
+
+// The host's start banner prints its admin token and demo secrets: throwaway here, but keep them out of CI logs.
+const SECRET = /\b(adm_|test_mk_|test_ak_|live_mk_|live_ak_|cs_|whsec_)[A-Za-z0-9]+/g
+
+/** The last lines of a server's log (secrets masked), to show why it failed. */
+export const logTail = (server, lines = 30) => {
+  try {
+    const text = readFileSync(server.logPath, "utf8").replace(SECRET, "$1***")
+    return text.trimEnd().split("\n").slice(-lines).join("\n")
+  } catch {
+    return "(no log)"
+  }
+}
