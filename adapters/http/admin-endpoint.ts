@@ -15,9 +15,11 @@ const tokenMatches = (presented: string, expected: string) => constantTimeEqualH
 export const adminEndpoint = <E, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const authorization = request.headers["authorization"] ?? ""
-    const presented = authorization.startsWith("Bearer ") ? authorization.slice("Bearer ".length) : ""
-    if (presented === "" || !tokenMatches(presented, yield* AdminToken)) return yield* new AdminUnauthorized()
+    // The scheme name is case-insensitive (RFC 7235); the token is not.
+    const [scheme = "", presented = ""] = (request.headers["authorization"] ?? "").split(" ", 2)
+    if (scheme.toLowerCase() !== "bearer" || presented === "" || !tokenMatches(presented, yield* AdminToken)) {
+      return yield* new AdminUnauthorized()
+    }
     const rawBody = yield* readRawBody
     return renderApiResponse(yield* Effect.provideService(handler, RawBody, rawBody))
   }).pipe(

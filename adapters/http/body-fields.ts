@@ -45,6 +45,10 @@ export class BodyFields {
     const value = this.present(field, rule)
     if (value === undefined) return undefined
     if (typeof value !== "string") return this.fail(field, `The ${label(field)} field must be a string.`)
+    // NUL cannot be stored in PostgreSQL text, and a lone surrogate is not text at all.
+    if (value.includes("\u0000") || !value.isWellFormed()) {
+      return this.fail(field, `The ${label(field)} field must be valid text without NUL characters.`)
+    }
     if (rule.required === true && value.trim() === "") return this.fail(field, `The ${label(field)} field is required.`)
     if (rule.max !== undefined && [...value].length > rule.max) {
       return this.fail(field, `The ${label(field)} field must not be greater than ${rule.max} characters.`)
@@ -103,7 +107,7 @@ export class BodyFields {
   stringArray(field: string, rule: Rule & { readonly maxItems?: number } = {}): ReadonlyArray<string> | undefined {
     const value = this.present(field, rule)
     if (value === undefined) return undefined
-    if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    if (!Array.isArray(value) || value.some((item) => typeof item !== "string" || item.includes("\u0000") || !item.isWellFormed())) {
       return this.fail(field, `The ${label(field)} field must be an array of strings.`)
     }
     if (rule.maxItems !== undefined && value.length > rule.maxItems) {
@@ -125,7 +129,7 @@ export class BodyFields {
     return items as ReadonlyArray<number>
   }
 
-  /** Succeeds with `value` when no field failed, else fails with every collected message. */
+  /** Succeeds with `value` when no field failed, else fails with every collected message. Read every field first. */
   done<A>(value: () => A): Effect.Effect<A, ValidationFailed> {
     return Object.keys(this.errors).length === 0
       ? Effect.sync(value)

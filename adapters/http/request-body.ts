@@ -2,7 +2,8 @@ import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { BodyTooLarge, MalformedJson } from "./edge-errors.js"
-import { parseJson } from "./json-codec.js"
+import { isJsonNumber, parseJson } from "./json-codec.js"
+import { incomingMessageOf, readIncoming } from "./node-body-reader.js"
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -24,6 +25,9 @@ export const readRawBody = Effect.gen(function*() {
   if (bodiless && request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) return EMPTY
   const declared = Number(request.headers["content-length"] ?? "0")
   if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
+  const incoming = incomingMessageOf(request)
+  if (incoming !== undefined) return yield* readIncoming(incoming, MAX_BODY_BYTES)
+  // Fetch-style hosts: the platform reader enforces the same limit.
   const buffer = yield* request.arrayBuffer.pipe(
     HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
     Effect.mapError((error): BodyTooLarge | MalformedJson =>
@@ -52,7 +56,8 @@ export const jsonObjectBody = Effect.gen(function*() {
   } catch (error) {
     return yield* new MalformedJson({ detail: error instanceof Error ? error.message : "Unreadable JSON." })
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  // lossless-json represents a bare number as an object of its own, so it is excluded by name.
+  if (typeof value !== "object" || value === null || Array.isArray(value) || isJsonNumber(value)) {
     return yield* ValidationFailed.field("body", "The request body must be a JSON object.")
   }
   return value as Record<string, unknown>

@@ -16,7 +16,7 @@ const statuses = MerchantStatus.literals
 const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
 
 const readMerchantInput = (fields: BodyFields, nameRequired: boolean) => ({
-  name: fields.string("name", { required: nameRequired, max: 100 }),
+  name: fields.string("name", { required: nameRequired, max: 100, min: 1 }),
   status: fields.oneOf("status", statuses),
   feePercent: fields.amount("fee_percent"),
   feeFixed: fields.amount("fee_fixed")
@@ -41,8 +41,10 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
     adminEndpoint(Effect.gen(function*() {
       const id = yield* merchantId
       const fields = new BodyFields(yield* jsonObjectBody)
-      const input = yield* fields.done(() => withoutUndefined(readMerchantInput(fields, false)))
-      return ok(merchantJson(yield* updateMerchant(id, input)))
+      // Read every field before asking whether any failed.
+      const input = readMerchantInput(fields, false)
+      const valid = yield* fields.done(() => withoutUndefined(input))
+      return ok(merchantJson(yield* updateMerchant(id, valid)))
     }))
   ),
   HttpRouter.post(
