@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { findWrk, runLoad } from "./load.mjs"
 import { freePort, killNow, logTail, peakRssMiB, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
+import { describePinning, pinThisProcessToLoadCore } from "./pinning.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
@@ -91,10 +92,11 @@ const startAndWait = async (name, args, env, healthPath) => {
   return { server, base }
 }
 
-const benchBare = async () => {
-  const { server, base } = await startAndWait("bare node:http", [join(HERE, "bare-server.mjs")], {}, "/")
+/** A server that answers `/` with a small JSON, measured alone (one server at a time: an idle one still holds memory and timers). */
+const benchPlain = async (name, script) => {
+  const { server, base } = await startAndWait(name, [join(HERE, script)], {}, "/")
   const result = await measure(server, `${base}/`, () => ({}))
-  await stop(server) // one server at a time: an idle one would still hold memory and timers
+  await stop(server)
   return result
 }
 
@@ -139,13 +141,16 @@ const main = async () => {
     const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" })
     if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status})`)
   }
-  const loader = wrk === undefined ? "autocannon (in this process)" : `wrk (${wrk}, 2 threads)`
+  if (wrk === undefined) pinThisProcessToLoadCore()
+  const loader = wrk === undefined ? "autocannon (in this process)" : `wrk (${wrk})`
   console.log(`load: ${loader}; ${CONNECTIONS} connections; ${warmupSeconds} s warm-up + ${durationSeconds} s measured per target`)
-  console.log(`machine: Node ${process.version}, ${availableParallelism()} CPUs shared by load generator and server\n`)
+  console.log(`machine: Node ${process.version}, ${availableParallelism()} CPUs; ${describePinning()}\n`)
 
-  const bare = await benchBare()
+  const bare = await benchPlain("bare node:http", "bare-server.mjs")
+  const floor = await benchPlain("@effect/platform hello", "platform-hello.mjs")
   const site = await benchSiteInfo()
-  printTable([["bare node:http", bare], ["signed site-info", site]])
+  printTable([["bare node:http", bare], ["@effect/platform hello", floor], ["signed site-info", site]])
+  console.log(`\n@effect/platform hello / bare node:http: ${((floor.rps / bare.rps) * 100).toFixed(1)} % (the framework's own ceiling)`)
 
   const percent = (site.rps / bare.rps) * 100
   const verdict = percent >= TARGET_PERCENT ? "PASS" : "BELOW TARGET"

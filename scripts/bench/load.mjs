@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import autocannon from "autocannon"
+import { loadPrefix, pinned } from "./pinning.mjs"
 
 /**
  * @typedef {object} LoadResult
@@ -66,8 +67,11 @@ const runWrk = ({ wrk, workDir, url, headers, connections, durationSeconds }) =>
     const script = join(workDir, "wrk-report.lua")
     writeFileSync(script, WRK_REPORT)
     const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`])
-    const args = ["-t2", `-c${connections}`, `-d${durationSeconds}s`, "--timeout", "10s", "-s", script, ...headerArgs, url]
-    const child = spawn(/** @type {string} */ (wrk), args, { stdio: ["ignore", "pipe", "pipe"] })
+    // One thread when pinned to one core; two otherwise, to keep up with a fast baseline.
+    const threads = pinned ? "-t1" : "-t2"
+    const args = [threads, `-c${connections}`, `-d${durationSeconds}s`, "--timeout", "10s", "-s", script, ...headerArgs, url]
+    const [command, ...prefixArgs] = [...loadPrefix, /** @type {string} */ (wrk)]
+    const child = spawn(/** @type {string} */ (command), [...prefixArgs, ...args], { stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     child.stdout.on("data", (chunk) => (out += chunk))
     child.stderr.on("data", (chunk) => (out += chunk))

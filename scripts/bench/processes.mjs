@@ -1,6 +1,7 @@
 // Spawning, health-waiting, memory sampling and stopping of the benchmarked servers. Each server is
 // its own process so the load generator never shares (and so never steals from) its event loop.
 import { spawn } from "node:child_process"
+import { serverPrefix } from "./pinning.mjs"
 import { closeSync, openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 
@@ -27,7 +28,9 @@ export const freePort = () =>
 /** Starts `node <args>` with `env`, its output in `logPath` (never on our stdout: the banner prints secrets). */
 export const startNode = (name, args, env, logPath) => {
   const log = openSync(logPath, "a")
-  const child = spawn(process.execPath, args, { env, stdio: ["ignore", log, log] })
+  // taskset execs node, so the child's pid is the server's own (RSS is read from it).
+  const [command, ...prefixArgs] = [...serverPrefix, process.execPath]
+  const child = spawn(/** @type {string} */ (command), [...prefixArgs, ...args], { env, stdio: ["ignore", log, log] })
   closeSync(log)
   /** @type {Server} */
   const server = { name, child, logPath, exitCode: null }

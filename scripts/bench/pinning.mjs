@@ -1,0 +1,23 @@
+// One core each for server and load generator, as the design's reference numbers were taken: when
+// both float over both cores, they steal from each other unevenly and the ratio swings run to run.
+import { spawnSync } from "node:child_process"
+import { availableParallelism } from "node:os"
+
+const hasTaskset = spawnSync("which", ["taskset"], { encoding: "utf8" }).status === 0
+
+/** Whether runs are pinned (taskset present and at least two CPUs). */
+export const pinned = hasTaskset && availableParallelism() >= 2
+
+/** The command prefix that runs a server on CPU 0, or nothing when not pinned. */
+export const serverPrefix = pinned ? ["taskset", "-c", "0"] : []
+
+/** The command prefix that runs an external load generator on CPU 1, or nothing when not pinned. */
+export const loadPrefix = pinned ? ["taskset", "-c", "1"] : []
+
+/** Moves this process (autocannon's load runs in it) to CPU 1. */
+export const pinThisProcessToLoadCore = () => {
+  if (pinned) spawnSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
+}
+
+export const describePinning = () =>
+  pinned ? "server pinned to CPU 0, load generator to CPU 1" : "not pinned (no taskset or a single CPU): server and load share the CPUs"
