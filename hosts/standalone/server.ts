@@ -1,4 +1,3 @@
-import { createServer } from "node:http"
 import { HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
@@ -7,6 +6,7 @@ import { makeCurrencyRegistry } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { kitLayer, type KitConfig } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
+import { createGracefulServer } from "./graceful-server.js"
 import { ConfigProblem, type HostConfig } from "./host-config.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
 
@@ -37,7 +37,7 @@ export const serverLayer = (config: HostConfig, secrets: HostSecrets) => {
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   return HttpServer.serve(httpApp).pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provideMerge(NodeHttpServer.layer(() => createServer(), { port: config.port, host: config.host })),
+    Layer.provideMerge(NodeHttpServer.layer(createGracefulServer, { port: config.port, host: config.host })),
     Layer.provideMerge(Layer.effect(DemoSeed, demo)),
     Layer.provideMerge(kit)
   )
