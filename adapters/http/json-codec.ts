@@ -1,19 +1,21 @@
-import { LosslessNumber, parse, stringify } from "lossless-json"
+import { LosslessNumber, parse } from "lossless-json"
 import type { Amount } from "../../core/money/amount.js"
 import { toJsonNumberText } from "../../core/money/format.js"
 import type { AmountInput } from "../../core/money/parse.js"
+import { ExactNumber } from "../../core/shared/json-text.js"
 
 /**
  * JSON in and out without a double in between. Request numbers are kept as their literal text
- * (LosslessNumber) so amounts are parsed exactly; response amounts are written as exact literals.
+ * (LosslessNumber) so amounts are parsed exactly; response amounts are written as exact literals
+ * by the core's JSON writer (ExactNumber).
  * lossless-json also refuses duplicate keys, which JSON.parse would silently resolve.
  */
 export const parseJson = (text: string): unknown => parse(text)
 
-export const renderJson = (value: unknown): string => stringify(value) ?? "null"
+export { renderJson } from "../../core/shared/json-text.js"
 
 /** An amount as a JSON number, written digit for digit. */
-export const jsonAmount = (amount: Amount): LosslessNumber => new LosslessNumber(toJsonNumberText(amount))
+export const jsonAmount = (amount: Amount): ExactNumber => new ExactNumber(toJsonNumberText(amount))
 
 export const isJsonNumber = (value: unknown): value is LosslessNumber => value instanceof LosslessNumber
 
