@@ -36,3 +36,7 @@ export const gatewayCode = (method: string, currency: string): string => `${meth
 export class GatewayCodeTaken extends Schema.TaggedError<GatewayCodeTaken>()("GatewayCodeTaken", {
   code: Schema.String
 }) {}
+
+export class GatewayNotFound extends Schema.TaggedError<GatewayNotFound>()("GatewayNotFound", {
+  gatewayId: Schema.Number
+}) {}

@@ -1,0 +1,60 @@
+import type { GatewayId } from "../shared/ids.js"
+import type { Gateway } from "./gateway.js"
+
+/**
+ * Which gateways a payment may offer on checkout. Pure: the caller loads the gateways and the
+ * merchant's selection, so the same rules serve initiate, the checkout page and tests.
+ */
+
+const SEPARATORS = /[\s,|]+/
+
+/**
+ * Keywords from `allow_payment_methods`: one string separated by commas, pipes or whitespace, or a
+ * list of such strings. Lower-cased, de-duplicated, empties dropped, first occurrence order kept.
+ */
+export const normalizeKeywords = (input: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> => {
+  if (input === undefined) return []
+  const parts = (typeof input === "string" ? [input] : input).flatMap((item) => item.split(SEPARATORS))
+  const keywords = new Set<string>()
+  for (const part of parts) {
+    const keyword = part.trim().toLowerCase()
+    if (keyword !== "") keywords.add(keyword)
+  }
+  return [...keywords]
+}
+
+export interface EligibilityInput {
+  readonly gateways: ReadonlyArray<Gateway>
+  /** The merchant's picked gateway ids; empty means no restriction. */
+  readonly selection: ReadonlyArray<GatewayId>
+  /** The payment's currency code, compared exactly. */
+  readonly currency: string
+}
+
+/**
+ * Active automatic gateways of exactly the payment's currency, limited to the merchant's selection
+ * when it has one. Manual gateways need an operator, so hosted checkout never offers them.
+ */
+export const eligibleGateways = ({ currency, gateways, selection }: EligibilityInput): ReadonlyArray<Gateway> => {
+  const selected = new Set<GatewayId>(selection)
+  return gateways.filter((gateway) =>
+    (selected.size === 0 || selected.has(gateway.id)) &&
+    gateway.active &&
+    gateway.type === "automatic" &&
+    gateway.currency === currency
+  )
+}
+
+/**
+ * Keeps the gateways whose name or code contains any keyword. A filter over its input, so keywords
+ * from the merchant's request can narrow what the operator allowed but never add to it.
+ */
+export const narrowByKeywords = (gateways: ReadonlyArray<Gateway>, keywords: ReadonlyArray<string>): ReadonlyArray<Gateway> => {
+  const wanted = keywords.map((keyword) => keyword.toLowerCase()).filter((keyword) => keyword !== "")
+  if (wanted.length === 0) return gateways
+  return gateways.filter((gateway) => {
+    const name = gateway.name.toLowerCase()
+    const code = gateway.code.toLowerCase()
+    return wanted.some((keyword) => name.includes(keyword) || code.includes(keyword))
+  })
+}
