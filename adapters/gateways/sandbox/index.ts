@@ -1,0 +1,15 @@
+import { hmacSha256 } from "../../../core/signing/hmac.js"
+import type { GatewayPlugin } from "../../../core/payments/gateway-plugin.js"
+import { makeSandboxPlugin } from "./sandbox-plugin.js"
+
+export { makeSandboxPlugin, SANDBOX_PLUGIN_ID, SandboxConfig, type SandboxPluginOptions } from "./sandbox-plugin.js"
+
+/** Domain separation: this key signs sandbox outcomes and nothing else derived from the master key. */
+export const SANDBOX_SECRET_LABEL = "merchant-payments/gateways/sandbox/v1"
+
+/**
+ * The simulator keyed from the host's master key, so no extra secret has to be configured and every
+ * host sharing the master key verifies the others' forms.
+ */
+export const sandboxPlugin = (masterKey: Uint8Array): GatewayPlugin =>
+  makeSandboxPlugin({ secret: hmacSha256(masterKey, SANDBOX_SECRET_LABEL) })

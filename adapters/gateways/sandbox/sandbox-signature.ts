@@ -1,0 +1,28 @@
+import type { Amount } from "../../../core/money/amount.js"
+import { toJsonNumberText } from "../../../core/money/format.js"
+import { constantTimeEqualHex, hmacSha256Hex } from "../../../core/signing/hmac.js"
+
+/** The three endings the simulator offers, as they travel in the `outcome` field. */
+export const SANDBOX_OUTCOMES = ["paid", "declined", "cancelled"] as const
+export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number]
+
+export const isSandboxOutcome = (value: string): value is SandboxOutcome => (SANDBOX_OUTCOMES as ReadonlyArray<string>).includes(value)
+
+export interface SignedFacts {
+  readonly trxId: string
+  readonly outcome: SandboxOutcome
+  readonly amount: Amount
+  readonly currency: string
+}
+
+/**
+ * The signed text binds the outcome to one payment's id, exact amount and currency, so a form
+ * cannot be replayed against another payment or edited to turn a decline into a payment.
+ */
+const signedText = (facts: SignedFacts) => `${facts.trxId}.${facts.outcome}.${toJsonNumberText(facts.amount)}.${facts.currency}`
+
+export const signOutcome = (secret: Uint8Array, facts: SignedFacts): string => hmacSha256Hex(secret, signedText(facts))
+
+/** Constant time, and false (never a throw) for anything that is not hex of the right length. */
+export const outcomeSignatureMatches = (secret: Uint8Array, facts: SignedFacts, signature: string): boolean =>
+  constantTimeEqualHex(signOutcome(secret, facts), signature)
