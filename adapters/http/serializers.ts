@@ -1,4 +1,5 @@
 import type { Merchant } from "../../core/merchants/merchant.js"
+import type { Gateway } from "../../core/payments/gateway.js"
 import type { SiteSettings } from "../../core/settings/site-settings.js"
 import { toIsoString } from "../../core/shared/instant.js"
 import type { LedgerEntry, Wallet } from "../../core/wallets/wallet.js"
@@ -40,4 +41,16 @@ export const settingsJson = (settings: SiteSettings) => ({
   signature_required: settings.signatureRequired,
   signature_tolerance_seconds: settings.signatureToleranceSeconds,
   rate_limit_per_minute: settings.rateLimitPerMinute
+})
+
+/** The plugin's config is left out: it may hold the gateway's credentials. */
+export const gatewayJson = (gateway: Gateway) => ({
+  id: gateway.id,
+  plugin: gateway.plugin,
+  code: gateway.code,
+  name: gateway.name,
+  currency_code: gateway.currency,
+  method: gateway.method,
+  type: gateway.type,
+  active: gateway.active
 })
