@@ -59,3 +59,26 @@ export class ReferenceHeld extends Schema.TaggedError<ReferenceHeld>()("Referenc
   refTrx: Schema.String,
   heldBy: Schema.String
 }) {}
+
+export class PaymentNotFound extends Schema.TaggedError<PaymentNotFound>()("PaymentNotFound", {
+  trxId: Schema.String
+}) {}
+
+/** A second outcome for a payment that already ended: terminal states never change. */
+export class PaymentAlreadyFinal extends Schema.TaggedError<PaymentAlreadyFinal>()("PaymentAlreadyFinal", {
+  trxId: Schema.String,
+  status: PaymentStatus
+}) {}
+
+export class CurrencyNotEnabled extends Schema.TaggedError<CurrencyNotEnabled>()("CurrencyNotEnabled", {
+  currency: Schema.String
+}) {}
+
+export class ReceiverWalletUnavailable extends Schema.TaggedError<ReceiverWalletUnavailable>()("ReceiverWalletUnavailable", {
+  currency: Schema.String
+}) {}
+
+/** The merchant reference is held by a live or completed payment (ReferenceHeld, as the API sees it). */
+export class DuplicateReference extends Schema.TaggedError<DuplicateReference>()("DuplicateReference", {
+  refTrx: Schema.String
+}) {}

@@ -1,0 +1,26 @@
+import { Context, Layer } from "effect"
+import { issueCheckoutToken, verifyCheckoutToken } from "../signing/checkout-token.js"
+
+/**
+ * Signed, time-limited links to hosted checkout. The token names the payment and its expiry and is
+ * authenticated with a key derived from the master key, so a link cannot be forged or extended.
+ */
+export class CheckoutLinks extends Context.Tag("merchant-payments/CheckoutLinks")<CheckoutLinks, {
+  /** The link for a payment, valid until `expiresAtSeconds`. */
+  readonly linkFor: (trxId: string, expiresAtSeconds: number) => string
+  /** Reads a token from a link: which payment, or why not. */
+  readonly read: (token: string, nowSeconds: number) => ReturnType<typeof verifyCheckoutToken>
+  /** How long a new session's link lives. */
+  readonly lifetimeSeconds: number
+  /** The public base address links are issued under (no trailing slash). */
+  readonly baseUrl: string
+}>() {}
+
+export const layer = (options: { readonly key: Uint8Array; readonly baseUrl: string; readonly lifetimeSeconds: number }) =>
+  Layer.succeed(CheckoutLinks, CheckoutLinks.of({
+    linkFor: (trxId, expiresAtSeconds) =>
+      `${options.baseUrl}/checkout/${issueCheckoutToken({ key: options.key, trxId, expiresAtSeconds })}`,
+    read: (token, nowSeconds) => verifyCheckoutToken({ key: options.key, token, nowSeconds }),
+    lifetimeSeconds: options.lifetimeSeconds,
+    baseUrl: options.baseUrl
+  }))

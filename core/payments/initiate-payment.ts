@@ -1,0 +1,104 @@
+import { Effect, Either, Option } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { MerchantCurrencyRepository } from "../merchants/currency-repository.js"
+import { ATOMS_PER_UNIT, SCALE } from "../money/amount.js"
+import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { type AmountInput, parseAmount } from "../money/parse.js"
+import { now, plusSeconds, toSeconds } from "../shared/instant.js"
+import { ValidationFailed } from "../shared/validation.js"
+import { Ids } from "../signing/ids.js"
+import { WalletRepository } from "../wallets/wallet-repository.js"
+import { CheckoutLinks } from "./checkout-links.js"
+import type { Gateway } from "./gateway.js"
+import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
+import { GatewayRepository } from "./gateway-repository.js"
+import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
+import { PaymentRepository } from "./payment-repository.js"
+
+export interface InitiateRequest {
+  readonly amount: AmountInput
+  readonly currency: string
+  readonly refTrx: string
+  readonly successRedirect: string
+  readonly cancelRedirect: string
+  readonly ipnUrl: string
+  readonly description: string | null
+  readonly customerName: string | null
+  readonly customerEmail: string | null
+  /** Already normalized keywords (normalizeKeywords). */
+  readonly keywords: ReadonlyArray<string>
+}
+
+export interface CheckoutSession {
+  readonly payment: Payment
+  readonly paymentUrl: string
+  /** Gateways eligible for the currency (the merchant's selection, or every active automatic one). */
+  readonly eligible: ReadonlyArray<Gateway>
+  /** Of those, the ones the keywords leave on the hosted page. */
+  readonly shown: ReadonlyArray<Gateway>
+  /** Whether the merchant picked specific gateways in its API config. */
+  readonly restricted: boolean
+}
+
+const amountInvalid = (message: string) => ValidationFailed.field("payment_amount", message, "INVALID_AMOUNT")
+
+/**
+ * Spec 4.1 in its order, after authentication (which chose the key set and checked the merchant):
+ * the amount's own rules, the currency enabled for the merchant, an active wallet in it, then the
+ * amount against the currency's minor unit, the gateways, and the session itself.
+ */
+export const initiatePayment = (caller: AuthenticatedMerchant, request: InitiateRequest) =>
+  Effect.gen(function*() {
+    const { merchant, environment } = caller
+    const atScale = parseAmount(request.amount, SCALE)
+    if (Either.isLeft(atScale)) return yield* amountInvalid(atScale.left.message)
+    if (atScale.right < ATOMS_PER_UNIT) return yield* amountInvalid("The payment amount must be at least 1.00.")
+
+    const enabled = yield* (yield* MerchantCurrencyRepository).list(merchant.id)
+    const exponent = (yield* CurrencyCatalog).exponentOf(request.currency)
+    if (!enabled.includes(request.currency) || Option.isNone(exponent)) {
+      return yield* new CurrencyNotEnabled({ currency: request.currency })
+    }
+    const wallet = yield* (yield* WalletRepository).find(merchant.id, request.currency, environment)
+    if (Option.isNone(wallet) || !wallet.value.active) return yield* new ReceiverWalletUnavailable({ currency: request.currency })
+
+    const amount = parseAmount(request.amount, exponent.value)
+    if (Either.isLeft(amount)) return yield* amountInvalid(amount.left.message)
+
+    const gateways = yield* GatewayRepository
+    const selection = yield* gateways.merchantSelection(merchant.id)
+    const eligible = eligibleGateways({ gateways: yield* gateways.list, selection, currency: request.currency })
+    const shown = narrowByKeywords(eligible, request.keywords)
+
+    const links = yield* CheckoutLinks
+    const at = yield* now
+    const expiresAt = plusSeconds(at, links.lifetimeSeconds)
+    const trxId = yield* (yield* Ids).transactionId(environment)
+    const payment = yield* (yield* PaymentRepository).insert({
+      trxId,
+      merchantId: merchant.id,
+      environment,
+      refTrx: request.refTrx,
+      amount: amount.right,
+      currency: request.currency,
+      description: request.description,
+      customerName: request.customerName,
+      customerEmail: request.customerEmail,
+      ipnUrl: request.ipnUrl,
+      successRedirect: request.successRedirect,
+      cancelRedirect: request.cancelRedirect,
+      allowPaymentMethods: request.keywords,
+      gatewayIds: shown.map((gateway) => gateway.id),
+      invoiceId: null,
+      expiresAt
+    }, at).pipe(Effect.catchTag("ReferenceHeld", () => Effect.fail(new DuplicateReference({ refTrx: request.refTrx }))))
+
+    const session: CheckoutSession = {
+      payment,
+      paymentUrl: links.linkFor(trxId, toSeconds(expiresAt)),
+      eligible,
+      shown,
+      restricted: selection.length > 0
+    }
+    return session
+  })

@@ -1,0 +1,75 @@
+import type { Merchant } from "../merchants/merchant.js"
+import { toJsonNumberText } from "../money/format.js"
+import type { Instant } from "../shared/instant.js"
+import { toSeconds } from "../shared/instant.js"
+import { ExactNumber, renderJson } from "../shared/json-text.js"
+import type { NewDelivery } from "../webhooks/delivery.js"
+import type { Payment } from "./payment.js"
+
+/** The IPN status of a finished payment (docs/decisions.md): completed, or why it failed. */
+export type PaymentEventStatus = "completed" | "failed" | "cancelled" | "expired"
+
+export const eventStatusOf = (payment: Payment): PaymentEventStatus | undefined => {
+  if (payment.status === "success") return "completed"
+  if (payment.status === "pending") return undefined
+  switch (payment.failureReason) {
+    case "cancelled":
+      return "cancelled"
+    case "expired":
+      return "expired"
+    default:
+      return "failed"
+  }
+}
+
+const MESSAGES: Record<PaymentEventStatus, string> = {
+  completed: "Payment completed successfully.",
+  failed: "Payment failed.",
+  cancelled: "Payment was cancelled.",
+  expired: "Payment session expired."
+}
+
+/** The body of spec 6.2, rendered once to the exact text that is signed and sent on every attempt. */
+export const paymentEventBody = (payment: Payment, status: PaymentEventStatus, merchant: Merchant, at: Instant): string =>
+  renderJson({
+    event: `payment.${status}`,
+    status,
+    message: MESSAGES[status],
+    timestamp: toSeconds(at),
+    data: {
+      ref_trx: payment.refTrx,
+      description: payment.description ?? "",
+      ipn_url: payment.ipnUrl,
+      cancel_redirect: payment.cancelRedirect,
+      success_redirect: payment.successRedirect,
+      customer_name: payment.customerName ?? "",
+      customer_email: payment.customerEmail ?? "",
+      merchant_name: merchant.name,
+      amount: new ExactNumber(toJsonNumberText(payment.amount)),
+      currency_code: payment.currency,
+      environment: payment.environment,
+      is_sandbox: payment.environment === "sandbox",
+      trx_id: payment.trxId
+    }
+  })
+
+/** The outbox row for a finished payment: signed with the environment's webhook secret (spec 6.1). */
+export const paymentEventDelivery = (
+  eventId: string,
+  payment: Payment,
+  merchant: Merchant,
+  at: Instant
+): NewDelivery | undefined => {
+  const status = eventStatusOf(payment)
+  if (status === undefined) return undefined
+  return {
+    id: eventId,
+    merchantId: payment.merchantId,
+    environment: payment.environment,
+    event: `payment.${status}`,
+    url: payment.ipnUrl,
+    body: paymentEventBody(payment, status, merchant, at),
+    signingSecret: "webhook_secret",
+    nextAttemptAt: at
+  }
+}
