@@ -9,6 +9,11 @@ import * as RateLimiter from "../core/rate-limit/rate-limiter.js"
 import type { SiteSettings } from "../core/settings/site-settings.js"
 import * as SiteSettingsService from "../core/settings/site-settings-service.js"
 import { secretBoxLayer } from "../core/signing/secret-box.js"
+import { sandboxPlugin } from "../adapters/gateways/sandbox/index.js"
+import * as CheckoutLinks from "../core/payments/checkout-links.js"
+import type { GatewayPlugin } from "../core/payments/gateway-plugin.js"
+import * as GatewayPluginRegistry from "../core/payments/gateway-plugin-registry.js"
+import { layer as IdsLive } from "../core/signing/ids.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
@@ -20,6 +25,11 @@ export interface KitConfig {
   readonly adminToken: string
   readonly settings: SiteSettings
   readonly currencies: CurrencyRegistry
+  /** The public address checkout links point at, without a trailing slash. */
+  readonly baseUrl: string
+  readonly checkoutLifetimeSeconds: number
+  /** Gateway plugins beyond the built-in sandbox simulator. */
+  readonly plugins?: ReadonlyArray<GatewayPlugin>
 }
 
 export const storageLayer = (store: StoreConfig) =>
@@ -39,6 +49,9 @@ export const kitLayer = (config: KitConfig) => {
   return Layer.mergeAll(
     services,
     CurrencyCatalog.layer(config.currencies),
-    Layer.succeed(AdminToken, config.adminToken)
+    Layer.succeed(AdminToken, config.adminToken),
+    GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
+    CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
+    IdsLive
   ).pipe(Layer.provideMerge(storageLayer(config.store)))
 }

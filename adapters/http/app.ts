@@ -2,14 +2,26 @@ import { HttpRouter } from "@effect/platform"
 import { Cause, Effect } from "effect"
 import { RouteNotFound } from "./edge-errors.js"
 import { errorHttpResponse } from "./responses.js"
+import { adminClockRoutes } from "./routes/admin-clock-routes.js"
+import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
+import { checkoutRoutes } from "./routes/checkout-routes.js"
+import { paymentRoutes } from "./routes/payment-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
 import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
 import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
 import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
 
-const adminRoutes = HttpRouter.concatAll(adminMerchantRoutes, adminWalletRoutes, adminSettingsRoutes)
+const adminRoutes = HttpRouter.concatAll(
+  adminMerchantRoutes,
+  adminWalletRoutes,
+  adminSettingsRoutes,
+  adminGatewayRoutes,
+  adminClockRoutes
+)
 
-export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes).pipe(HttpRouter.mount("/admin/v1", adminRoutes))
+export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, checkoutRoutes).pipe(
+  HttpRouter.mount("/admin/v1", adminRoutes)
+)
 
 /**
  * The whole HTTP surface as one app. Unknown routes answer the JSON 404 body; anything that

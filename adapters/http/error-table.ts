@@ -88,6 +88,10 @@ export const describeError = (error: unknown): ErrorDescription => {
       return { status: 404, message: "Merchant not found.", errorCode: "NOT_FOUND" }
     case "WalletNotFound":
       return { status: 404, message: "Wallet not found.", errorCode: "NOT_FOUND" }
+    case "GatewayNotFound":
+      return { status: 404, message: "Gateway not found.", errorCode: "NOT_FOUND" }
+    case "GatewayCodeTaken":
+      return { status: 409, message: `A gateway with the code ${String(error["code"])} already exists.`, errorCode: "GATEWAY_EXISTS" }
     case "WalletExists":
       return { status: 409, message: "A wallet for this currency and environment already exists.", errorCode: "WALLET_EXISTS" }
     case "InsufficientBalance":
@@ -113,6 +117,21 @@ export const describeError = (error: unknown): ErrorDescription => {
         message: "A request with this Idempotency-Key is still being processed.",
         errorCode: "IDEMPOTENCY_CONFLICT",
         headers: { "retry-after": String(error["retryAfterSeconds"]) }
+      }
+    case "PaymentNotFound":
+      return { status: 404, message: "Transaction not found.", errorCode: "NOT_FOUND" }
+    case "PaymentAlreadyFinal":
+      return { status: 409, message: "This payment has already been finalized.", errorCode: "INVALID_STATE" }
+    case "CurrencyNotEnabled":
+      return { status: 422, message: "Currency is not enabled for this merchant.", errorCode: "INVALID_CURRENCY" }
+    case "ReceiverWalletUnavailable":
+      return { status: 422, message: "Receiver wallet for this currency is not available.", errorCode: "WALLET_UNAVAILABLE" }
+    case "DuplicateReference":
+      return {
+        status: 409,
+        message: "Transaction reference already exists.",
+        errorCode: "DUPLICATE_REFERENCE",
+        errors: { ref_trx: ["A payment with this reference is pending or completed."] }
       }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }

@@ -46,7 +46,9 @@ export const idempotencySuite = (name: string, store: () => StoreConfig) =>
         masterKey: new Uint8Array(32).fill(7),
         adminToken: "admin-token",
         settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
-        currencies: defaultCurrencyRegistry
+        currencies: defaultCurrencyRegistry,
+        baseUrl: "http://kit.test",
+        checkoutLifetimeSeconds: 3600
       })
       const runtime = ManagedRuntime.make(kit)
       sandbox = await makeCaller(runtime, "sandbox")

@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { Context, Effect } from "effect"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
+import { createGateway } from "../../core/payments/gateway-admin.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 
 export interface DemoCredentials {
@@ -20,8 +21,8 @@ export class DemoSeed extends Context.Tag("merchant-payments/standalone/DemoSeed
 const FILE = "demo-credentials.json"
 
 /**
- * On an empty store: an approved demo merchant with USD enabled, a sandbox USD wallet and sandbox
- * credentials. The plaintext credentials are kept beside a SQLite quickstart's database so later
+ * On an empty store: an approved demo merchant with USD enabled, a sandbox USD wallet, a sandbox USD
+ * gateway and sandbox credentials. The plaintext credentials are kept beside a SQLite quickstart's database so later
  * starts can print them again; with any other store they are shown once, at creation.
  */
 export const seedDemoMerchant = (directory: string | undefined) =>
@@ -34,6 +35,10 @@ export const seedDemoMerchant = (directory: string | undefined) =>
     const merchant = yield* createMerchant({ name: "Demo Store", status: "approved", feePercent: fee("2.9"), feeFixed: fee("0.30") })
     yield* replaceCurrencies(merchant.id, ["USD"])
     yield* createWallet(merchant.id, "USD", "sandbox")
+    // A sandbox gateway for the demo's hosted checkout; an existing one (a re-seeded store) is reused.
+    yield* createGateway({ plugin: "sandbox", name: "Sandbox card", currencyCode: "USD", method: "sandbox", type: "automatic", active: true }).pipe(
+      Effect.catchTag("GatewayCodeTaken", () => Effect.void)
+    )
     const issued = yield* issueCredentials(merchant.id, "sandbox")
     const demo: DemoCredentials = {
       merchant_id: merchant.id,

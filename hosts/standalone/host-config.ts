@@ -14,6 +14,9 @@ export interface HostConfig {
   readonly rateLimitPerMinute: number | undefined
   readonly demo: boolean
   readonly cryptoCurrencies: ReadonlyArray<string>
+  readonly checkoutLifetimeSeconds: number
+  /** `manual`: business time starts at real time and moves only through the admin clock API. */
+  readonly clock: "real" | "manual"
 }
 
 export class ConfigProblem extends Error {}
@@ -33,6 +36,12 @@ export const storeFromUrl = (url: string | undefined, dataDir: string): StoreCon
   throw new ConfigProblem(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${url.replace(/\/\/.*@/, "//***@")}"`)
 }
 
+const clockMode = (value: string | undefined): "real" | "manual" => {
+  if (value === undefined || value === "" || value === "real") return "real"
+  if (value === "manual") return "manual"
+  throw new ConfigProblem(`CLOCK must be "real" or "manual", got "${value}"`)
+}
+
 export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
   const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
   const host = env["HOST"] || "0.0.0.0"
@@ -49,6 +58,8 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     signatureToleranceSeconds: integer("SIGNATURE_TOLERANCE_SECONDS", env["SIGNATURE_TOLERANCE_SECONDS"], 1, 86_400),
     rateLimitPerMinute: integer("RATE_LIMIT_PER_MINUTE", env["RATE_LIMIT_PER_MINUTE"], 1, 1_000_000),
     demo: (env["DEMO"] ?? "true").toLowerCase() !== "false",
-    cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== "")
+    cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== ""),
+    checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], 1, 10_080) ?? 60) * 60,
+    clock: clockMode(env["CLOCK"])
   }
 }

@@ -4,6 +4,7 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
 import { makeCurrencyRegistry } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
+import { makeManualClock, ManualClockControl } from "../../core/shared/manual-clock.js"
 import { kitLayer, type KitConfig } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
@@ -18,6 +19,8 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
     masterKey: secrets.masterKey,
     adminToken: secrets.adminToken,
     currencies: currencies.right,
+    baseUrl: config.baseUrl,
+    checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
     settings: {
       ...defaultSiteSettings,
       siteUrl: config.baseUrl,
@@ -33,9 +36,14 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
  * accepting, in-flight requests finish, and only then does the pool close.
  */
 export const serverLayer = (config: HostConfig, secrets: HostSecrets) => {
-  const kit = kitLayer(kitConfigFor(config, secrets))
+  // A manual clock starts at the real time of start-up; every request then runs on it.
+  const manual = config.clock === "manual" ? makeManualClock(Date.now()) : undefined
+  const kit = manual === undefined
+    ? kitLayer(kitConfigFor(config, secrets))
+    : Layer.merge(kitLayer(kitConfigFor(config, secrets)), Layer.succeed(ManualClockControl, manual))
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
-  return HttpServer.serve(httpApp).pipe(
+  const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
+  return HttpServer.serve(app).pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provideMerge(NodeHttpServer.layer(createGracefulServer, { port: config.port, host: config.host })),
     Layer.provideMerge(Layer.effect(DemoSeed, demo)),

@@ -1,0 +1,52 @@
+import type { Payment } from "../../core/payments/payment.js"
+import type { CheckoutSession } from "../../core/payments/initiate-payment.js"
+import { Amount, ZERO } from "../../core/money/amount.js"
+import { toIsoString } from "../../core/shared/instant.js"
+import { jsonAmount } from "./json-codec.js"
+
+/** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
+export const checkoutSessionJson = (session: CheckoutSession, merchantName: string) => {
+  const { payment } = session
+  return {
+    payment_url: session.paymentUrl,
+    info: {
+      trx_id: payment.trxId,
+      ref_trx: payment.refTrx,
+      description: payment.description ?? "",
+      ipn_url: payment.ipnUrl,
+      cancel_redirect: payment.cancelRedirect,
+      success_redirect: payment.successRedirect,
+      customer_name: payment.customerName ?? "",
+      customer_email: payment.customerEmail ?? "",
+      merchant_id: payment.merchantId,
+      merchant_name: merchantName,
+      amount: jsonAmount(payment.amount),
+      currency_code: payment.currency,
+      environment: payment.environment,
+      is_sandbox: payment.environment === "sandbox",
+      allow_payment_methods: payment.allowPaymentMethods,
+      merchant_payment_methods_restricted: session.restricted,
+      merchant_payment_method_ids: session.eligible.map((gateway) => gateway.id),
+      merchant_payment_method_codes: session.shown.map((gateway) => gateway.code)
+    }
+  }
+}
+
+/**
+ * Spec 2.3. `amount` is the requested amount; fee and net are known once the payment succeeded
+ * and are 0 before (nothing has been credited). Refund fields are always present.
+ */
+export const verifyJson = (payment: Payment) => ({
+  status: payment.status,
+  trx_id: payment.trxId,
+  amount: jsonAmount(payment.amount),
+  fee: jsonAmount(payment.fee ?? ZERO),
+  currency: payment.currency,
+  net_amount: jsonAmount(payment.net ?? ZERO),
+  customer: { name: payment.customerName ?? "", email: payment.customerEmail ?? "" },
+  description: payment.description ?? "",
+  created_at: toIsoString(payment.createdAt),
+  updated_at: toIsoString(payment.updatedAt),
+  refunded_amount: jsonAmount(payment.refundedAmount),
+  fully_refunded: payment.status === "success" && payment.refundedAmount === payment.amount && payment.amount > Amount(0n)
+})

@@ -1,0 +1,191 @@
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { MerchantRepository } from "../../../core/merchants/merchant-repository.js"
+import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { toCurrencyString } from "../../../core/money/format.js"
+import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
+import { finishPayment, type Resolution } from "../../../core/payments/finish-payment.js"
+import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
+import { GatewayPlugins } from "../../../core/payments/gateway-plugin.js"
+import type { Payment } from "../../../core/payments/payment.js"
+import { PaymentRepository } from "../../../core/payments/payment-repository.js"
+import { GatewayId } from "../../../core/shared/ids.js"
+import { now, toSeconds } from "../../../core/shared/instant.js"
+import { PAGE_HEADERS } from "../checkout/html.js"
+import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
+import { readRawBody } from "../request-body.js"
+
+/** Why a checkout request ends on an explanatory page instead of the flow. */
+class PageAnswer {
+  constructor(readonly status: number, readonly html: string) {}
+}
+
+const htmlResponse = (status: number, html: string) =>
+  HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: PAGE_HEADERS })
+
+const notFound = () => new PageAnswer(404, messagePage("Payment link not found", "This payment link is not valid. Ask the merchant for a new one."))
+
+const settledAnswer = (payment: Payment) =>
+  payment.status === "success"
+    ? HttpServerResponse.redirect(payment.successRedirect, { status: 303 })
+    : HttpServerResponse.redirect(payment.cancelRedirect, { status: 303 })
+
+/** Ends a pending payment; if it already ended (a double submit, a race), that is fine: read what it became. */
+const finish = (payment: Payment, resolution: Resolution) =>
+  finishPayment(payment.trxId, resolution).pipe(
+    Effect.catchTag("PaymentAlreadyFinal", () =>
+      Effect.flatMap(PaymentRepository, (payments) => Effect.map(payments.findByTrxId(payment.trxId), Option.getOrThrow)))
+  )
+
+/** The session a link names, on business time: an expired one fails its payment and answers 410. */
+const session = (token: string) => Effect.gen(function*() {
+  const read = (yield* CheckoutLinks).read(token, toSeconds(yield* now))
+  if (read._tag === "Invalid") return yield* Effect.fail(notFound())
+  const found = yield* (yield* PaymentRepository).findByTrxId(read.trxId)
+  if (Option.isNone(found)) return yield* Effect.fail(notFound())
+  let payment = found.value
+  if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
+    if (payment.status === "pending") payment = yield* finish(payment, { _tag: "Failed", reason: "expired", gatewayId: null })
+    return yield* Effect.fail(new PageAnswer(410, messagePage("This payment link has expired", "Start the payment again from the merchant's site.", {
+      href: payment.cancelRedirect,
+      label: "Return to the merchant"
+    })))
+  }
+  const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.merchantId))
+  const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+  const base = `/checkout/${token}`
+  return {
+    token,
+    payment,
+    view: {
+      payment,
+      merchantName: merchant.name,
+      displayAmount: toCurrencyString(payment.amount, exponent),
+      payAction: `${base}/pay`,
+      cancelAction: `${base}/cancel`
+    }
+  }
+})
+
+/** Gateways the session offers that are still usable now (one may have been switched off since). */
+const offeredGateways = (payment: Payment) =>
+  Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
+    list.filter((gateway) => gateway.active))
+
+const formFields = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const query = new URL(request.url, "http://checkout.invalid").searchParams
+  const raw = yield* readRawBody.pipe(Effect.mapError((error) =>
+    error._tag === "BodyTooLarge"
+      ? new PageAnswer(413, messagePage("Request too large", "The form sent was too large."))
+      : new PageAnswer(400, messagePage("Request not understood", "The form could not be read."))))
+  const body = new URLSearchParams(new TextDecoder().decode(raw))
+  return Object.fromEntries([...query, ...body])
+})
+
+const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer, R>) =>
+  Effect.catchIf(flow, (error): error is PageAnswer => error instanceof PageAnswer, (answer) =>
+    Effect.succeed(htmlResponse(answer.status, answer.html)))
+
+const show = (token: string) => page(Effect.gen(function*() {
+  const { payment, view } = yield* session(token)
+  if (payment.status !== "pending") return settledAnswer(payment)
+  return htmlResponse(200, checkoutPage({ ...view, gateways: yield* offeredGateways(payment) }))
+}))
+
+const pay = (token: string) => page(Effect.gen(function*() {
+  const { payment, view } = yield* session(token)
+  if (payment.status !== "pending") return settledAnswer(payment)
+  const chosen = Number((yield* formFields)["gateway_id"] ?? "")
+  const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === chosen)
+  if (gateway === undefined) return yield* Effect.fail(new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
+  const plugin = yield* pluginFor(gateway.plugin)
+  const links = `${yield* publicBase}/checkout/${token}`
+  const action = yield* plugin.beginCheckout({
+    trxId: payment.trxId,
+    amount: payment.amount,
+    currency: payment.currency,
+    description: payment.description,
+    merchantName: view.merchantName,
+    environment: payment.environment,
+    gateway,
+    returnUrl: `${links}/return/${gateway.id}`,
+    cancelUrl: `${links}/cancel`
+  }).pipe(Effect.catchTag("GatewayFailure", (failure) =>
+    Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message)))))
+  return action._tag === "Redirect"
+    ? HttpServerResponse.redirect(action.url, { status: 303 })
+    : htmlResponse(200, gatewayPage(view, gateway, action.html))
+}))
+
+const outcomeResolution = { Paid: "Succeeded", Declined: "declined", Cancelled: "cancelled" } as const
+
+const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
+  const { payment } = yield* session(token)
+  if (payment.status !== "pending") return settledAnswer(payment)
+  const gatewayId = GatewayId(Number(gatewayText))
+  const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === gatewayId)
+  if (gateway === undefined) return yield* Effect.fail(notFound())
+  const plugin = yield* pluginFor(gateway.plugin)
+  const outcome = yield* plugin.handleReturn({
+    trxId: payment.trxId,
+    amount: payment.amount,
+    currency: payment.currency,
+    environment: payment.environment,
+    gateway,
+    fields: yield* formFields
+  }).pipe(
+    Effect.catchTag("GatewayReturnRejected", () =>
+      Effect.fail(new PageAnswer(400, messagePage("Payment not confirmed", "The payment response could not be verified.")))),
+    Effect.catchTag("GatewayFailure", (failure) => Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message))))
+  )
+  if (outcome._tag === "Pending") {
+    return htmlResponse(202, messagePage("Payment processing", "The payment is being processed. You may close this page."))
+  }
+  const mapped = outcomeResolution[outcome._tag]
+  const resolution: Resolution = mapped === "Succeeded"
+    ? { _tag: "Succeeded", gatewayId: gateway.id }
+    : { _tag: "Failed", reason: mapped, gatewayId: gateway.id }
+  return settledAnswer(yield* finish(payment, resolution))
+}))
+
+const cancel = (token: string) => page(Effect.gen(function*() {
+  const { payment } = yield* session(token)
+  const settled = payment.status === "pending" ? yield* finish(payment, { _tag: "Failed", reason: "cancelled", gatewayId: null }) : payment
+  return settledAnswer(settled)
+}))
+
+/** A gateway whose plugin is no longer installed cannot take payments: say so instead of failing. */
+const pluginFor = (id: string) =>
+  Effect.flatMap(GatewayPlugins, (plugins) => plugins.get(id)).pipe(Effect.catchTag("UnknownGatewayPlugin", () =>
+    Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", "This payment method cannot be used right now.")))))
+
+/** The public address gateways send customers back to: the one checkout links were issued under. */
+const publicBase = Effect.map(CheckoutLinks, (links) => links.baseUrl)
+
+/**
+ * `/checkout/<token>[/pay|/cancel|/return/<gateway id>]`, parsed here rather than by the router:
+ * the router refuses path parameters over 100 characters, and a signed token is longer.
+ */
+const TOKEN = "([A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)"
+const SHOW = new RegExp(`^${TOKEN}$`)
+const PAY = new RegExp(`^${TOKEN}/pay$`)
+const CANCEL = new RegExp(`^${TOKEN}/cancel$`)
+const RETURN = new RegExp(`^${TOKEN}/return/(\\d{1,15})$`)
+
+type PageEffect = ReturnType<typeof show> | ReturnType<typeof pay> | ReturnType<typeof cancel> | ReturnType<typeof gatewayReturn>
+
+const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<string>) => PageEffect]>) =>
+  Effect.gen(function*() {
+    const tail = (yield* HttpRouter.params)["*"] ?? ""
+    for (const [pattern, handler] of routes) {
+      const match = pattern.exec(tail)
+      if (match !== null) return yield* handler(...match.slice(1))
+    }
+    return htmlResponse(404, notFound().html)
+  })
+
+export const checkoutRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/checkout/*", dispatch([[SHOW, show], [RETURN, gatewayReturn]])),
+  HttpRouter.post("/checkout/*", dispatch([[PAY, pay], [CANCEL, cancel], [RETURN, gatewayReturn]]))
+)
