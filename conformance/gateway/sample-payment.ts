@@ -40,6 +40,7 @@ export const sampleRequest = (
     trxId,
     amount: Amount(1_250_000_000n),
     currency,
+    displayAmount: "12.50",
     description: "Conformance order <1> & \"friends\"",
     merchantName: "Conformance & Co <test>",
     environment: "sandbox",

@@ -10,6 +10,7 @@ const plugin = (id: string, overrides: Partial<GatewayPlugin> = {}): GatewayPlug
   apiVersion: GATEWAY_PLUGIN_API_VERSION,
   configSchema: Schema.Struct({}),
   currencies: "any",
+  environments: ["sandbox", "production"],
   beginCheckout: () => Effect.succeed({ _tag: "Redirect", url: "https://gateway.example/pay" }),
   handleReturn: () => Effect.succeed({ _tag: "Pending" }),
   ...overrides

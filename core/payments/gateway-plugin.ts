@@ -14,6 +14,8 @@ export interface CheckoutRequest {
   readonly trxId: string
   readonly amount: Amount
   readonly currency: string
+  /** The amount as the customer should read it, in the currency's own minor digits ("12.50"). */
+  readonly displayAmount: string
   readonly description: string | null
   readonly merchantName: string
   readonly environment: Environment
@@ -75,6 +77,8 @@ export interface GatewayPlugin {
   readonly configSchema: Schema.Schema.AnyNoContext
   /** Currency codes it can serve, or "any". */
   readonly currencies: ReadonlyArray<string> | "any"
+  /** The environments it can take payments in: a simulator serves sandbox only, a real gateway both. */
+  readonly environments: ReadonlyArray<Environment>
   readonly beginCheckout: (request: CheckoutRequest) => Effect.Effect<CheckoutAction, GatewayFailure>
   readonly handleReturn: (received: GatewayReturn) => Effect.Effect<GatewayOutcome, GatewayReturnRejected | GatewayFailure>
 }

@@ -4,13 +4,14 @@ import { MerchantCurrencyRepository } from "../merchants/currency-repository.js"
 import { ATOMS_PER_UNIT, SCALE } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
-import { now, plusSeconds, toSeconds } from "../shared/instant.js"
+import { fromSeconds, now, toSeconds } from "../shared/instant.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { CheckoutLinks } from "./checkout-links.js"
 import type { Gateway } from "./gateway.js"
 import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
+import { GatewayPlugins } from "./gateway-plugin.js"
 import { GatewayRepository } from "./gateway-repository.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
@@ -67,12 +68,17 @@ export const initiatePayment = (caller: AuthenticatedMerchant, request: Initiate
 
     const gateways = yield* GatewayRepository
     const selection = yield* gateways.merchantSelection(merchant.id)
+    // A gateway whose plugin cannot take payments in this environment (a simulator in production,
+    // or a plugin no longer installed) could only fail on the page: it is not eligible.
+    const serving = new Set((yield* GatewayPlugins).list.filter((plugin) => plugin.environments.includes(environment)).map((plugin) => plugin.id))
     const eligible = eligibleGateways({ gateways: yield* gateways.list, selection, currency: request.currency })
+      .filter((gateway) => serving.has(gateway.plugin))
     const shown = narrowByKeywords(eligible, request.keywords)
 
     const links = yield* CheckoutLinks
     const at = yield* now
-    const expiresAt = plusSeconds(at, links.lifetimeSeconds)
+    // Whole seconds, as the link's own expiry is: page and verify agree to the second.
+    const expiresAt = fromSeconds(toSeconds(at) + links.lifetimeSeconds)
     const trxId = yield* (yield* Ids).transactionId(environment)
     const payment = yield* (yield* PaymentRepository).insert({
       trxId,

@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from "node:net"
 import { HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
@@ -59,12 +60,26 @@ export interface RunningServer {
 }
 
 /** Starts the standalone host in this process (tests, benchmarks); `close` shuts it down gracefully. */
-export const startServer = async (config: HostConfig): Promise<RunningServer> => {
+/** A port the system just gave out: links must name the real port, so it is chosen before start-up. */
+const freePort = (host: string) =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createNetServer()
+    probe.once("error", reject)
+    probe.listen(0, host, () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+export const startServer = async (requested: HostConfig): Promise<RunningServer> => {
+  // Port 0 means "any": pick it now so the base URL (checkout links, site_url) names the real one.
+  const port = requested.port === 0 ? await freePort(requested.host) : requested.port
+  const config = requested.port === 0 && requested.baseUrl.endsWith(":0")
+    ? { ...requested, port, baseUrl: `${requested.baseUrl.slice(0, -2)}:${port}` }
+    : { ...requested, port }
   const secrets = resolveSecrets(config)
   const runtime = ManagedRuntime.make(serverLayer(config, secrets))
-  const [address, demo] = await runtime.runPromise(Effect.all([HttpServer.HttpServer, DemoSeed]))
-  const bound = address.address
-  const port = bound._tag === "TcpAddress" ? bound.port : config.port
+  const demo = await runtime.runPromise(DemoSeed)
   return {
     url: `http://127.0.0.1:${port}`,
     adminToken: secrets.adminToken,

@@ -1,5 +1,3 @@
-import type { Amount } from "../../../core/money/amount.js"
-import { toJsonNumberText } from "../../../core/money/format.js"
 import type { SandboxOutcome } from "./sandbox-signature.js"
 
 const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
@@ -15,7 +13,7 @@ const BUTTONS: ReadonlyArray<{ readonly outcome: SandboxOutcome; readonly label:
 
 export interface SandboxFormInput {
   readonly trxId: string
-  readonly amount: Amount
+  readonly displayAmount: string
   readonly currency: string
   readonly returnUrl: string
   /** The gateway's configured label, shown so an operator can tell several sandbox gateways apart. */
@@ -44,7 +42,7 @@ export const renderSandboxForm = (input: SandboxFormInput): string =>
     input.label === undefined ? "" : `<h2 class="sandbox-label">${escapeHtml(input.label)}</h2>`,
     `<p class="sandbox-note">Sandbox simulator: no money moves. Choose how payment ` +
     `<strong>${escapeHtml(input.trxId)}</strong> of ` +
-    `<strong>${escapeHtml(toJsonNumberText(input.amount))} ${escapeHtml(input.currency)}</strong> ends.</p>`,
+    `<strong>${escapeHtml(input.displayAmount)} ${escapeHtml(input.currency)}</strong> ends.</p>`,
     `<div class="sandbox-outcomes">`,
     ...BUTTONS.map((button) => outcomeForm(input, button)),
     `</div>`,

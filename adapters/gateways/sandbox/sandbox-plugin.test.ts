@@ -17,6 +17,7 @@ const request = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => (
   trxId: TRX,
   amount: Amount(1_250_000_000n),
   currency: "USD",
+  displayAmount: "12.50",
   description: null,
   merchantName: "Shop",
   environment: "sandbox",

@@ -46,12 +46,13 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPlugin 
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     configSchema: SandboxConfig,
     currencies: "any",
+    environments: ["sandbox"],
     beginCheckout: (request) => {
       if (request.environment !== "sandbox") return Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
       const config = Schema.decodeUnknownOption(SandboxConfig)(request.gateway.config)
       const html = renderSandboxForm({
         trxId: request.trxId,
-        amount: request.amount,
+        displayAmount: request.displayAmount,
         currency: request.currency,
         returnUrl: request.returnUrl,
         label: Option.getOrUndefined(Option.flatMapNullable(config, (c) => c.label)),

@@ -3,7 +3,7 @@ export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
 
 const STYLE = `
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330;overflow-wrap:anywhere}
 main{max-width:28rem;margin:0 auto;padding:1.25rem}
 .card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .banner{background:#fff4cc;color:#5c4400;border:1px solid #f0d37a;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem;font-weight:600}
@@ -15,6 +15,9 @@ button,.button{display:block;width:100%;box-sizing:border-box;padding:.85rem 1re
 button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff;text-align:center}
 button.link{border:none;background:none;color:#5b6475;text-align:center;text-decoration:underline}
 form{margin:0}
+.sandbox-outcome{margin:.5rem 0}
+.sandbox-pay button,button.sandbox-pay{background:#1d4ed8;border-color:#1d4ed8;color:#fff;text-align:center}
+a.back{display:block;text-align:center;color:#5b6475;margin-top:.75rem}
 `
 
 /** The page shell: readable on a phone, no scripts, nothing loaded from elsewhere. */

@@ -35,11 +35,14 @@ export const checkoutPage = (view: CheckoutView): string => {
 </div>`)
 }
 
-/** A gateway plugin's own form, inside the kit's page. The fragment is trusted plugin output. */
-export const gatewayPage = (view: Omit<CheckoutView, "gateways" | "payAction">, gateway: Gateway, fragment: string): string =>
+/**
+ * A gateway plugin's own form, inside the kit's page. The fragment is trusted plugin output. The
+ * way out is back to the choice of methods (the plugin's form has its own cancel, if any).
+ */
+export const gatewayPage = (view: Omit<CheckoutView, "gateways" | "payAction">, gateway: Gateway, fragment: string, backHref: string): string =>
   page(`Pay ${view.merchantName}`, `${sandboxBanner(view.payment)}<div class="card">${heading(view)}
 <p class="muted">${escapeHtml(gateway.name)}</p>${fragment}
-<form method="post" action="${escapeHtml(view.cancelAction)}"><button type="submit" class="link">Cancel</button></form></div>`)
+<a class="back" href="${escapeHtml(backHref)}" data-testid="choose-another">Choose another payment method</a></div>`)
 
 /** A page that explains where the customer stands and offers the way back. */
 export const messagePage = (title: string, message: string, link?: { readonly href: string; readonly label: string }): string =>

@@ -18,6 +18,7 @@ const cardsPlugin: GatewayPlugin = {
   displayName: "Cards",
   version: "0.1.0",
   apiVersion: GATEWAY_PLUGIN_API_VERSION,
+  environments: ["sandbox", "production"],
   configSchema: Schema.Struct({ api_key: Schema.String.pipe(Schema.minLength(1)), retries: Schema.optional(Schema.Int) }),
   currencies: ["USD", "BDT"],
   beginCheckout: () => Effect.succeed({ _tag: "Redirect", url: "https://cards.example/pay" }),

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MerchantRepository } from "../../../core/merchants/merchant-repository.js"
+import { availability } from "../../../core/merchants/review.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
@@ -52,10 +53,15 @@ const session = (token: string) => Effect.gen(function*() {
     })))
   }
   const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.merchantId))
+  // A link issued before the merchant was suspended or disabled must not take payment after.
+  if (availability(merchant.status, payment.environment)._tag !== "Available") {
+    return yield* Effect.fail(new PageAnswer(403, messagePage("Payment unavailable", "This merchant cannot accept payments right now.")))
+  }
   const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
-  const base = `/checkout/${token}`
+  // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
+  const base = `${yield* publicBase}/checkout/${token}`
   return {
-    token,
+    base,
     payment,
     view: {
       payment,
@@ -94,28 +100,28 @@ const show = (token: string) => page(Effect.gen(function*() {
 }))
 
 const pay = (token: string) => page(Effect.gen(function*() {
-  const { payment, view } = yield* session(token)
+  const { base, payment, view } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
   const chosen = Number((yield* formFields)["gateway_id"] ?? "")
   const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === chosen)
   if (gateway === undefined) return yield* Effect.fail(new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
   const plugin = yield* pluginFor(gateway.plugin)
-  const links = `${yield* publicBase}/checkout/${token}`
   const action = yield* plugin.beginCheckout({
     trxId: payment.trxId,
     amount: payment.amount,
     currency: payment.currency,
+    displayAmount: view.displayAmount,
     description: payment.description,
     merchantName: view.merchantName,
     environment: payment.environment,
     gateway,
-    returnUrl: `${links}/return/${gateway.id}`,
-    cancelUrl: `${links}/cancel`
+    returnUrl: `${base}/return/${gateway.id}`,
+    cancelUrl: `${base}/cancel`
   }).pipe(Effect.catchTag("GatewayFailure", (failure) =>
     Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message)))))
   return action._tag === "Redirect"
     ? HttpServerResponse.redirect(action.url, { status: 303 })
-    : htmlResponse(200, gatewayPage(view, gateway, action.html))
+    : htmlResponse(200, gatewayPage(view, gateway, action.html, base))
 }))
 
 const outcomeResolution = { Paid: "Succeeded", Declined: "declined", Cancelled: "cancelled" } as const
