@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest"
+import { expectHtml, expectSeeOther, formWith, getPage, offeredCodes, openGateway, submit } from "./checkout-html.js"
+import { expectOk } from "./assertions.js"
+import { balanceText, CANCEL_URL, createShop, gatewayMaker, selectGateways, startSession, statusOf, SUCCESS_URL, verify } from "./payment-fixtures.js"
+import type { Target } from "./signing.js"
+
+const FEES = { fee_percent: 2.9, fee_fixed: 0.3 }
+
+/** The customer's path through plain HTML forms: pick a gateway, then the sandbox gateway's own forms. */
+export const checkoutFlowCases = (target: () => Target) =>
+  describe("hosted checkout flow", () => {
+    const makeGateway = gatewayMaker(target)
+
+    /** A shop whose checkout offers exactly one fresh sandbox gateway, and a pending 100 USD session. */
+    const pendingCheckout = async () => {
+      const gateway = await makeGateway({ method: "flow" })
+      const shop = await createShop(target(), { merchant: FEES })
+      await selectGateways(target(), shop.merchant.id, [gateway.id])
+      const session = await startSession(shop.sandbox, "100")
+      const balance = () => balanceText(target(), shop.merchant.id, shop.wallet("USD").id)
+      const status = () => statusOf(shop.sandbox, session.info.trx_id)
+      return { gateway, shop, session, url: session.payment_url as string, trxId: session.info.trx_id as string, balance, status }
+    }
+
+    it("pay: the gateway form leads to the sandbox form; Pay answers 303 to success_redirect and the payment succeeds", async () => {
+      const { gateway, shop, url, trxId, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      for (const testId of ["pay", "decline", "cancel"]) {
+        expect(formWith(sandbox.html, testId).fields["trx_id"]).toBe(trxId)
+      }
+      expect(sandbox.html).toMatch(/\b100\.00 USD\b/)
+      expect(await status()).toBe("pending")
+      expectSeeOther(await submit(target(), formWith(sandbox.html, "pay"), sandbox.url), SUCCESS_URL)
+      const verified = await verify(shop.sandbox, trxId)
+      expect(expectOk(verified)).toMatchObject({ status: "success", fee: 3.2, net_amount: 96.8 })
+      expect(await balance()).toBe("96.8")
+      // The link now leads back to the outcome instead of offering payment again.
+      expectSeeOther(await getPage(target(), url), SUCCESS_URL)
+    })
+
+    it("the gateway's page shows the amount in the currency's minor digits too, never another spelling", async () => {
+      const gateway = await makeGateway({ method: "display" })
+      const shop = await createShop(target())
+      await selectGateways(target(), shop.merchant.id, [gateway.id])
+      const session = await startSession(shop.sandbox, "12.5")
+      const sandbox = await openGateway(target(), session.payment_url, gateway.code)
+      // Every spelling of the amount the customer reads on this page (kit heading and gateway form).
+      const shown = [...sandbox.html.replace(/<[^>]*>/g, "").matchAll(/\b\d[\d,]*(?:\.\d+)? USD\b/g)].map(([text]) => text)
+      expect(shown.length).toBeGreaterThan(0)
+      expect(new Set(shown), `amounts shown: ${JSON.stringify(shown)}`).toEqual(new Set(["12.50 USD"]))
+    })
+
+    it("decline: 303 to cancel_redirect, the payment fails and no money moves", async () => {
+      const { gateway, url, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      expectSeeOther(await submit(target(), formWith(sandbox.html, "decline"), sandbox.url), CANCEL_URL)
+      expect(await status()).toBe("failed")
+      expect(await balance()).toBe("0")
+      expectSeeOther(await getPage(target(), url), CANCEL_URL)
+    })
+
+    it("the sandbox form's Cancel: 303 to cancel_redirect, the payment fails", async () => {
+      const { gateway, url, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      expectSeeOther(await submit(target(), formWith(sandbox.html, "cancel"), sandbox.url), CANCEL_URL)
+      expect(await status()).toBe("failed")
+      expect(await balance()).toBe("0")
+    })
+
+    it("the checkout page's own cancel form: 303 to cancel_redirect, the payment fails, a second cancel changes nothing", async () => {
+      const { url, balance, status } = await pendingCheckout()
+      const page = expectHtml(await getPage(target(), url), 200)
+      const cancel = formWith(page, "cancel-checkout")
+      expectSeeOther(await submit(target(), cancel, url), CANCEL_URL)
+      expect(await status()).toBe("failed")
+      expectSeeOther(await submit(target(), cancel, url), CANCEL_URL)
+      expect(await status()).toBe("failed")
+      expect(await balance()).toBe("0")
+    })
+
+    it("submitting Pay twice: the second answers 303 to the settled outcome and money moves once", async () => {
+      const { gateway, url, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      const pay = formWith(sandbox.html, "pay")
+      expectSeeOther(await submit(target(), pay, sandbox.url), SUCCESS_URL)
+      expectSeeOther(await submit(target(), pay, sandbox.url), SUCCESS_URL)
+      // A late Decline or cancel from another tab cannot undo it either.
+      expectSeeOther(await submit(target(), formWith(sandbox.html, "decline"), sandbox.url), SUCCESS_URL)
+      expectSeeOther(await getPage(target(), url), SUCCESS_URL)
+      expect(await status()).toBe("success")
+      expect(await balance()).toBe("96.8")
+    })
+
+    it("several Pay submissions at once: every one lands on success_redirect and money moves once", async () => {
+      const { gateway, url, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      const pay = formWith(sandbox.html, "pay")
+      const responses = await Promise.all(Array.from({ length: 5 }, () => submit(target(), pay, sandbox.url)))
+      for (const response of responses) expectSeeOther(response, SUCCESS_URL)
+      expect(await status()).toBe("success")
+      expect(await balance()).toBe("96.8")
+    })
+
+    it("a forged return (hidden fields changed) answers a 400 page and the payment stays pending; the genuine form still works", async () => {
+      const { gateway, url, balance, status } = await pendingCheckout()
+      const sandbox = await openGateway(target(), url, gateway.code)
+      const decline = formWith(sandbox.html, "decline")
+      const pay = formWith(sandbox.html, "pay")
+      const signature = pay.fields["signature"]!
+      const other = await pendingCheckout()
+      const forgeries: ReadonlyArray<Record<string, string>> = [
+        { outcome: "paid" },
+        { signature: `${signature.slice(0, -1)}${signature.endsWith("0") ? "1" : "0"}` },
+        { signature: "" },
+        { trx_id: other.trxId },
+        { outcome: "refunded", signature }
+      ]
+      for (const changes of forgeries) {
+        const forged = changes["outcome"] === "paid" ? decline : pay
+        expectHtml(await submit(target(), forged, sandbox.url, changes), 400)
+        expect(await status(), JSON.stringify(changes)).toBe("pending")
+      }
+      expect(await other.status()).toBe("pending")
+      expect(await balance()).toBe("0")
+      expectSeeOther(await submit(target(), pay, sandbox.url), SUCCESS_URL)
+      expect(await balance()).toBe("96.8")
+    })
+
+    it("refuses a gateway the session does not offer with a 400 page, and stays pending", async () => {
+      const { gateway, url, status } = await pendingCheckout()
+      const stranger = await makeGateway({ method: "stranger" })
+      const page = expectHtml(await getPage(target(), url), 200)
+      expect(offeredCodes(page)).toEqual([gateway.code])
+      const choice = formWith(page, `gateway-${gateway.code}`)
+      expectHtml(await submit(target(), choice, url, { gateway_id: String(stranger.id) }), 400)
+      expect(await status()).toBe("pending")
+    })
+  })
+
