@@ -1,5 +1,7 @@
 // Load generation: wrk when installed (C, multi-threaded, so it takes less CPU from the server on a
-// small machine), otherwise autocannon in this process. Both report the same shape of result.
+// small machine), otherwise autocannon in this process. Loads that need code per request (a fresh
+// body and HMAC each time, which wrk's Lua cannot compute) run autocannon in a child process on the
+// load core instead. All report the same shape of result.
 import { spawn, spawnSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -41,8 +43,14 @@ export const runLoad = (options) => (options.wrk === undefined ? runAutocannon(o
 /** Nearest-rank percentile of an ascending array. */
 const percentile = (sorted, p) => (sorted.length === 0 ? Number.NaN : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)])
 
-const runAutocannon = async ({ url, headers, connections, durationSeconds }) => {
-  const instance = autocannon({ url, headers, connections, duration: durationSeconds })
+/**
+ * autocannon in this process. `requests`, when given, is autocannon's own list (for instance one
+ * request with a `setupRequest` hook that builds each request afresh).
+ * @param {{ url: string, headers: Record<string,string>, connections: number, durationSeconds: number, requests?: object[] }} options
+ * @returns {Promise<LoadResult>}
+ */
+export const runAutocannon = async ({ url, headers, connections, durationSeconds, requests }) => {
+  const instance = autocannon({ url, headers, connections, duration: durationSeconds, ...(requests === undefined ? {} : { requests }) })
   // autocannon's own latency histogram has 1 ms resolution, so a fast server reads "p50 0 ms".
   // Its per-response event carries the exact hrtime duration; keep those (a few MB per run).
   /** @type {number[]} */
@@ -62,31 +70,44 @@ const runAutocannon = async ({ url, headers, connections, durationSeconds }) => 
   }
 }
 
-const runWrk = ({ wrk, workDir, url, headers, connections, durationSeconds }) =>
+/** Runs `command` (after the load core's prefix) and resolves the JSON of its `BENCH_JSON ` line. */
+const spawnForJson = (name, command, args, env = process.env) =>
   new Promise((resolve, reject) => {
-    const script = join(workDir, "wrk-report.lua")
-    writeFileSync(script, WRK_REPORT)
-    const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`])
-    // One thread when pinned to one core; two otherwise, to keep up with a fast baseline.
-    const threads = pinned ? "-t1" : "-t2"
-    const args = [threads, `-c${connections}`, `-d${durationSeconds}s`, "--timeout", "10s", "-s", script, ...headerArgs, url]
-    const [command, ...prefixArgs] = [...loadPrefix, /** @type {string} */ (wrk)]
-    const child = spawn(/** @type {string} */ (command), [...prefixArgs, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    const [executable, ...prefixArgs] = [...loadPrefix, command]
+    const child = spawn(/** @type {string} */ (executable), [...prefixArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     child.stdout.on("data", (chunk) => (out += chunk))
     child.stderr.on("data", (chunk) => (out += chunk))
     child.once("error", reject)
     child.once("exit", (code) => {
       const line = out.split("\n").find((text) => text.startsWith("BENCH_JSON "))
-      if (code !== 0 || line === undefined) return reject(new Error(`wrk failed (exit ${code}):\n${out}`))
-      const raw = JSON.parse(line.slice("BENCH_JSON ".length))
-      resolve({
-        rps: raw.requests / (raw.duration_us / 1e6),
-        p50Ms: raw.p50_us / 1000,
-        p99Ms: raw.p99_us / 1000,
-        non2xx: raw.non2xx,
-        errors: raw.errors,
-        requests: raw.requests
-      })
+      if (code !== 0 || line === undefined) return reject(new Error(`${name} failed (exit ${code}):\n${out}`))
+      resolve(JSON.parse(line.slice("BENCH_JSON ".length)))
     })
   })
+
+/**
+ * `script` (a node program that runs autocannon and prints its LoadResult as one `BENCH_JSON ` line)
+ * in its own process on the load core; `options` reach it as JSON in BENCH_LOAD_OPTIONS.
+ * @returns {Promise<LoadResult>}
+ */
+export const runNodeLoad = (script, options) =>
+  spawnForJson(`load generator ${script}`, process.execPath, [script], { ...process.env, BENCH_LOAD_OPTIONS: JSON.stringify(options) })
+
+const runWrk = async ({ wrk, workDir, url, headers, connections, durationSeconds }) => {
+  const script = join(workDir, "wrk-report.lua")
+  writeFileSync(script, WRK_REPORT)
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`])
+  // One thread when pinned to one core; two otherwise, to keep up with a fast baseline.
+  const threads = pinned ? "-t1" : "-t2"
+  const args = [threads, `-c${connections}`, `-d${durationSeconds}s`, "--timeout", "10s", "-s", script, ...headerArgs, url]
+  const raw = await spawnForJson("wrk", /** @type {string} */ (wrk), args)
+  return {
+    rps: raw.requests / (raw.duration_us / 1e6),
+    p50Ms: raw.p50_us / 1000,
+    p99Ms: raw.p99_us / 1000,
+    non2xx: raw.non2xx,
+    errors: raw.errors,
+    requests: raw.requests
+  }
+}
