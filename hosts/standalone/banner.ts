@@ -1,7 +1,31 @@
 import type { DemoCredentials } from "./demo-merchant.js"
 import type { HostSecrets } from "./local-secrets.js"
 
-/** What `npm start` prints: where it listens, how to administer it, and a request to try. */
+/** The signing lines every example shares: `SIG` for a method, path and body (bash, openssl). */
+const signing = (demo: DemoCredentials, method: string, path: string, body: string) => [
+  `SECRET='${demo.client_secret}'; TS=$(date +%s)`,
+  `SIG=$(printf '%s' "$TS.${method}.${path}.${body}" | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')`
+]
+
+const headers = (demo: DemoCredentials) =>
+  `-H 'Accept: application/json' -H 'X-Environment: sandbox' -H 'X-Merchant-Key: ${demo.merchant_key}' -H 'X-API-Key: ${demo.api_key}' -H "X-Timestamp: $TS" -H "X-Signature: sha256=$SIG"`
+
+/** Copy-paste commands against the demo merchant: each a bash snippet using curl and openssl. */
+export const demoCommands = (baseUrl: string, demo: DemoCredentials) => ({
+  siteInfo: [...signing(demo, "GET", "/api/v1/site-info", ""), `curl -s ${baseUrl}/api/v1/site-info ${headers(demo)}`].join("\n"),
+  initiate: [
+    // The reference is made unique per run; the body is signed byte for byte as sent.
+    `BODY='{"payment_amount":100,"currency_code":"USD","ref_trx":"demo-'$(date +%s%N)'","success_redirect":"https://example.com/ok","cancel_redirect":"https://example.com/cancel","ipn_url":"https://example.com/ipn","description":"Demo order"}'`,
+    ...signing(demo, "POST", "/api/v1/initiate-payment", "$BODY"),
+    `curl -s ${baseUrl}/api/v1/initiate-payment -H 'Content-Type: application/json' ${headers(demo)} -d "$BODY"`
+  ].join("\n"),
+  verify: (trxIdVariable = "$TRX") =>
+    [...signing(demo, "GET", `/api/v1/verify-payment/${trxIdVariable}`, ""), `curl -s ${baseUrl}/api/v1/verify-payment/${trxIdVariable} ${headers(demo)}`].join("\n")
+})
+
+const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).join("\n")
+
+/** What `npm start` prints: where it listens, how to administer it, and requests to try. */
 export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredentials | undefined): string => {
   const lines = [
     `merchant-payments listening on ${baseUrl}`,
@@ -9,6 +33,7 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
       (secrets.adminTokenSource === "generated" ? "  [generated for this run: set ADMIN_TOKEN to keep one]" : "")
   ]
   if (demo === undefined) return lines.join("\n")
+  const commands = demoCommands(baseUrl, demo)
   return [
     ...lines,
     "",
@@ -19,10 +44,12 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
     `  webhook secret: ${demo.webhook_secret}`,
     "",
     "try a signed request (bash, curl, openssl):",
-    `  SECRET='${demo.client_secret}'; TS=$(date +%s)`,
-    `  SIG=$(printf '%s' "$TS.GET./api/v1/site-info." | openssl dgst -sha256 -hmac "$SECRET" | sed 's/^.* //')`,
-    `  curl -s ${baseUrl}/api/v1/site-info -H 'Accept: application/json' -H 'X-Environment: sandbox' \\`,
-    `    -H 'X-Merchant-Key: ${demo.merchant_key}' -H 'X-API-Key: ${demo.api_key}' \\`,
-    `    -H "X-Timestamp: $TS" -H "X-Signature: sha256=$SIG"`
+    indent(commands.siteInfo),
+    "",
+    "create a payment, then open its payment_url in a browser and pay with the sandbox gateway:",
+    indent(commands.initiate),
+    "",
+    "verify it (put the info.trx_id from the answer in TRX):",
+    indent(`TRX=SANDBOX_...\n${commands.verify()}`)
   ].join("\n")
 }

@@ -4,9 +4,9 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { banner } from "./banner.js"
+import { signRequest } from "../../core/signing/request-signature.js"
+import { demoCommands } from "./banner.js"
 import { readHostConfig } from "./host-config.js"
-import { resolveSecrets } from "./local-secrets.js"
 import { startServer } from "./server.js"
 
 const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)
@@ -17,17 +17,41 @@ const quickstart = () => {
 }
 
 describe("standalone quickstart", () => {
-  it.skipIf(!hasTools)("the printed signed request answers 200 (needs bash, curl and openssl)", async () => {
-    const config = quickstart()
-    const server = await startServer(config)
+  it.skipIf(!hasTools)("the printed requests work: site-info, then a payment paid in the sandbox and verified (needs bash, curl, openssl)", async () => {
+    const server = await startServer(quickstart())
     try {
-      expect(server.demo).toBeDefined()
-      const text = banner(server.url, resolveSecrets(config), server.demo)
-      const snippet = text.split("try a signed request (bash, curl, openssl):\n")[1]!
+      const commands = demoCommands(server.url, server.demo!)
       // Asynchronously: the server answering curl runs in this very process.
-      const status = await new Promise<string>((resolve, reject) =>
-        execFile("bash", ["-c", `${snippet} -o /dev/null -w '%{http_code}'`], (error, stdout) => (error ? reject(error) : resolve(stdout))))
-      expect(status).toBe("200")
+      const bash = (script: string) =>
+        new Promise<string>((resolve, reject) => execFile("bash", ["-c", script], (error, stdout) => (error ? reject(error) : resolve(stdout))))
+      expect(await bash(`${commands.siteInfo} -o /dev/null -w '%{http_code}'`)).toBe("200")
+      const session = JSON.parse(await bash(commands.initiate))
+      expect(session.payment_url).toMatch(/\/checkout\//)
+      const trx: string = session.info.trx_id
+      const pending = JSON.parse(await bash(`TRX=${trx}\n${commands.verify()}`))
+      expect(pending.status).toBe("pending")
+      // Pay as the sandbox would (the hosted page itself is driven by the browser test).
+      const demo = server.demo!
+      const path = `/api/v1/sandbox/payments/${trx}/simulate`
+      const body = JSON.stringify({ outcome: "success" })
+      const timestamp = String(Math.floor(Date.now() / 1000))
+      const paid = await fetch(server.url + path, {
+        method: "POST",
+        body,
+        headers: {
+          "x-environment": "sandbox",
+          "x-merchant-key": demo.merchant_key,
+          "x-api-key": demo.api_key,
+          "x-timestamp": timestamp,
+          "x-signature": signRequest(demo.client_secret, { timestamp, method: "POST", pathWithQuery: path, rawBody: body })
+        }
+      })
+      expect(paid.status).toBe(200)
+      // The printed verify then shows success with the demo's exact fee (2.9 % + 0.30) and net.
+      const verified = await bash(`TRX=${trx}\n${commands.verify()}`)
+      expect(JSON.parse(verified).status).toBe("success")
+      expect(verified).toContain('"fee":3.2,')
+      expect(verified).toContain('"net_amount":96.8,')
     } finally {
       await server.close()
     }
