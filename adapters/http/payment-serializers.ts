@@ -1,5 +1,6 @@
 import type { Payment } from "../../core/payments/payment.js"
 import type { CheckoutSession } from "../../core/payments/initiate-payment.js"
+import { echoedFields } from "../../core/payments/payment-event.js"
 import { Amount, ZERO } from "../../core/money/amount.js"
 import { toIsoString } from "../../core/shared/instant.js"
 import { jsonAmount } from "./json-codec.js"
@@ -11,13 +12,7 @@ export const checkoutSessionJson = (session: CheckoutSession, merchantName: stri
     payment_url: session.paymentUrl,
     info: {
       trx_id: payment.trxId,
-      ref_trx: payment.refTrx,
-      description: payment.description ?? "",
-      ipn_url: payment.ipnUrl,
-      cancel_redirect: payment.cancelRedirect,
-      success_redirect: payment.successRedirect,
-      customer_name: payment.customerName ?? "",
-      customer_email: payment.customerEmail ?? "",
+      ...echoedFields(payment),
       merchant_id: payment.merchantId,
       merchant_name: merchantName,
       amount: jsonAmount(payment.amount),

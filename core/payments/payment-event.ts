@@ -29,6 +29,17 @@ const MESSAGES: Record<PaymentEventStatus, string> = {
   expired: "Payment session expired."
 }
 
+/** What a payment echoes of its request, in the initiate response (2.2) and in its events (6.2). */
+export const echoedFields = (payment: Payment) => ({
+  ref_trx: payment.refTrx,
+  description: payment.description ?? "",
+  ipn_url: payment.ipnUrl,
+  cancel_redirect: payment.cancelRedirect,
+  success_redirect: payment.successRedirect,
+  customer_name: payment.customerName ?? "",
+  customer_email: payment.customerEmail ?? ""
+})
+
 /** The body of spec 6.2, rendered once to the exact text that is signed and sent on every attempt. */
 export const paymentEventBody = (payment: Payment, status: PaymentEventStatus, merchant: Merchant, at: Instant): string =>
   renderJson({
@@ -37,13 +48,7 @@ export const paymentEventBody = (payment: Payment, status: PaymentEventStatus, m
     message: MESSAGES[status],
     timestamp: toSeconds(at),
     data: {
-      ref_trx: payment.refTrx,
-      description: payment.description ?? "",
-      ipn_url: payment.ipnUrl,
-      cancel_redirect: payment.cancelRedirect,
-      success_redirect: payment.successRedirect,
-      customer_name: payment.customerName ?? "",
-      customer_email: payment.customerEmail ?? "",
+      ...echoedFields(payment),
       merchant_name: merchant.name,
       amount: new ExactNumber(toJsonNumberText(payment.amount)),
       currency_code: payment.currency,
