@@ -1,0 +1,104 @@
+import { performance } from "node:perf_hooks"
+import { Duration, Effect, Layer } from "effect"
+import { type OutgoingWebhook, type SendResult, WebhookSender } from "../../core/webhooks/webhook-sender.js"
+import { LookupFailed, pinTarget, type ResolveAll } from "./pinned-lookup.js"
+import { postPinned } from "./pinned-post.js"
+
+export interface HttpWebhookSenderOptions {
+  /** One attempt's whole budget: DNS, connect and the response head. */
+  readonly timeoutMs: number
+  /** Only for local development and tests: lets webhooks reach loopback and private networks. */
+  readonly allowPrivateTargets: boolean
+  readonly userAgent?: string
+  /** Replaces the system resolver (dns.lookup); for hosts with their own resolution rules. */
+  readonly resolveAll?: ResolveAll
+}
+
+export const defaultUserAgent = "merchant-payments-webhooks/1.0"
+
+// Set by the sender from the body and the connection; a caller's value would desynchronise framing.
+const senderOwnedHeaders = new Set([
+  "host",
+  "content-length",
+  "content-type",
+  "transfer-encoding",
+  "connection",
+  "expect",
+  "user-agent"
+])
+
+const requestHeaders = (webhook: OutgoingWebhook, userAgent: string): Record<string, string> => ({
+  ...Object.fromEntries(
+    Object.entries(webhook.headers).filter(([name]) => !senderOwnedHeaders.has(name.toLowerCase()))
+  ),
+  "content-type": "application/json",
+  "content-length": String(Buffer.byteLength(webhook.body, "utf8")),
+  "user-agent": userAgent
+})
+
+const parseUrl = (text: string): URL | undefined => {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Sends one attempt; every outcome, a refusal included, comes back as a SendResult. */
+export const make = (options: HttpWebhookSenderOptions) => {
+  const userAgent = options.userAgent ?? defaultUserAgent
+  const pinOptions = {
+    allowPrivateTargets: options.allowPrivateTargets,
+    ...(options.resolveAll === undefined ? {} : { resolveAll: options.resolveAll })
+  }
+
+  const send = (webhook: OutgoingWebhook): Effect.Effect<SendResult> =>
+    Effect.suspend(() => {
+      const startedAt = performance.now()
+      const elapsed = () => performance.now() - startedAt
+      const failed = (error: string): SendResult => ({ _tag: "Failed", error, durationMs: elapsed() })
+      const url = parseUrl(webhook.url)
+      if (url === undefined) return Effect.succeed(failed("invalid URL"))
+
+      return pinTarget(url, pinOptions).pipe(
+        // getaddrinfo cannot be cancelled, but the attempt stops waiting for it within its budget.
+        Effect.timeoutFail({
+          duration: Duration.millis(options.timeoutMs),
+          onTimeout: () => new LookupFailed({ message: `timeout after ${options.timeoutMs} ms` })
+        }),
+        Effect.flatMap((target) =>
+          postPinned({
+            url,
+            target,
+            body: webhook.body,
+            headers: requestHeaders(webhook, userAgent),
+            budgetMs: options.timeoutMs - elapsed(),
+            timeoutMs: options.timeoutMs
+          })
+        ),
+        Effect.map((outcome): SendResult =>
+          outcome._tag === "Responded"
+            ? { _tag: "Responded", statusCode: outcome.statusCode, durationMs: elapsed() }
+            : failed(outcome.error)
+        ),
+        Effect.catchTags({
+          TargetRefused: (refused) =>
+            Effect.succeed({
+              ...failed(
+                refused.address === undefined
+                  ? `refused target: ${refused.reason}`
+                  : `refused target: ${refused.reason} (${refused.address})`
+              ),
+              permanent: true
+            }),
+          LookupFailed: (lookup) => Effect.succeed(failed(lookup.message))
+        })
+      )
+    })
+
+  return WebhookSender.of({ send })
+}
+
+/** The outbound webhook sender over node:http / node:https, guarded against SSRF. */
+export const layer = (options: HttpWebhookSenderOptions): Layer.Layer<WebhookSender> =>
+  Layer.succeed(WebhookSender, make(options))
