@@ -9,6 +9,7 @@ import { Instant } from "./instant.js"
 export interface ManualClock {
   readonly clock: Clock.Clock
   readonly now: Effect.Effect<Instant>
+  readonly unsafeNow: () => Instant
   readonly advance: (seconds: number) => Effect.Effect<Instant>
 }
 
@@ -27,6 +28,7 @@ export const makeManualClock = (startMillis: number): ManualClock => {
   return {
     clock,
     now,
+    unsafeNow: () => Instant(nanos / 1000n),
     advance: (seconds) =>
       Effect.sync(() => {
         nanos += BigInt(Math.trunc(seconds)) * 1_000_000_000n

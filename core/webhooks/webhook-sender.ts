@@ -13,7 +13,13 @@ export interface OutgoingWebhook {
  */
 export type SendResult =
   | { readonly _tag: "Responded"; readonly statusCode: number; readonly durationMs: number }
-  | { readonly _tag: "Failed"; readonly error: string; readonly durationMs: number }
+  | {
+    readonly _tag: "Failed"
+    readonly error: string
+    readonly durationMs: number
+    /** No retry can succeed (a target the guard refuses): the delivery fails at once. */
+    readonly permanent?: boolean
+  }
 
 /** Delivers one webhook attempt to its URL. */
 export class WebhookSender extends Context.Tag("merchant-payments/WebhookSender")<WebhookSender, {

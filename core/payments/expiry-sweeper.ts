@@ -1,0 +1,37 @@
+import { type Clock, Context, type Duration, Effect, Layer, Schedule } from "effect"
+import { now } from "../shared/instant.js"
+import { finishPayment } from "./finish-payment.js"
+import { PaymentRepository } from "./payment-repository.js"
+
+/** Pending payments whose checkout expired become failed (reason expired), each with its event. */
+export const sweepExpired = (limit: number) =>
+  Effect.gen(function*() {
+    const expired = yield* (yield* PaymentRepository).listExpiredPending(yield* now, limit)
+    yield* Effect.forEach(expired, (payment) =>
+      finishPayment(payment.trxId, { _tag: "Failed", reason: "expired", gatewayId: null }).pipe(
+        // Paid, cancelled or expired by someone else in the meantime: nothing left to do.
+        Effect.catchTag("PaymentAlreadyFinal", () => Effect.void)
+      ), { discard: true })
+    return expired.length
+  })
+
+export class ExpirySweeper extends Context.Tag("merchant-payments/ExpirySweeper")<ExpirySweeper, {}>() {}
+
+/**
+ * Runs every `interval` (default 15 s, well inside the minute the contract allows), sweeping in
+ * batches until none is left. Business time follows `clock` when given.
+ */
+export const layer = (options: { readonly interval?: Duration.DurationInput; readonly clock?: Clock.Clock } = {}) =>
+  Layer.scoped(
+    ExpirySweeper,
+    Effect.gen(function*() {
+      const BATCH = 100
+      const pass = sweepExpired(BATCH).pipe(
+        Effect.repeat({ while: (swept) => swept === BATCH }),
+        Effect.catchAllCause((cause) => Effect.logWarning("expiry sweep failed; retrying", cause))
+      )
+      const scheduled = Effect.repeat(pass, Schedule.spaced(options.interval ?? "15 seconds"))
+      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
+      return ExpirySweeper.of({})
+    })
+  )

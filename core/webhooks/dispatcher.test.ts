@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest"
+import { Instant } from "../shared/instant.js"
+import { defaultDispatchPolicy, nextAfter } from "./dispatcher.js"
+
+const at = Instant(1_800_000_000_000_000n)
+
+describe("webhook retry schedule", () => {
+  it("3 attempts in total: again after 60 s, then 300 s, then failed for good", () => {
+    expect(nextAfter(1, false, at, defaultDispatchPolicy)).toEqual({ status: "pending", nextAttemptAt: Instant(at + 60_000_000n) })
+    expect(nextAfter(2, false, at, defaultDispatchPolicy)).toEqual({ status: "pending", nextAttemptAt: Instant(at + 300_000_000n) })
+    expect(nextAfter(3, false, at, defaultDispatchPolicy)).toEqual({ status: "failed" })
+  })
+
+  it("a 2xx on any attempt delivers it", () => {
+    for (const attempt of [1, 2, 3]) expect(nextAfter(attempt, true, at, defaultDispatchPolicy)).toEqual({ status: "delivered" })
+  })
+
+  it("follows configured delays: their count sets the number of attempts", () => {
+    const policy = { ...defaultDispatchPolicy, retryDelaysMillis: [500] }
+    expect(nextAfter(1, false, at, policy)).toEqual({ status: "pending", nextAttemptAt: Instant(at + 500_000n) })
+    expect(nextAfter(2, false, at, policy)).toEqual({ status: "failed" })
+  })
+})

@@ -1,0 +1,113 @@
+import { type Clock, Context, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { CredentialRepository } from "../merchants/credentials.js"
+import { Instant, now, plusSeconds } from "../shared/instant.js"
+import { Ids } from "../signing/ids.js"
+import { SecretBox } from "../signing/secret-box.js"
+import { signWebhook } from "../signing/webhook-signature.js"
+import type { AttemptReport, WebhookDelivery } from "./delivery.js"
+import { WebhookOutbox } from "./webhook-outbox.js"
+import { WebhookSender } from "./webhook-sender.js"
+
+export interface DispatchPolicy {
+  /** Waits before the 2nd, 3rd... attempt; attempts in total = 1 + its length (spec 6.1: 3). */
+  readonly retryDelaysMillis: ReadonlyArray<number>
+  /** How long a worker may hold a claimed delivery: beyond the send timeout, so a live send keeps it. */
+  readonly leaseSeconds: number
+  readonly batchSize: number
+}
+
+export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, batchSize: 20 }
+
+const plusMillis = (instant: Instant, millis: number): Instant => Instant(instant + BigInt(Math.trunc(millis)) * 1000n)
+
+/** What the next state is after an attempt: delivered on 2xx, else retried until attempts run out. */
+export const nextAfter = (
+  attemptNumber: number,
+  succeeded: boolean,
+  at: Instant,
+  policy: DispatchPolicy
+): AttemptReport["next"] => {
+  if (succeeded) return { status: "delivered" }
+  const delay = policy.retryDelaysMillis[attemptNumber - 1]
+  return delay === undefined ? { status: "failed" } : { status: "pending", nextAttemptAt: plusMillis(at, delay) }
+}
+
+/** The secret that signs this delivery: the environment's webhook secret, or its API secret (refunds). */
+const signingSecret = (delivery: WebhookDelivery) =>
+  Effect.gen(function*() {
+    const credentials = yield* (yield* CredentialRepository).findForMerchant(delivery.merchantId, delivery.environment)
+    if (Option.isNone(credentials)) return undefined
+    const sealed = delivery.signingSecret === "webhook_secret"
+      ? credentials.value.sealedWebhookSecret
+      : credentials.value.sealedClientSecret
+    return Either.getOrUndefined((yield* SecretBox).open(sealed))
+  })
+
+const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
+  Effect.gen(function*() {
+    const secret = yield* signingSecret(delivery)
+    const attemptNumber = delivery.attempts + 1
+    // Signed at send time with the current secret, over the exact stored bytes.
+    const result = secret === undefined
+      ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
+      : yield* (yield* WebhookSender).send({
+        url: delivery.url,
+        body: delivery.body,
+        headers: { "x-signature": signWebhook(secret, delivery.body), "x-environment": delivery.environment, "x-event-id": delivery.id }
+      })
+    const at = yield* now
+    const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300
+    const permanent = result._tag === "Failed" && result.permanent === true
+    yield* (yield* WebhookOutbox).recordAttempt({
+      deliveryId: delivery.id,
+      worker,
+      at,
+      statusCode: result._tag === "Responded" ? result.statusCode : null,
+      error: result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`,
+      durationMs: Math.round(result.durationMs),
+      next: permanent ? { status: "failed" } : nextAfter(attemptNumber, succeeded, at, policy)
+    })
+  })
+
+/** One pass: claim what is due, send each, record each. Returns how many were claimed. */
+export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDispatchPolicy) =>
+  Effect.gen(function*() {
+    const at = yield* now
+    const claimed = yield* (yield* WebhookOutbox).claimDue({
+      worker,
+      now: at,
+      leaseUntil: plusSeconds(at, policy.leaseSeconds),
+      limit: policy.batchSize
+    })
+    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: 4, discard: true })
+    return claimed.length
+  })
+
+/** The dispatcher running in this host; several hosts on one store never send one attempt twice. */
+export class WebhookDispatcher extends Context.Tag("merchant-payments/WebhookDispatcher")<WebhookDispatcher, {
+  readonly worker: string
+}>() {}
+
+/**
+ * Polls every `pollInterval` (sooner while batches come back full). Business time (due dates, retry
+ * delays) follows `clock` when given, so a manual clock drives retries too.
+ */
+export const layer = (options: {
+  readonly policy?: DispatchPolicy
+  readonly pollInterval?: Duration.DurationInput
+  readonly clock?: Clock.Clock
+}) =>
+  Layer.scoped(
+    WebhookDispatcher,
+    Effect.gen(function*() {
+      const worker = `worker-${yield* (yield* Ids).token(9)}`
+      const policy = options.policy ?? defaultDispatchPolicy
+      const pass = dispatchOnce(worker, policy).pipe(
+        Effect.repeat({ while: (claimed) => claimed === policy.batchSize }),
+        Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
+      )
+      const scheduled = Effect.repeat(pass, Schedule.spaced(options.pollInterval ?? "1 second"))
+      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
+      return WebhookDispatcher.of({ worker })
+    })
+  )
