@@ -9,6 +9,7 @@ import { paymentRoutes } from "./routes/payment-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
 import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
 import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
+import { adminWebhookRoutes } from "./routes/admin-webhook-routes.js"
 import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
 
 const adminRoutes = HttpRouter.concatAll(
@@ -16,7 +17,8 @@ const adminRoutes = HttpRouter.concatAll(
   adminWalletRoutes,
   adminSettingsRoutes,
   adminGatewayRoutes,
-  adminClockRoutes
+  adminClockRoutes,
+  adminWebhookRoutes
 )
 
 export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, checkoutRoutes).pipe(

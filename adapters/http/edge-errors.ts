@@ -15,6 +15,9 @@ export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("Re
   resource: Schema.String
 }) {}
 
+/** A redelivery asked for while a worker is sending the delivery right now. */
+export class DeliveryInFlight extends Schema.TaggedError<DeliveryInFlight>()("DeliveryInFlight", {}) {}
+
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {}) {}
 
 export class AdminUnauthorized extends Schema.TaggedError<AdminUnauthorized>()("AdminUnauthorized", {}) {}

@@ -133,6 +133,13 @@ export const describeError = (error: unknown): ErrorDescription => {
         errorCode: "DUPLICATE_REFERENCE",
         errors: { ref_trx: ["A payment with this reference is pending or completed."] }
       }
+    case "DeliveryInFlight":
+      return {
+        status: 409,
+        message: "This delivery is being sent right now; try again shortly.",
+        errorCode: "INVALID_STATE",
+        headers: { "retry-after": "5" }
+      }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
     default:

@@ -1,0 +1,75 @@
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { MerchantId } from "../../../core/shared/ids.js"
+import { now, toIsoString } from "../../../core/shared/instant.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { DeliveryStatus, type DeliveryAttempt, type WebhookDelivery } from "../../../core/webhooks/delivery.js"
+import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
+import { adminEndpoint } from "../admin-endpoint.js"
+import { ok } from "../api-response.js"
+import { DeliveryInFlight, ResourceNotFound } from "../edge-errors.js"
+
+const deliveryJson = (delivery: WebhookDelivery) => ({
+  id: delivery.id,
+  merchant_id: delivery.merchantId,
+  environment: delivery.environment,
+  event: delivery.event,
+  url: delivery.url,
+  status: delivery.status,
+  attempts: delivery.attempts,
+  last_status_code: delivery.lastStatusCode,
+  last_error: delivery.lastError,
+  next_attempt_at: delivery.nextAttemptAt === null ? null : toIsoString(delivery.nextAttemptAt),
+  created_at: toIsoString(delivery.createdAt),
+  updated_at: toIsoString(delivery.updatedAt)
+})
+
+const attemptJson = (attempt: DeliveryAttempt) => ({
+  attempt: attempt.attempt,
+  at: toIsoString(attempt.at),
+  status_code: attempt.statusCode,
+  error: attempt.error,
+  duration_ms: attempt.durationMs
+})
+
+/** `?merchant_id=&status=`, each optional, each checked. */
+const listFilter = Effect.gen(function*() {
+  const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://admin.invalid").searchParams
+  const merchant = query.get("merchant_id")
+  const status = query.get("status")
+  if (merchant !== null && !/^[1-9]\d{0,14}$/.test(merchant)) return yield* ValidationFailed.field("merchant_id", "The merchant id must be a positive integer.")
+  if (status !== null && !(DeliveryStatus.literals as ReadonlyArray<string>).includes(status)) {
+    return yield* ValidationFailed.field("status", "The status must be pending, delivered or failed.")
+  }
+  return {
+    limit: 200,
+    ...(merchant !== null ? { merchantId: MerchantId(Number(merchant)) } : {}),
+    ...(status !== null ? { status: status as DeliveryStatus } : {})
+  }
+})
+
+const deliveryId = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
+
+const findDelivery = (id: string) =>
+  Effect.flatMap(WebhookOutbox, (outbox) => outbox.findById(id)).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ResourceNotFound({ resource: "Webhook delivery" })), onSome: Effect.succeed }))
+  )
+
+export const adminWebhookRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/webhook-deliveries", adminEndpoint(Effect.gen(function*() {
+    const deliveries = yield* (yield* WebhookOutbox).list(yield* listFilter)
+    return ok({ data: deliveries.map(deliveryJson) })
+  }))),
+  HttpRouter.get("/webhook-deliveries/:id", adminEndpoint(Effect.gen(function*() {
+    const delivery = yield* findDelivery(yield* deliveryId)
+    const attempts = yield* (yield* WebhookOutbox).attempts(delivery.id)
+    return ok({ ...deliveryJson(delivery), attempt_log: attempts.map(attemptJson) })
+  }))),
+  HttpRouter.post("/webhook-deliveries/:id/redeliver", adminEndpoint(Effect.gen(function*() {
+    const delivery = yield* findDelivery(yield* deliveryId)
+    // Same body and event id, a fresh budget of attempts, due now; never while an attempt is in flight.
+    const requeued = yield* (yield* WebhookOutbox).requeue(delivery.id, yield* now)
+    if (Option.isNone(requeued)) return yield* new DeliveryInFlight()
+    return ok(deliveryJson(requeued.value))
+  })))
+)
