@@ -1,4 +1,9 @@
-import { Layer } from "effect"
+import { Duration, Layer } from "effect"
+import * as WebhookHttp from "../adapters/webhook-http/index.js"
+import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
+import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
+import { defaultDispatchPolicy } from "../core/webhooks/dispatcher.js"
+import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/admin-endpoint.js"
 import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
 import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
@@ -30,6 +35,46 @@ export interface KitConfig {
   readonly checkoutLifetimeSeconds: number
   /** Gateway plugins beyond the built-in sandbox simulator. */
   readonly plugins?: ReadonlyArray<GatewayPlugin>
+  readonly webhooks: WebhookConfig
+  /** Run the webhook dispatcher and the checkout expiry sweeper in this process (default true). */
+  readonly backgroundJobs?: boolean
+  /** How often expired checkouts are swept to failed (default 15 s: within the minute promised). */
+  readonly expirySweepIntervalMillis?: number
+  /** Business time that moves only when told to (CLOCK=manual). */
+  readonly manualClock?: ManualClock
+}
+
+export interface WebhookConfig {
+  readonly timeoutMs: number
+  /** Waits before each retry; 1 + their count is the number of attempts. */
+  readonly retryDelaysMillis: ReadonlyArray<number>
+  /** Development and tests only: lets webhooks reach loopback and private addresses. */
+  readonly allowPrivateTargets: boolean
+  readonly pollIntervalMillis: number
+}
+
+export const defaultWebhookConfig: WebhookConfig = {
+  timeoutMs: 10_000,
+  retryDelaysMillis: [60_000, 300_000],
+  allowPrivateTargets: false,
+  pollIntervalMillis: 1_000
+}
+
+/** The dispatcher and the expiry sweeper, on business time, sending through the guarded sender. */
+const backgroundJobsLayer = (config: KitConfig) => {
+  if (config.backgroundJobs === false) return Layer.empty
+  const clock = config.manualClock?.clock
+  return Layer.mergeAll(
+    WebhookDispatcher.layer({
+      policy: { ...defaultDispatchPolicy, retryDelaysMillis: config.webhooks.retryDelaysMillis },
+      pollInterval: Duration.millis(config.webhooks.pollIntervalMillis),
+      ...(clock !== undefined ? { clock } : {})
+    }),
+    ExpirySweeper.layer({
+      interval: Duration.millis(config.expirySweepIntervalMillis ?? 15_000),
+      ...(clock !== undefined ? { clock } : {})
+    })
+  ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets })))
 }
 
 export const storageLayer = (store: StoreConfig) =>
@@ -46,12 +91,15 @@ export const kitLayer = (config: KitConfig) => {
     Layer.provideMerge(SiteSettingsService.layer(config.settings)),
     Layer.provideMerge(secretBoxLayer(config.masterKey))
   )
-  return Layer.mergeAll(
+  const base = Layer.mergeAll(
     services,
+    config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
     GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive
   ).pipe(Layer.provideMerge(storageLayer(config.store)))
+  // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.
+  return backgroundJobsLayer(config).pipe(Layer.provideMerge(base))
 }

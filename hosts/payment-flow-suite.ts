@@ -10,7 +10,7 @@ import { defaultSiteSettings } from "../core/settings/site-settings.js"
 import { createWallet } from "../core/wallets/wallet-admin.js"
 import { WalletRepository } from "../core/wallets/wallet-repository.js"
 import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
-import { kitLayer, type StoreConfig } from "./kit-layer.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "./kit-layer.js"
 
 const request = (refTrx: string, amount = "100.00"): InitiateRequest => ({
   amount: { kind: "json-number", text: amount },
@@ -40,7 +40,9 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
         settings: defaultSiteSettings,
         currencies: defaultCurrencyRegistry,
         baseUrl: "https://pay.example",
-        checkoutLifetimeSeconds: 3600
+        checkoutLifetimeSeconds: 3600,
+        webhooks: defaultWebhookConfig,
+        backgroundJobs: false
       }))
       caller = await run(Effect.gen(function*() {
         // 2.5 % + 0.30 on 100.00 is 2.80: the fee rounds once, to the cent.

@@ -1,7 +1,7 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
 import { Deferred, Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { defaultCurrencyRegistry } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
@@ -48,7 +48,9 @@ export const idempotencySuite = (name: string, store: () => StoreConfig) =>
         settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
         currencies: defaultCurrencyRegistry,
         baseUrl: "http://kit.test",
-        checkoutLifetimeSeconds: 3600
+        checkoutLifetimeSeconds: 3600,
+        webhooks: defaultWebhookConfig,
+        backgroundJobs: false
       })
       const runtime = ManagedRuntime.make(kit)
       sandbox = await makeCaller(runtime, "sandbox")

@@ -1,5 +1,5 @@
 import { resolve } from "node:path"
-import type { StoreConfig } from "../kit-layer.js"
+import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
 export interface HostConfig {
@@ -17,6 +17,7 @@ export interface HostConfig {
   readonly checkoutLifetimeSeconds: number
   /** `manual`: business time starts at real time and moves only through the admin clock API. */
   readonly clock: "real" | "manual"
+  readonly webhooks: WebhookConfig
 }
 
 export class ConfigProblem extends Error {}
@@ -34,6 +35,19 @@ export const storeFromUrl = (url: string | undefined, dataDir: string): StoreCon
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url }
   if (url.startsWith("sqlite:")) return { kind: "sqlite", filename: resolve(url.slice("sqlite:".length)) }
   throw new ConfigProblem(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${url.replace(/\/\/.*@/, "//***@")}"`)
+}
+
+const flagValue = (name: string, value: string | undefined, fallback: boolean): boolean => {
+  if (value === undefined || value === "") return fallback
+  if (value === "true" || value === "false") return value === "true"
+  throw new ConfigProblem(`${name} must be true or false, got "${value}"`)
+}
+
+/** A comma-separated list of waits in milliseconds, each up to a day; empty means one attempt only. */
+const retryDelays = (value: string | undefined): ReadonlyArray<number> => {
+  if (value === undefined) return defaultWebhookConfig.retryDelaysMillis
+  if (value.trim() === "") return []
+  return value.split(",").map((item) => integer("WEBHOOK_RETRY_DELAYS_MS", item.trim(), 0, 86_400_000)!)
 }
 
 const clockMode = (value: string | undefined): "real" | "manual" => {
@@ -60,6 +74,12 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     demo: (env["DEMO"] ?? "true").toLowerCase() !== "false",
     cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== ""),
     checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], 1, 10_080) ?? 60) * 60,
-    clock: clockMode(env["CLOCK"])
+    clock: clockMode(env["CLOCK"]),
+    webhooks: {
+      timeoutMs: integer("WEBHOOK_TIMEOUT_MS", env["WEBHOOK_TIMEOUT_MS"], 100, 120_000) ?? defaultWebhookConfig.timeoutMs,
+      retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),
+      allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
+      pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], 10, 600_000) ?? defaultWebhookConfig.pollIntervalMillis
+    }
   }
 }

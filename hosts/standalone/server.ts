@@ -5,7 +5,7 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
 import { makeCurrencyRegistry } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
-import { makeManualClock, ManualClockControl } from "../../core/shared/manual-clock.js"
+import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { kitLayer, type KitConfig } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
@@ -22,6 +22,7 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
     currencies: currencies.right,
     baseUrl: config.baseUrl,
     checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
+    webhooks: config.webhooks,
     settings: {
       ...defaultSiteSettings,
       siteUrl: config.baseUrl,
@@ -39,9 +40,7 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
 export const serverLayer = (config: HostConfig, secrets: HostSecrets) => {
   // A manual clock starts at the real time of start-up; every request then runs on it.
   const manual = config.clock === "manual" ? makeManualClock(Date.now()) : undefined
-  const kit = manual === undefined
-    ? kitLayer(kitConfigFor(config, secrets))
-    : Layer.merge(kitLayer(kitConfigFor(config, secrets)), Layer.succeed(ManualClockControl, manual))
+  const kit = kitLayer({ ...kitConfigFor(config, secrets), ...(manual !== undefined ? { manualClock: manual } : {}) })
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
   return HttpServer.serve(app).pipe(

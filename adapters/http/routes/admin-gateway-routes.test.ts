@@ -9,7 +9,7 @@ import { GATEWAY_PLUGIN_API_VERSION, type GatewayPlugin } from "../../../core/pa
 import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
 import { defaultSiteSettings } from "../../../core/settings/site-settings.js"
 import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
-import { kitLayer } from "../../../hosts/kit-layer.js"
+import { defaultWebhookConfig, kitLayer } from "../../../hosts/kit-layer.js"
 import { httpApp } from "../app.js"
 
 /** A second plugin with rules the sandbox lacks: two currencies and a required config field. */
@@ -37,6 +37,8 @@ const kit = kitLayer({
   currencies: currencies.right,
   baseUrl: "http://kit.test",
   checkoutLifetimeSeconds: 3600,
+        webhooks: defaultWebhookConfig,
+        backgroundJobs: false,
   plugins: [cardsPlugin]
 })
 const runtime = ManagedRuntime.make(kit)

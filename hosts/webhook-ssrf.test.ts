@@ -1,0 +1,68 @@
+import { mkdtempSync } from "node:fs"
+import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
+import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
+import { defaultCurrencyRegistry } from "../core/money/currencies.js"
+import { finishPayment } from "../core/payments/finish-payment.js"
+import { initiatePayment } from "../core/payments/initiate-payment.js"
+import { defaultSiteSettings } from "../core/settings/site-settings.js"
+import { createWallet } from "../core/wallets/wallet-admin.js"
+import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
+import { defaultWebhookConfig, kitLayer } from "./kit-layer.js"
+
+describe("webhook SSRF guard, end to end", () => {
+  let connections = 0
+  const receiver = createServer((_, response) => response.end("ok"))
+  receiver.on("connection", () => connections++)
+  let port = 0
+  let runtime: ManagedRuntime.ManagedRuntime<any, any>
+  const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+    port = (receiver.address() as { port: number }).port
+    runtime = ManagedRuntime.make(kitLayer({
+      store: { kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-ssrf-")), "store.db") },
+      masterKey: new Uint8Array(32).fill(6),
+      adminToken: "t",
+      settings: defaultSiteSettings,
+      currencies: defaultCurrencyRegistry,
+      baseUrl: "https://pay.example",
+      checkoutLifetimeSeconds: 600,
+      // The production default: private and loopback targets are refused.
+      webhooks: { ...defaultWebhookConfig, pollIntervalMillis: 50 }
+    }))
+  })
+  afterAll(async () => {
+    await runtime.dispose()
+    receiver.close()
+  })
+
+  it("refuses a loopback ipn_url: the delivery fails at once with the reason, and no connection is made", async () => {
+    const trxId = await run(Effect.gen(function*() {
+      const merchant = yield* createMerchant({ name: "Guarded", status: "approved" })
+      yield* replaceCurrencies(merchant.id, ["USD"])
+      yield* createWallet(merchant.id, "USD", "sandbox")
+      yield* issueCredentials(merchant.id, "sandbox")
+      const caller = { merchant, environment: "sandbox" } as AuthenticatedMerchant
+      const session = yield* initiatePayment(caller, {
+        amount: { kind: "json-number", text: "10" }, currency: "USD", refTrx: "ssrf-1",
+        successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/c",
+        ipnUrl: `http://127.0.0.1:${port}/ipn`, description: null, customerName: null, customerEmail: null, keywords: []
+      })
+      yield* finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null })
+      return session.payment.trxId
+    }))
+    const delivery = async () =>
+      (await run(Effect.flatMap(WebhookOutbox, (outbox) => outbox.list({ limit: 10 })))).find((d) => d.body.includes(trxId))!
+    const started = Date.now()
+    while ((await delivery()).status === "pending" && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 25))
+    const refused = await delivery()
+    expect([refused.status, refused.attempts, refused.lastError]).toEqual(["failed", 1, "refused target: loopback (127.0.0.1)"])
+    expect(connections).toBe(0)
+  })
+})
