@@ -2,7 +2,7 @@ import { Duration, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
-import { defaultDispatchPolicy } from "../core/webhooks/dispatcher.js"
+import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/admin-endpoint.js"
 import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
@@ -66,7 +66,11 @@ const backgroundJobsLayer = (config: KitConfig) => {
   const clock = config.manualClock?.clock
   return Layer.mergeAll(
     WebhookDispatcher.layer({
-      policy: { ...defaultDispatchPolicy, retryDelaysMillis: config.webhooks.retryDelaysMillis },
+      policy: {
+        ...defaultDispatchPolicy,
+        retryDelaysMillis: config.webhooks.retryDelaysMillis,
+        leaseSeconds: leaseSecondsFor(config.webhooks.timeoutMs)
+      },
       pollInterval: Duration.millis(config.webhooks.pollIntervalMillis),
       ...(clock !== undefined ? { clock } : {})
     }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Instant } from "../shared/instant.js"
-import { defaultDispatchPolicy, nextAfter } from "./dispatcher.js"
+import { defaultDispatchPolicy, leaseSecondsFor, nextAfter } from "./dispatcher.js"
 
 const at = Instant(1_800_000_000_000_000n)
 
@@ -13,6 +13,12 @@ describe("webhook retry schedule", () => {
 
   it("a 2xx on any attempt delivers it", () => {
     for (const attempt of [1, 2, 3]) expect(nextAfter(attempt, true, at, defaultDispatchPolicy)).toEqual({ status: "delivered" })
+  })
+
+  it("leases a claimed delivery for longer than its send may take", () => {
+    expect(leaseSecondsFor(10_000)).toBe(120)
+    expect(leaseSecondsFor(120_000)).toBe(180)
+    expect(defaultDispatchPolicy.batchSize).toBeLessThanOrEqual(4)
   })
 
   it("follows configured delays: their count sets the number of attempts", () => {

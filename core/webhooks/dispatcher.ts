@@ -16,7 +16,16 @@ export interface DispatchPolicy {
   readonly batchSize: number
 }
 
-export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, batchSize: 20 }
+/** Deliveries sent at once by one worker; a pass claims no more than it sends at once. */
+const CONCURRENCY = 4
+
+export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, batchSize: CONCURRENCY }
+
+/**
+ * A lease must outlast the send it covers, or another host could claim the row mid-send and deliver
+ * it twice: the send timeout plus a minute of margin, and never under two minutes.
+ */
+export const leaseSecondsFor = (timeoutMillis: number): number => Math.max(120, Math.ceil(timeoutMillis / 1000) + 60)
 
 const plusMillis = (instant: Instant, millis: number): Instant => Instant(instant + BigInt(Math.trunc(millis)) * 1000n)
 
@@ -79,7 +88,7 @@ export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDis
       leaseUntil: plusSeconds(at, policy.leaseSeconds),
       limit: policy.batchSize
     })
-    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: 4, discard: true })
+    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: CONCURRENCY, discard: true })
     return claimed.length
   })
 
