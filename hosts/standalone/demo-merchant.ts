@@ -4,6 +4,7 @@ import { Context, Effect } from "effect"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { createGateway } from "../../core/payments/gateway-admin.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 
 export interface DemoCredentials {
@@ -25,13 +26,11 @@ const FILE = "demo-credentials.json"
  * gateway and sandbox credentials. The plaintext credentials are kept beside a SQLite quickstart's database so later
  * starts can print them again; with any other store they are shown once, at creation.
  */
-export const seedDemoMerchant = (directory: string | undefined) =>
-  Effect.gen(function*() {
-    if ((yield* (yield* MerchantRepository).count) > 0) {
-      const path = directory === undefined ? undefined : join(directory, FILE)
-      return path !== undefined && existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DemoCredentials) : undefined
-    }
-    const fee = (text: string) => ({ kind: "json-number", text }) as const
+const fee = (text: string) => ({ kind: "json-number", text }) as const
+
+/** Everything the demo needs, in one transaction: a kill during the first start leaves no half-built demo. */
+const createDemo = Effect.flatMap(Transactor, ({ withTransaction }) =>
+  withTransaction(Effect.gen(function*() {
     const merchant = yield* createMerchant({ name: "Demo Store", status: "approved", feePercent: fee("2.9"), feeFixed: fee("0.30") })
     yield* replaceCurrencies(merchant.id, ["USD"])
     yield* createWallet(merchant.id, "USD", "sandbox")
@@ -48,6 +47,16 @@ export const seedDemoMerchant = (directory: string | undefined) =>
       client_secret: issued.clientSecret,
       webhook_secret: issued.webhookSecret
     }
+    return demo
+  })))
+
+export const seedDemoMerchant = (directory: string | undefined) =>
+  Effect.gen(function*() {
+    if ((yield* (yield* MerchantRepository).count) > 0) {
+      const path = directory === undefined ? undefined : join(directory, FILE)
+      return path !== undefined && existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DemoCredentials) : undefined
+    }
+    const demo = yield* createDemo
     if (directory !== undefined) writeFileSync(join(directory, FILE), JSON.stringify(demo, null, 2), { mode: 0o600 })
     return demo
   })
