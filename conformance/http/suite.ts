@@ -4,6 +4,7 @@ import { authCases } from "./auth-cases.js"
 import { badInputCases } from "./bad-input-cases.js"
 import { checkoutFlowCases } from "./checkout-flow-cases.js"
 import { checkoutGuardCases } from "./checkout-guard-cases.js"
+import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
 import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
@@ -57,6 +58,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     checkoutPageCases(target)
     checkoutFlowCases(target)
     checkoutGuardCases(target)
+    webhookLogCases(target)
     expiryCases(target)
   })
 }
