@@ -6,6 +6,7 @@ import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { paymentRoutes } from "./routes/payment-routes.js"
+import { refundRoutes } from "./routes/refund-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
 import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
 import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
@@ -21,7 +22,7 @@ const adminRoutes = HttpRouter.concatAll(
   adminWebhookRoutes
 )
 
-export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, checkoutRoutes).pipe(
+export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, refundRoutes, checkoutRoutes).pipe(
   HttpRouter.mount("/admin/v1", adminRoutes)
 )
 

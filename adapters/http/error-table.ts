@@ -140,6 +140,14 @@ export const describeError = (error: unknown): ErrorDescription => {
         errorCode: "INVALID_STATE",
         headers: { "retry-after": "5" }
       }
+    case "PaymentNotRefundable":
+      return { status: 422, message: "Only completed payments can be refunded", errorCode: "INVALID_STATE" }
+    case "PaymentFullyRefunded":
+      return { status: 422, message: "This payment has already been fully refunded", errorCode: "INVALID_STATE" }
+    case "RefundExceedsBalance":
+      return { status: 422, message: "Refund amount exceeds the refundable balance", errorCode: "INVALID_AMOUNT" }
+    case "WalletInsufficientForRefund":
+      return { status: 422, message: "Merchant wallet balance is insufficient to process this refund", errorCode: "INSUFFICIENT_BALANCE" }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
     default:

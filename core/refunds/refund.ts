@@ -26,3 +26,12 @@ export class RefundReferenceUsed extends Schema.TaggedError<RefundReferenceUsed>
   paymentTrxId: Schema.String,
   refRefund: Schema.String
 }) {}
+
+/** Spec 4.3's refusals, in the order they are checked. */
+export class PaymentNotRefundable extends Schema.TaggedError<PaymentNotRefundable>()("PaymentNotRefundable", {}) {}
+
+export class PaymentFullyRefunded extends Schema.TaggedError<PaymentFullyRefunded>()("PaymentFullyRefunded", {}) {}
+
+export class RefundExceedsBalance extends Schema.TaggedError<RefundExceedsBalance>()("RefundExceedsBalance", {}) {}
+
+export class WalletInsufficientForRefund extends Schema.TaggedError<WalletInsufficientForRefund>()("WalletInsufficientForRefund", {}) {}

@@ -1,0 +1,52 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { Amount } from "../money/amount.js"
+import { planRefund } from "./refund-math.js"
+
+const atoms = (max: bigint) => fc.bigInt({ min: 1n, max }).map(Amount)
+
+describe("refund math", () => {
+  it("examples: partial, the rest, too much, nothing left", () => {
+    const amount = Amount(10_000_000_000n)
+    expect(planRefund({ amount, refunded: Amount(0n), requested: Amount(1_234_000_000n) })).toEqual({
+      _tag: "Refund", amount: 1_234_000_000n, totalAfter: 1_234_000_000n, remainingAfter: 8_766_000_000n, fullyRefunded: false
+    })
+    expect(planRefund({ amount, refunded: Amount(1_234_000_000n), requested: undefined })).toEqual({
+      _tag: "Refund", amount: 8_766_000_000n, totalAfter: amount, remainingAfter: 0n, fullyRefunded: true
+    })
+    expect(planRefund({ amount, refunded: Amount(1n), requested: amount })).toEqual({ _tag: "ExceedsRefundable" })
+    expect(planRefund({ amount, refunded: amount, requested: Amount(1n) })).toEqual({ _tag: "FullyRefunded" })
+  })
+
+  it("never refunds past the amount, and the totals always add up", () => {
+    fc.assert(fc.property(atoms(10n ** 18n - 1n), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.option(atoms(10n ** 18n), { nil: undefined }), (amount, refundedSeed, requested) => {
+      const refunded = Amount(refundedSeed % (amount + 1n))
+      const plan = planRefund({ amount, refunded, requested })
+      if (plan._tag === "Refund") {
+        expect(plan.amount > 0n).toBe(true)
+        expect(plan.totalAfter).toBe(refunded + plan.amount)
+        expect(plan.totalAfter <= amount).toBe(true)
+        expect(plan.remainingAfter + plan.totalAfter).toBe(amount)
+        expect(plan.fullyRefunded).toBe(plan.remainingAfter === 0n)
+        if (requested === undefined) expect(plan.fullyRefunded).toBe(true)
+      } else if (plan._tag === "FullyRefunded") {
+        expect(refunded).toBe(amount)
+      } else {
+        expect(requested !== undefined && requested > amount - refunded).toBe(true)
+      }
+    }), { numRuns: 2000 })
+  })
+
+  it("a sequence of partial refunds stops exactly at the amount", () => {
+    fc.assert(fc.property(atoms(10n ** 12n), fc.array(atoms(10n ** 11n), { maxLength: 40 }), (amount, requests) => {
+      let refunded = Amount(0n)
+      for (const requested of requests) {
+        const plan = planRefund({ amount, refunded, requested })
+        if (plan._tag === "Refund") refunded = plan.totalAfter
+      }
+      expect(refunded <= amount).toBe(true)
+      const rest = planRefund({ amount, refunded, requested: undefined })
+      expect(rest._tag === "FullyRefunded" ? amount : rest._tag === "Refund" ? rest.totalAfter : -1n).toBe(amount)
+    }))
+  })
+})

@@ -1,0 +1,27 @@
+import { Amount } from "../money/amount.js"
+
+/** What a refund request comes to against a payment's amount and what was refunded before. */
+export type RefundPlan =
+  | { readonly _tag: "Refund"; readonly amount: Amount; readonly totalAfter: Amount; readonly remainingAfter: Amount; readonly fullyRefunded: boolean }
+  | { readonly _tag: "FullyRefunded" }
+  | { readonly _tag: "ExceedsRefundable" }
+
+/**
+ * `requested` undefined means "the rest". Partial refunds accumulate and never pass the amount;
+ * a payment with nothing left is "fully refunded" whatever is asked (the contract checks that first).
+ * Preconditions: 0 <= refunded <= amount, requested > 0 when given.
+ */
+export const planRefund = (input: { readonly amount: Amount; readonly refunded: Amount; readonly requested: Amount | undefined }): RefundPlan => {
+  const remaining = input.amount - input.refunded
+  if (remaining <= 0n) return { _tag: "FullyRefunded" }
+  const refund = input.requested ?? Amount(remaining)
+  if (refund > remaining) return { _tag: "ExceedsRefundable" }
+  const totalAfter = Amount(input.refunded + refund)
+  return {
+    _tag: "Refund",
+    amount: refund,
+    totalAfter,
+    remainingAfter: Amount(input.amount - totalAfter),
+    fullyRefunded: totalAfter === input.amount
+  }
+}

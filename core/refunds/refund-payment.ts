@@ -1,0 +1,110 @@
+import { Effect, Either, Option } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { Amount } from "../money/amount.js"
+import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { type AmountInput, parseAmount } from "../money/parse.js"
+import { PaymentNotFound } from "../payments/payment.js"
+import { PaymentRepository } from "../payments/payment-repository.js"
+import { now } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
+import { ValidationFailed } from "../shared/validation.js"
+import { Ids } from "../signing/ids.js"
+import { WalletRepository } from "../wallets/wallet-repository.js"
+import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import {
+  PaymentFullyRefunded,
+  PaymentNotRefundable,
+  type Refund,
+  RefundExceedsBalance,
+  WalletInsufficientForRefund
+} from "./refund.js"
+import { refundEventDelivery } from "./refund-event.js"
+import { planRefund } from "./refund-math.js"
+import { RefundRepository } from "./refund-repository.js"
+
+export interface RefundRequest {
+  readonly trxId: string
+  readonly amount: AmountInput | undefined
+  readonly reason: string | null
+  readonly refRefund: string | null
+}
+
+const previousRefund = (trxId: string, refRefund: string | null) =>
+  refRefund === null
+    ? Effect.succeed(Option.none<Refund>())
+    : Effect.flatMap(RefundRepository, (refunds) => refunds.findByReference(trxId, refRefund))
+
+/**
+ * One transaction (spec 4.3, design "Money"): the payment's refunded total grows only while it stays
+ * within the amount, the wallet is debited only while it stays at or above zero, and the refund and its
+ * event are written with them; any refusal rolls all of it back. The fee is not returned.
+ */
+const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
+  Effect.flatMap(Transactor, ({ withTransaction }) =>
+    withTransaction(Effect.gen(function*() {
+      const payments = yield* PaymentRepository
+      const found = yield* payments.findScoped(caller.merchant.id, caller.environment, request.trxId)
+      if (Option.isNone(found)) return yield* new PaymentNotFound({ trxId: request.trxId })
+      const payment = found.value
+      const previous = yield* previousRefund(payment.trxId, request.refRefund)
+      // The same merchant reference never refunds twice: answer with the refund it already made.
+      if (Option.isSome(previous)) return { refund: previous.value, replayed: true }
+
+      if (payment.status !== "success") return yield* new PaymentNotRefundable()
+      if (payment.refundedAmount >= payment.amount) return yield* new PaymentFullyRefunded()
+      let requested: Amount | undefined
+      if (request.amount !== undefined) {
+        const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.currency))
+        const parsed = parseAmount(request.amount, exponent, { allowZero: false })
+        if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
+        requested = parsed.right
+      }
+      const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
+      if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
+      if (plan._tag === "ExceedsRefundable") return yield* new RefundExceedsBalance()
+
+      const at = yield* now
+      // Conditional: a concurrent refund may have taken the room since the read above.
+      const updated = yield* payments.addRefunded(payment.trxId, plan.amount, at)
+      if (Option.isNone(updated)) {
+        const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
+        return yield* current.refundedAmount >= current.amount ? new PaymentFullyRefunded() : new RefundExceedsBalance()
+      }
+      const ids = yield* Ids
+      const refundTrxId = yield* ids.transactionId(payment.environment)
+      const wallets = yield* WalletRepository
+      const wallet = Option.getOrThrow(yield* wallets.find(payment.merchantId, payment.currency, payment.environment))
+      yield* wallets.post({ walletId: wallet.id, kind: "refund_debit", delta: Amount(-plan.amount), reference: refundTrxId, memo: request.reason }).pipe(
+        Effect.catchTags({
+          InsufficientBalance: () => Effect.fail(new WalletInsufficientForRefund()),
+          BalanceOverflow: (error) => Effect.die(error),
+          WalletNotFound: (error) => Effect.die(error)
+        })
+      )
+      const refund = yield* (yield* RefundRepository).insert({
+        refundTrxId,
+        paymentTrxId: payment.trxId,
+        merchantId: payment.merchantId,
+        environment: payment.environment,
+        amount: plan.amount,
+        currency: payment.currency,
+        reason: request.reason,
+        refRefund: request.refRefund,
+        totalRefunded: plan.totalAfter,
+        remainingRefund: plan.remainingAfter
+      })
+      yield* (yield* WebhookOutbox).enqueue(refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
+      return { refund, replayed: false }
+    })))
+
+/**
+ * Refunds a completed payment. Two requests racing with one `ref_refund`: the loser's insert meets
+ * the winner's reference, its whole transaction rolls back (no money moved), and it answers with the
+ * winner's refund.
+ */
+export const refundPayment = (caller: AuthenticatedMerchant, request: RefundRequest) =>
+  refundOnce(caller, request).pipe(
+    Effect.catchTag("RefundReferenceUsed", () =>
+      Effect.flatMap(previousRefund(request.trxId, request.refRefund), (refund) =>
+        Effect.succeed({ refund: Option.getOrThrow(refund), replayed: true })))
+  )
