@@ -1,4 +1,8 @@
 import { Effect, Either, ManagedRuntime, Option } from "effect"
+import { Amount } from "../core/money/amount.js"
+import { PaymentRepository } from "../core/payments/payment-repository.js"
+import { refundPayment } from "../core/refunds/refund-payment.js"
+import { RefundRepository } from "../core/refunds/refund-repository.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
@@ -106,5 +110,39 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
       expect(results.filter(Either.isRight).length).toBe(1)
       // 2.5 % of 10.00 + 0.30 = 0.55; net 9.45.
       expect((await wallet()).balance - before.balance).toBe(945_000_000n)
+    })
+
+    it("10 concurrent repeats of one ref_refund refund once; 20 concurrent partial refunds never pass the amount; every total agrees", async () => {
+      const session = await run(initiatePayment(caller, request("race-refund", "100")))
+      const trxId = session.payment.trxId
+      await run(finishPayment(trxId, { _tag: "Succeeded", gatewayId: null }))
+      // Fund the wallet beyond the net, so only the payment's own limit decides.
+      const funded = await wallet()
+      await run(Effect.flatMap(WalletRepository, (wallets) =>
+        wallets.post({ walletId: funded.id, kind: "adjustment", delta: Amount(1_000n * 100_000_000n), reference: "fund" })))
+      const before = await wallet()
+      const refund = (amount: string, refRefund: string) =>
+        run(Effect.either(refundPayment(caller, { trxId, amount: { kind: "json-number", text: amount }, reason: null, refRefund })))
+
+      const repeats = await Promise.all(Array.from({ length: 10 }, () => refund("2", "same-ref")))
+      expect(repeats.every(Either.isRight)).toBe(true)
+      const ids = new Set(repeats.map((r) => Either.getOrThrow(r).refund.refundTrxId))
+      expect(ids.size).toBe(1)
+
+      // 98.00 left, 20 requests of 7.00: exactly 14 fit.
+      const partials = await Promise.all(Array.from({ length: 20 }, (_, i) => refund("7", `part-${i}`)))
+      const refused = partials.filter(Either.isLeft).map((r) => r.left._tag)
+      expect(partials.filter(Either.isRight).length).toBe(14)
+      expect(refused.every((tag) => tag === "RefundExceedsBalance" || tag === "PaymentFullyRefunded")).toBe(true)
+
+      const payment = Option.getOrThrow(await run(Effect.flatMap(PaymentRepository, (payments) => payments.findByTrxId(trxId))))
+      const refunds = await run(Effect.flatMap(RefundRepository, (repository) => repository.listForPayment(trxId)))
+      const after = await wallet()
+      const ledgerSum = await run(Effect.flatMap(WalletRepository, (wallets) => wallets.ledgerSum(after.id)))
+      expect(payment.refundedAmount).toBe(payment.amount)
+      expect(refunds.length).toBe(15)
+      expect(refunds.reduce((sum, r) => sum + r.amount, 0n)).toBe(payment.amount)
+      expect(before.balance - after.balance).toBe(payment.amount)
+      expect(ledgerSum).toBe(after.balance)
     })
   })
