@@ -133,6 +133,11 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
       const partials = await Promise.all(Array.from({ length: 20 }, (_, i) => refund("7", `part-${i}`)))
       const refused = partials.filter(Either.isLeft).map((r) => r.left._tag)
       expect(partials.filter(Either.isRight).length).toBe(14)
+      // Each success saw the totals as they really were after it: 4.00 + 7.00 k, distinct, adding up.
+      const totals = partials.filter(Either.isRight).map((r) => r.right.refund)
+      expect(new Set(totals.map((r) => r.totalRefunded)).size).toBe(14)
+      expect(totals.every((r) => r.totalRefunded + r.remainingRefund === 10_000_000_000n)).toBe(true)
+      expect(totals.filter((r) => r.remainingRefund === 0n).length).toBe(1)
       expect(refused.every((tag) => tag === "RefundExceedsBalance" || tag === "PaymentFullyRefunded")).toBe(true)
 
       const payment = Option.getOrThrow(await run(Effect.flatMap(PaymentRepository, (payments) => payments.findByTrxId(trxId))))

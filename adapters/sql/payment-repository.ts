@@ -72,6 +72,14 @@ export const layer = Layer.effect(
           Effect.flatMap(payments.first),
           dbCall
         ),
+      // PostgreSQL locks the row; SQLite needs nothing more: its write transactions run one at a time.
+      findScopedForUpdate: (merchantId, environment, trxId) =>
+        sql.onDialectOrElse({
+          pg: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId}
+            AND environment = ${environment} FOR UPDATE`,
+          orElse: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId}
+            AND environment = ${environment}`
+        }).pipe(Effect.flatMap(payments.first), dbCall),
       complete: (trxId, outcome, now) =>
         sql.withTransaction(
           Effect.gen(function*() {

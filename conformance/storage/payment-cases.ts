@@ -4,6 +4,7 @@ import { Amount, MAX_AMOUNT } from "../../core/money/amount.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { now, plusSeconds } from "../../core/shared/instant.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import { makeMerchant, newPayment, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
@@ -43,6 +44,21 @@ export const paymentCases = (it: StorageIt) => {
       expect(yield* repo.findScoped(merchant.id, "sandbox", payment.trxId)).toEqual(Option.some(payment))
       expect(yield* repo.findScoped(merchant.id, "production", payment.trxId)).toEqual(Option.none())
       expect(yield* repo.findScoped(other.id, "sandbox", payment.trxId)).toEqual(Option.none())
+    }))
+
+  it.effect("payment: a locked lookup inside a transaction sees the row and keeps the merchant + environment scope", () =>
+    Effect.gen(function*() {
+      const repo = yield* PaymentRepository
+      const { withTransaction } = yield* Transactor
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const payment = yield* repo.insert(newPayment(merchant.id, { expiresAt: plusSeconds(at, 60) }), at)
+      const [locked, otherEnvironment] = yield* withTransaction(Effect.all([
+        repo.findScopedForUpdate(merchant.id, "sandbox", payment.trxId),
+        repo.findScopedForUpdate(merchant.id, "production", payment.trxId)
+      ]))
+      expect(locked).toEqual(Option.some(payment))
+      expect(otherEnvironment).toEqual(Option.none())
     }))
 
   it.effect("payment: a reference is held while pending and unexpired or completed, and released by failure or expiry", () =>

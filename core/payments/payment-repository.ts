@@ -21,6 +21,15 @@ export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRep
     trxId: string
   ) => Effect.Effect<Option.Option<Payment>, StorageError>
   /**
+   * As findScoped, and holds the payment's row until the transaction ends, so a decision made from it
+   * (a refund's totals) cannot be overtaken by another writer. Call inside a transaction.
+   */
+  readonly findScopedForUpdate: (
+    merchantId: MerchantId,
+    environment: Environment,
+    trxId: string
+  ) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /**
    * Ends a pending payment. None when it was no longer pending (terminal payments never change),
    * which makes a second outcome harmless whichever request loses the race.
    */

@@ -43,7 +43,8 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.gen(function*() {
       const payments = yield* PaymentRepository
-      const found = yield* payments.findScoped(caller.merchant.id, caller.environment, request.trxId)
+      // Locked before anything is decided: totals and "the rest" are computed from the current row.
+      const found = yield* payments.findScopedForUpdate(caller.merchant.id, caller.environment, request.trxId)
       if (Option.isNone(found)) return yield* new PaymentNotFound({ trxId: request.trxId })
       const payment = found.value
       const previous = yield* previousRefund(payment.trxId, request.refRefund)
@@ -64,7 +65,7 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       if (plan._tag === "ExceedsRefundable") return yield* new RefundExceedsBalance()
 
       const at = yield* now
-      // Conditional: a concurrent refund may have taken the room since the read above.
+      // Still conditional, as a second guard: the row is locked, so this cannot lose a race.
       const updated = yield* payments.addRefunded(payment.trxId, plan.amount, at)
       if (Option.isNone(updated)) {
         const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
