@@ -12,6 +12,8 @@ import { initiateCases } from "./initiate-cases.js"
 import { initiateRulesCases } from "./initiate-rules-cases.js"
 import { rateLimitCases } from "./rate-limit-cases.js"
 import { referenceCases } from "./reference-cases.js"
+import { refundCases } from "./refund-cases.js"
+import { refundRuleCases } from "./refund-rule-cases.js"
 import { reviewCases } from "./review-cases.js"
 import { signatureCases } from "./signature-cases.js"
 import type { Target } from "./signing.js"
@@ -36,7 +38,11 @@ export type { Target } from "./signing.js"
  * after each case. The expiry cases run last: on a host with CLOCK=manual they move its business
  * clock forward past the checkout lifetime, which expires every pending session on it.
  *
- * Not covered yet: Idempotency-Key on initiate-payment and the simulate endpoint.
+ * Refund cases need no gateway: the sandbox simulate endpoint completes their payments.
+ *
+ * Not covered yet: Idempotency-Key on initiate-payment and the simulate endpoint; a refund of a
+ * completed production payment (no black-box way to complete one: the sandbox gateway refuses
+ * production), so the PRODUCTION_ prefix of refund_trx_id is not checked.
  */
 export const httpConformance = (name: string, target: () => Target): void => {
   describe.sequential(`HTTP conformance: ${name}`, () => {
@@ -58,6 +64,8 @@ export const httpConformance = (name: string, target: () => Target): void => {
     checkoutPageCases(target)
     checkoutFlowCases(target)
     checkoutGuardCases(target)
+    refundCases(target)
+    refundRuleCases(target)
     webhookLogCases(target)
     expiryCases(target)
   })
