@@ -78,6 +78,14 @@ const offeredGateways = (payment: Payment) =>
   Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
     list.filter((gateway) => gateway.active))
 
+/** One of the session's usable gateways with its plugin, or the page `missing` says. */
+const offeredGateway = (payment: Payment, id: number, missing: () => PageAnswer) =>
+  Effect.gen(function*() {
+    const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === GatewayId(id))
+    if (gateway === undefined) return yield* Effect.fail(missing())
+    return { gateway, plugin: yield* pluginFor(gateway.plugin) }
+  })
+
 const formFields = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const query = new URL(request.url, "http://checkout.invalid").searchParams
@@ -102,10 +110,8 @@ const show = (token: string) => page(Effect.gen(function*() {
 const pay = (token: string) => page(Effect.gen(function*() {
   const { base, payment, view } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
-  const chosen = Number((yield* formFields)["gateway_id"] ?? "")
-  const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === chosen)
-  if (gateway === undefined) return yield* Effect.fail(new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
-  const plugin = yield* pluginFor(gateway.plugin)
+  const { gateway, plugin } = yield* offeredGateway(payment, Number((yield* formFields)["gateway_id"] ?? ""), () =>
+    new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
   const action = yield* plugin.beginCheckout({
     trxId: payment.trxId,
     amount: payment.amount,
@@ -129,10 +135,7 @@ const outcomeResolution = { Paid: "Succeeded", Declined: "declined", Cancelled: 
 const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
   const { payment } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
-  const gatewayId = GatewayId(Number(gatewayText))
-  const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === gatewayId)
-  if (gateway === undefined) return yield* Effect.fail(notFound())
-  const plugin = yield* pluginFor(gateway.plugin)
+  const { gateway, plugin } = yield* offeredGateway(payment, Number(gatewayText), notFound)
   const outcome = yield* plugin.handleReturn({
     trxId: payment.trxId,
     amount: payment.amount,
