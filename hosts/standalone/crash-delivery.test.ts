@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  withHostReports,
   type Host,
   currentReceiverUrl,
   stopReceiver,
@@ -16,7 +17,6 @@ import {
   sleep,
   startHost,
   startReceiver,
-  stop,
   stopAll,
   waitFor
 } from "./testing/child-hosts.js"
@@ -63,7 +63,7 @@ describe("standalone host: webhooks survive SIGKILL", () => {
     mkdirSync(dataDir)
     let hostA: Host | undefined
     let hostB: Host | undefined
-    try {
+    await withHostReports(() => [["A", hostA], ["B", hostB]], async () => {
       // Host A: its dispatcher's start-up pass runs, then it sleeps for 10 minutes.
       hostA = await startHost(dataDir, { WEBHOOK_POLL_INTERVAL_MS: "600000" })
       const demo = readDemo(dataDir)
@@ -91,15 +91,7 @@ describe("standalone host: webhooks survive SIGKILL", () => {
 
       const logged = await onlyDelivery(hostB, token, demo.merchant_id)
       expect(logged).toMatchObject({ id: queued.id, status: "delivered", attempts: 1, last_status_code: 200 })
-    } catch (error) {
-      // The hosts' own words explain most failures here.
-      for (const [name, host] of [["A", hostA], ["B", hostB]] as const) {
-        if (host !== undefined) console.error(`--- host ${name} output ---\n${host.output()}`)
-      }
-      throw error
-    } finally {
-      await Promise.all([hostA, hostB].map((host) => (host === undefined ? undefined : stop(host))))
-    }
+    })
   }, 90_000)
 
   it("a webhook retried after a failure survives a kill between attempts", async () => {
@@ -110,7 +102,7 @@ describe("standalone host: webhooks survive SIGKILL", () => {
     const webhookEnv = { WEBHOOK_POLL_INTERVAL_MS: "100", WEBHOOK_RETRY_DELAYS_MS: String(retryDelayMs) }
     let hostA: Host | undefined
     let hostB: Host | undefined
-    try {
+    await withHostReports(() => [["A", hostA], ["B", hostB]], async () => {
       hostA = await startHost(dataDir, webhookEnv)
       const demo = readDemo(dataDir)
       const token = readAdminToken(dataDir)
@@ -155,13 +147,6 @@ describe("standalone host: webhooks survive SIGKILL", () => {
         [1, 500],
         [2, 200]
       ])
-    } catch (error) {
-      for (const [name, host] of [["A", hostA], ["B", hostB]] as const) {
-        if (host !== undefined) console.error(`--- host ${name} output ---\n${host.output()}`)
-      }
-      throw error
-    } finally {
-      await Promise.all([hostA, hostB].map((host) => (host === undefined ? undefined : stop(host))))
-    }
+    })
   }, 90_000)
 })

@@ -201,3 +201,23 @@ export const stopReceiver = async (): Promise<void> => {
 
 /** Where the recording receiver listens, once started. */
 export const currentReceiverUrl = (): string => receiverUrl
+
+/**
+ * Runs one case's body with its hosts: on failure prints their output (the hosts' own words explain
+ * most failures), and always stops them, so no case leaves a process behind.
+ */
+export const withHostReports = async (
+  hosts: () => ReadonlyArray<readonly [string, Host | undefined]>,
+  body: () => Promise<void>
+): Promise<void> => {
+  try {
+    await body()
+  } catch (error) {
+    for (const [name, host] of hosts()) {
+      if (host !== undefined) console.error(`--- host ${name} output ---\n${host.output()}`)
+    }
+    throw error
+  } finally {
+    await Promise.all(hosts().map(([, host]) => (host === undefined ? undefined : stop(host))))
+  }
+}
