@@ -146,6 +146,13 @@ export const describeError = (error: unknown): ErrorDescription => {
       return { status: 422, message: "This payment has already been fully refunded", errorCode: "INVALID_STATE" }
     case "RefundExceedsBalance":
       return { status: 422, message: "Refund amount exceeds the refundable balance", errorCode: "INVALID_AMOUNT" }
+    case "RefundReferenceConflict":
+      return {
+        status: 409,
+        message: "This refund reference was already used for a refund of another amount.",
+        errorCode: "DUPLICATE_REFERENCE",
+        errors: { ref_refund: [`The reference ${String(error["refRefund"])} already refunded this payment: send its amount to see that refund, or use a new reference.`] }
+      }
     case "WalletInsufficientForRefund":
       return { status: 422, message: "Merchant wallet balance is insufficient to process this refund", errorCode: "INSUFFICIENT_BALANCE" }
     case "StoreUnavailable":

@@ -124,7 +124,7 @@ export const refundCases = (target: () => Target) =>
       expect(await deliveriesOf(target(), shop.merchant.id, "payment.completed")).toHaveLength(1)
     })
 
-    it("ref_refund: a repeat answers 200 with the original body (its totals as they were) and moves no money, even with another amount or after a full refund", async () => {
+    it("ref_refund: a repeat answers 200 with the original body (its totals as they were) and moves no money, also after a full refund; another amount is a 409", async () => {
       const shop = await createShop(target())
       const trxId = await paidPayment(shop, "100")
       const ref = uniqueRef("refund")
@@ -135,12 +135,18 @@ export const refundCases = (target: () => Target) =>
       })
       expect(await walletBalance(target(), shop)).toBe("70")
 
-      for (const amount of ["10", "50", undefined]) {
+      for (const amount of ["10", "10.00", undefined]) {
         const again = await refund(shop.sandbox, { trx_id: trxId, ref_refund: ref, reason: "late delivery" }, amount)
         expect(expectOk(again), `amount ${amount}`).toEqual(first)
         expectLiteral(again, "total_refunded", "10")
         expectLiteral(again, "remaining_refund", "90")
       }
+      // The same reference with another amount is another request: refused, never answered as done.
+      const conflict = expectError(await refund(shop.sandbox, { trx_id: trxId, ref_refund: ref }, "50"), {
+        status: 409,
+        errorCode: "DUPLICATE_REFERENCE"
+      })
+      expect(Object.keys(conflict.errors)).toEqual(["ref_refund"])
       expect(await walletBalance(target(), shop)).toBe("70")
       expect(await refundState(shop.sandbox, trxId)).toEqual({ status: "success", refunded: "30", fully: false })
 

@@ -16,6 +16,7 @@ import {
   PaymentNotRefundable,
   type Refund,
   RefundExceedsBalance,
+  RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "./refund.js"
 import { refundEventDelivery } from "./refund-event.js"
@@ -34,6 +35,26 @@ const previousRefund = (trxId: string, refRefund: string | null) =>
     ? Effect.succeed(Option.none<Refund>())
     : Effect.flatMap(RefundRepository, (refunds) => refunds.findByReference(trxId, refRefund))
 
+const requestedAmount = (input: AmountInput | undefined, currency: string) =>
+  Effect.gen(function*() {
+    if (input === undefined) return undefined
+    const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(currency))
+    const parsed = parseAmount(input, exponent, { allowZero: false })
+    if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
+    return parsed.right
+  })
+
+/**
+ * A repeated `ref_refund` answers with the refund it made, moving no money; with another amount it
+ * is a different request under a used reference, refused rather than answered as if it had run.
+ * Without an amount it asks for "the rest", which the earlier refund already answered.
+ */
+const replayOf = (previous: Refund, request: RefundRequest) =>
+  Effect.flatMap(requestedAmount(request.amount, previous.currency), (requested) =>
+    requested !== undefined && requested !== previous.amount
+      ? Effect.fail(new RefundReferenceConflict({ refRefund: previous.refRefund ?? "" }))
+      : Effect.succeed({ refund: previous, replayed: true }))
+
 /**
  * One transaction (spec 4.3, design "Money"): the payment's refunded total grows only while it stays
  * within the amount, the wallet is debited only while it stays at or above zero, and the refund and its
@@ -49,17 +70,11 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       const payment = found.value
       const previous = yield* previousRefund(payment.trxId, request.refRefund)
       // The same merchant reference never refunds twice: answer with the refund it already made.
-      if (Option.isSome(previous)) return { refund: previous.value, replayed: true }
+      if (Option.isSome(previous)) return yield* replayOf(previous.value, request)
 
       if (payment.status !== "success") return yield* new PaymentNotRefundable()
       if (payment.refundedAmount >= payment.amount) return yield* new PaymentFullyRefunded()
-      let requested: Amount | undefined
-      if (request.amount !== undefined) {
-        const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.currency))
-        const parsed = parseAmount(request.amount, exponent, { allowZero: false })
-        if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
-        requested = parsed.right
-      }
+      const requested = yield* requestedAmount(request.amount, payment.currency)
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
       if (plan._tag === "ExceedsRefundable") return yield* new RefundExceedsBalance()
@@ -106,6 +121,5 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
 export const refundPayment = (caller: AuthenticatedMerchant, request: RefundRequest) =>
   refundOnce(caller, request).pipe(
     Effect.catchTag("RefundReferenceUsed", () =>
-      Effect.flatMap(previousRefund(request.trxId, request.refRefund), (refund) =>
-        Effect.succeed({ refund: Option.getOrThrow(refund), replayed: true })))
+      Effect.flatMap(previousRefund(request.trxId, request.refRefund), (refund) => replayOf(Option.getOrThrow(refund), request)))
   )

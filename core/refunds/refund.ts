@@ -27,6 +27,11 @@ export class RefundReferenceUsed extends Schema.TaggedError<RefundReferenceUsed>
   refRefund: Schema.String
 }) {}
 
+/** The merchant's refund reference was already used on this payment for another amount. */
+export class RefundReferenceConflict extends Schema.TaggedError<RefundReferenceConflict>()("RefundReferenceConflict", {
+  refRefund: Schema.String
+}) {}
+
 /** Spec 4.3's refusals, in the order they are checked. */
 export class PaymentNotRefundable extends Schema.TaggedError<PaymentNotRefundable>()("PaymentNotRefundable", {}) {}
 
