@@ -113,8 +113,9 @@ export const baseEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
-export const startHost = async (dataDir: string, webhookEnv: Readonly<Record<string, string>>): Promise<Host> => {
-  const port = await freePort()
+/** `extraEnv` may name a PORT, so a restarted host answers where the old one did. */
+export const startHost = async (dataDir: string, extraEnv: Readonly<Record<string, string>>): Promise<Host> => {
+  const port = extraEnv["PORT"] !== undefined ? Number(extraEnv["PORT"]) : await freePort()
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),
     PORT: String(port),
@@ -122,7 +123,7 @@ export const startHost = async (dataDir: string, webhookEnv: Readonly<Record<str
     DATA_DIR: dataDir,
     DEMO: "true",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    ...webhookEnv
+    ...extraEnv
   }
   const child = spawn(process.execPath, [MAIN, "serve"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
   let output = ""
