@@ -1,6 +1,7 @@
 import { Duration, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
+import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
@@ -77,7 +78,8 @@ const backgroundJobsLayer = (config: KitConfig) => {
     ExpirySweeper.layer({
       interval: Duration.millis(config.expirySweepIntervalMillis ?? 15_000),
       ...(clock !== undefined ? { clock } : {})
-    })
+    }),
+    IdempotencyRecordPurger.layer()
   ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets })))
 }
 

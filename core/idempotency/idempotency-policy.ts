@@ -6,12 +6,6 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 /** A completed request is replayed for this long (spec 4.5). */
 export const REPLAY_WINDOW_SECONDS = 24 * 60 * 60
 
-/**
- * How long a request may hold its key before another may take over: long enough for any request
- * to finish, short enough that a crashed process does not block its key for the whole window.
- */
-export const IN_FLIGHT_LOCK_SECONDS = 60
-
 /** What makes two requests "identical": method, path with query, and the exact body bytes. */
 export const fingerprint = (method: string, pathWithQuery: string, body: Uint8Array): string =>
   sha256Hex(new TextEncoder().encode(`${method.toUpperCase()} ${pathWithQuery}\n${sha256Hex(body)}`))

@@ -16,10 +16,19 @@ export interface StoredResponse {
   readonly body: string
 }
 
-export type BeginResult =
-  /** This caller owns the key now and must finish with complete or abandon. */
-  | { readonly _tag: "Started" }
-  /** The identical request is still running elsewhere. */
+export interface KeyedRequest {
+  readonly scope: IdempotencyScope
+  /** What makes two requests "identical" (idempotency-policy's fingerprint). */
+  readonly fingerprint: string
+  readonly now: Instant
+  /** Until when a completed request is replayed. */
+  readonly expiresAt: Instant
+}
+
+export type KeyedOutcome<A> =
+  /** This request ran; its response was stored with its effect, or neither was kept. */
+  | { readonly _tag: "Ran"; readonly value: A }
+  /** The identical request is running right now. */
   | { readonly _tag: "InFlight" }
   /** The identical request finished before: answer with its response. */
   | { readonly _tag: "Replay"; readonly response: StoredResponse }
@@ -28,19 +37,18 @@ export type BeginResult =
 
 export class IdempotencyStore extends Context.Tag("merchant-payments/IdempotencyStore")<IdempotencyStore, {
   /**
-   * Takes the key for a request with this fingerprint. An expired record, or an in-flight one
-   * whose lock ran out (its process died), is taken over as if it did not exist.
+   * Runs `effect` at most once per key. The key is claimed, the effect runs, and its response is
+   * stored in ONE transaction, so a key is either unused or done with its response: a crash at any
+   * point leaves no key that claims an effect it cannot answer for, nor an effect without its key.
+   * When `keep` returns undefined (a server failure is not an answer), or the effect fails, the
+   * whole transaction rolls back: the effect is undone and the key stays free for a retry.
+   * An expired record is taken over as if it did not exist.
    */
-  readonly begin: (request: {
-    readonly scope: IdempotencyScope
-    readonly fingerprint: string
-    readonly now: Instant
-    readonly lockedUntil: Instant
-    readonly expiresAt: Instant
-  }) => Effect.Effect<BeginResult, StorageError>
-  readonly complete: (scope: IdempotencyScope, response: StoredResponse) => Effect.Effect<void, StorageError>
-  /** Forgets an in-flight key (a 5xx answer is not stored, so a retry runs again). */
-  readonly abandon: (scope: IdempotencyScope) => Effect.Effect<void, StorageError>
+  readonly once: <A, E, R>(
+    request: KeyedRequest,
+    effect: Effect.Effect<A, E, R>,
+    keep: (value: A) => StoredResponse | undefined
+  ) => Effect.Effect<KeyedOutcome<A>, E | StorageError, R>
   /** Removes records that expired before `now`; returns how many. */
   readonly purgeExpired: (now: Instant) => Effect.Effect<number, StorageError>
 }>() {}
