@@ -1,12 +1,39 @@
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { coreViolations, importsOf, isAllowed } from "./dependency-rule.js"
+import { adapterViolations, coreGlobalViolations, coreViolations, importsOf, isAllowed, isAllowedInAdapters, nodeGlobalsIn } from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
 describe("dependencies point inward", () => {
   it("core imports only effect, itself, and node:crypto in core/signing", () => {
     expect(coreViolations(root)).toEqual([])
+  })
+
+  it("core reaches no Node global (Buffer, process...) outside core/signing", () => {
+    expect(coreGlobalViolations(root)).toEqual([])
+  })
+
+  it("adapters never import the hosts or the conformance suites (test-only code may)", () => {
+    expect(adapterViolations(root)).toEqual([])
+  })
+
+  it("the adapter rule refuses hosts, suites and test tools in production files only", () => {
+    expect(isAllowedInAdapters("adapters/http/app.ts", "../../hosts/kit-layer.js")).toBe(false)
+    expect(isAllowedInAdapters("adapters/http/app.ts", "../../conformance/http/suite.js")).toBe(false)
+    expect(isAllowedInAdapters("adapters/http/app.ts", "vitest")).toBe(false)
+    expect(isAllowedInAdapters("adapters/http/app.ts", "../../core/payments/payment.js")).toBe(true)
+    expect(isAllowedInAdapters("adapters/http/app.ts", "@effect/platform")).toBe(true)
+    expect(isAllowedInAdapters("adapters/http/app.test.ts", "../../hosts/kit-layer.js")).toBe(true)
+    expect(isAllowedInAdapters("adapters/http/testing/client.ts", "../../../hosts/kit-layer.js")).toBe(true)
+  })
+
+  it("the global rule sees uses, not words in comments", () => {
+    expect(nodeGlobalsIn("core/merchants/a.ts", `const x = Buffer.from("ab", "hex")`)).toEqual(["Buffer"])
+    expect(nodeGlobalsIn("core/merchants/a.ts", `if (process.env["X"]) {}`)).toEqual(["process"])
+    expect(nodeGlobalsIn("core/merchants/a.ts", `// Buffer.from is not used\n/** process.env */ const a = 1`)).toEqual([])
+    expect(nodeGlobalsIn("core/payments/p.ts", `the process stops`)).toEqual([])
+    expect(nodeGlobalsIn("core/signing/hmac.ts", `Buffer.from(x)`)).toEqual([])
+    expect(nodeGlobalsIn("core/merchants/a.test.ts", `Buffer.from(x)`)).toEqual([])
   })
 
   it("finds every import form", () => {

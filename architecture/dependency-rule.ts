@@ -2,8 +2,10 @@ import { readdirSync, readFileSync } from "node:fs"
 import { dirname, join, relative, resolve, sep } from "node:path"
 
 /**
- * The hexagon's one rule, checked from source text: `core/` depends on nothing outside itself but
- * `effect` (and `node:crypto` inside `core/signing`). Test files in core may also use the test tools.
+ * The hexagon's rules, checked from source text: `core/` depends on nothing outside itself but
+ * `effect` (and `node:crypto` inside `core/signing`), and reaches no Node global either; `adapters/`
+ * never depends on `hosts/` or on the suites in `conformance/`. Test files may also use the test
+ * tools, and test-only code (`*.test.ts`, `testing/` folders) may reach further out.
  */
 export interface Violation {
   readonly file: string
@@ -34,6 +36,25 @@ export const isAllowed = (file: string, specifier: string): boolean => {
   return file.endsWith(".test.ts") && TEST_TOOLS.has(pkg)
 }
 
+/** Test-only code: never compiled into dist, so the production rules do not bind it. */
+export const isTestOnly = (file: string): boolean => file.endsWith(".test.ts") || file.split("/").includes("testing")
+
+/** Whether a production file in `adapters/` may import `specifier`: not the hosts, not the suites. */
+export const isAllowedInAdapters = (file: string, specifier: string): boolean => {
+  if (isTestOnly(file)) return true
+  if (!specifier.startsWith(".")) return !TEST_TOOLS.has(packageOf(specifier))
+  const target = join(dirname(file), specifier).split(sep).join("/")
+  return !target.startsWith("hosts/") && !target.startsWith("conformance/")
+}
+
+/** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */
+const NODE_GLOBALS = /\b(Buffer|process|require|__dirname|__filename|setImmediate)\b(?=\s*[.([])/g
+
+const withoutComments = (source: string): string => source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1")
+
+export const nodeGlobalsIn = (file: string, source: string): ReadonlyArray<string> =>
+  file.startsWith("core/signing/") || isTestOnly(file) ? [] : Array.from(withoutComments(source).matchAll(NODE_GLOBALS), (m) => m[1]!)
+
 const sourceFiles = (directory: string): ReadonlyArray<string> =>
   readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name)
@@ -47,4 +68,18 @@ export const coreViolations = (root: string): ReadonlyArray<Violation> =>
     return importsOf(readFileSync(path, "utf8"))
       .filter((specifier) => !isAllowed(file, specifier))
       .map((specifier) => ({ file, specifier }))
+  })
+
+export const adapterViolations = (root: string): ReadonlyArray<Violation> =>
+  sourceFiles(resolve(root, "adapters")).flatMap((path) => {
+    const file = relative(root, path).split(sep).join("/")
+    return importsOf(readFileSync(path, "utf8"))
+      .filter((specifier) => !isAllowedInAdapters(file, specifier))
+      .map((specifier) => ({ file, specifier }))
+  })
+
+export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> =>
+  sourceFiles(resolve(root, "core")).flatMap((path) => {
+    const file = relative(root, path).split(sep).join("/")
+    return nodeGlobalsIn(file, readFileSync(path, "utf8")).map((global) => ({ file, specifier: global }))
   })

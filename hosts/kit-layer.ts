@@ -9,7 +9,6 @@ import { AdminToken } from "../adapters/http/admin-endpoint.js"
 import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
 import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
 import * as Authenticator from "../core/merchants/authenticator.js"
-import type { CurrencyRegistry } from "../core/money/currencies.js"
 import * as CurrencyCatalog from "../core/money/currency-catalog.js"
 import * as RateLimiter from "../core/rate-limit/rate-limiter.js"
 import type { SiteSettings } from "../core/settings/site-settings.js"
@@ -30,7 +29,7 @@ export interface KitConfig {
   readonly masterKey: Uint8Array
   readonly adminToken: string
   readonly settings: SiteSettings
-  readonly currencies: CurrencyRegistry
+  readonly currencies: CurrencyCatalog.CurrencyCatalog
   /** The public address checkout links point at, without a trailing slash. */
   readonly baseUrl: string
   readonly checkoutLifetimeSeconds: number

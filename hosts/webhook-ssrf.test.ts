@@ -6,7 +6,7 @@ import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
-import { defaultCurrencyRegistry } from "../core/money/currencies.js"
+import { defaultCurrencyCatalog } from "../core/money/currencies.js"
 import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
 import { defaultSiteSettings } from "../core/settings/site-settings.js"
@@ -30,7 +30,7 @@ describe("webhook SSRF guard, end to end", () => {
       masterKey: new Uint8Array(32).fill(6),
       adminToken: "t",
       settings: defaultSiteSettings,
-      currencies: defaultCurrencyRegistry,
+      currencies: defaultCurrencyCatalog,
       baseUrl: "https://pay.example",
       checkoutLifetimeSeconds: 600,
       // The production default: private and loopback targets are refused.

@@ -1,9 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { IdempotencyStore, type IdempotencyScope } from "../../core/idempotency/idempotency-store.js"
+import { IdempotencyStore } from "../../core/idempotency/idempotency-store.js"
 import {
   fingerprint,
-  IN_FLIGHT_LOCK_SECONDS,
   isReplayable,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   REPLAY_WINDOW_SECONDS
@@ -20,8 +19,10 @@ export const REPLAYED_HEADER = "idempotent-replayed"
 /**
  * Runs a POST at most once per Idempotency-Key (spec 4.5, applied to every POST): the identical
  * request within 24 hours gets the first answer again with `Idempotent-Replayed: true`, the key
- * with other parameters is a 409, and a request still running is a 409 with Retry-After. Answers
- * of 500 and above are forgotten, so a retry runs again. Without the header the request just runs.
+ * with other parameters is a 409, and a request still running is a 409 with Retry-After. The answer
+ * is stored in the transaction of the request's own effect, so a crash can never leave an effect
+ * done without its answer; answers of 500 and above are not kept and their effect is rolled back,
+ * so a retry runs again. Without the header the request just runs.
  */
 export const idempotent = <E, R>(
   caller: AuthenticatedMerchant,
@@ -35,38 +36,30 @@ export const idempotent = <E, R>(
     if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       return yield* ValidationFailed.field("Idempotency-Key", `The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`)
     }
-    const store = yield* IdempotencyStore
-    const scope: IdempotencyScope = { merchantId: caller.merchant.id, environment: caller.environment, key }
     // Replay windows follow real time, like request timestamps, not the business clock.
     const now = fromMillis(Date.now())
-    const begun = yield* store.begin({
-      scope,
-      fingerprint: fingerprint(request.method, requestTarget(request), rawBody),
-      now,
-      lockedUntil: plusSeconds(now, IN_FLIGHT_LOCK_SECONDS),
-      expiresAt: plusSeconds(now, REPLAY_WINDOW_SECONDS)
-    })
-    switch (begun._tag) {
+    const outcome = yield* (yield* IdempotencyStore).once(
+      {
+        scope: { merchantId: caller.merchant.id, environment: caller.environment, key },
+        fingerprint: fingerprint(request.method, requestTarget(request), rawBody),
+        now,
+        expiresAt: plusSeconds(now, REPLAY_WINDOW_SECONDS)
+      },
+      run,
+      (response) => (isReplayable(response.status) ? { status: response.status, body: response.text } : undefined)
+    )
+    switch (outcome._tag) {
       case "Mismatch":
         return yield* new IdempotencyKeyReused()
       case "InFlight":
         return yield* new IdempotentRequestInFlight({ retryAfterSeconds: 1 })
       case "Replay":
         return {
-          status: begun.response.status,
-          text: begun.response.body,
+          status: outcome.response.status,
+          text: outcome.response.body,
           headers: { [REPLAYED_HEADER]: "true" }
         } satisfies RenderedResponse
-      case "Started":
-        return yield* run.pipe(
-          Effect.tap((response) =>
-            isReplayable(response.status)
-              ? store.complete(scope, { status: response.status, body: response.text })
-              : store.abandon(scope)
-          ),
-          // A failure or defect escaping `run` (the edge turns expected failures into responses
-          // before this point) must free the key, or every retry would wait out the lock.
-          Effect.onError(() => Effect.ignore(store.abandon(scope)))
-        )
+      case "Ran":
+        return outcome.value
     }
   })

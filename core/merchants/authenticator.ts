@@ -3,7 +3,7 @@ import type { SiteSettings } from "../settings/site-settings.js"
 import { SiteSettingsService } from "../settings/site-settings-service.js"
 import { ExpiringMap } from "../shared/expiring-map.js"
 import { credentialMatchesEnvironment } from "../signing/credentials.js"
-import { constantTimeEqualBytes, sha256 } from "../signing/hmac.js"
+import { constantTimeEqualBytes, decodeHex, sha256 } from "../signing/hmac.js"
 import { checkTimestamp, verifyRequestSignature } from "../signing/request-signature.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { StorageError } from "../shared/storage-error.js"
@@ -166,7 +166,8 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
           if (Option.isNone(merchant)) return undefined
           const keySet: KeySet = {
             credentials: found.value,
-            apiKeyHash: Buffer.from(found.value.apiKeyHash, "hex"),
+            // A stored hash that is not hex matches no key: the credentials are refused, not trusted.
+            apiKeyHash: decodeHex(found.value.apiKeyHash) ?? new Uint8Array(0),
             merchant: merchant.value,
             clientSecret: yield* openSecret(found.value.sealedClientSecret),
             webhookSecret: yield* openSecret(found.value.sealedWebhookSecret)

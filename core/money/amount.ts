@@ -37,7 +37,7 @@ export const MAX_EXPONENT = SCALE
  * Atoms in one minor unit of a currency with the given exponent (10^(SCALE - exponent)):
  * 1_000_000n for a 2-digit currency, ATOMS_PER_UNIT for a 0-digit one, 1n at SCALE.
  *
- * Exponents come from the currency registry, so anything outside 0..SCALE is a programming error;
+ * Exponents come from the currency catalog, so anything outside 0..SCALE is a programming error;
  * it throws rather than silently computing amounts at the wrong granularity.
  */
 export const atomsPerMinorUnit = (exponent: number): bigint => {

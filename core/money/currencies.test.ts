@@ -1,15 +1,15 @@
 import { Either, Option, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { CurrencyCode, ISO_CURRENCY_EXPONENTS, defaultCurrencyRegistry, makeCurrencyRegistry } from "./currencies.js"
+import { CurrencyCode, ISO_CURRENCY_EXPONENTS, defaultCurrencyCatalog, makeCurrencyCatalog } from "./currencies.js"
 
-const registryWith = (cryptoCodes: ReadonlyArray<string>) => {
-  const result = makeCurrencyRegistry({ cryptoCodes })
-  if (Either.isLeft(result)) throw new Error(`expected a registry, got ${result.left.message}`)
+const catalogWith = (cryptoCodes: ReadonlyArray<string>) => {
+  const result = makeCurrencyCatalog({ cryptoCodes })
+  if (Either.isLeft(result)) throw new Error(`expected a catalog, got ${result.left.message}`)
   return result.right
 }
 
 const configError = (cryptoCodes: ReadonlyArray<string>) => {
-  const result = makeCurrencyRegistry({ cryptoCodes })
+  const result = makeCurrencyCatalog({ cryptoCodes })
   if (Either.isRight(result)) throw new Error("expected InvalidCurrencyConfig")
   return result.left
 }
@@ -23,7 +23,7 @@ describe("ISO table", () => {
       CLF: 4, UYW: 4
     }
     for (const [code, exponent] of Object.entries(expected)) {
-      expect(defaultCurrencyRegistry.exponentOf(code), code).toEqual(Option.some(exponent))
+      expect(defaultCurrencyCatalog.exponentOf(code), code).toEqual(Option.some(exponent))
     }
   })
 
@@ -34,13 +34,13 @@ describe("ISO table", () => {
       expect([0, 2, 3, 4]).toContain(exponent)
     }
     for (const code of ["XAU", "XXX", "XTS", "XDR", "HRK", "usd", "USDC", ""]) {
-      expect(defaultCurrencyRegistry.isKnown(code), code).toBe(false)
-      expect(defaultCurrencyRegistry.exponentOf(code)).toEqual(Option.none())
+      expect(defaultCurrencyCatalog.isKnown(code), code).toBe(false)
+      expect(defaultCurrencyCatalog.exponentOf(code)).toEqual(Option.none())
     }
   })
 
   it("lists its codes sorted and without duplicates", () => {
-    const codes = defaultCurrencyRegistry.codes()
+    const codes = defaultCurrencyCatalog.codes()
     expect(codes).toEqual([...codes].sort())
     expect(new Set(codes).size).toBe(codes.length)
     expect(codes.length).toBe(ISO_CURRENCY_EXPONENTS.size)
@@ -49,15 +49,15 @@ describe("ISO table", () => {
 
 describe("crypto codes", () => {
   it("adds configured codes at exponent 8", () => {
-    const registry = registryWith(["BTC", "USDC", "ETH2", "SHIB000000"])
-    expect(registry.exponentOf("BTC")).toEqual(Option.some(8))
-    expect(registry.exponentOf("USDC")).toEqual(Option.some(8))
-    expect(registry.isKnown("ETH2")).toBe(true)
-    expect(registry.isKnown("SHIB000000")).toBe(true)
-    expect(registry.exponentOf("USD")).toEqual(Option.some(2))
-    expect(registry.codes()).toContain("BTC")
-    expect(registry.codes().length).toBe(ISO_CURRENCY_EXPONENTS.size + 4)
-    expect(defaultCurrencyRegistry.isKnown("BTC")).toBe(false)
+    const catalog = catalogWith(["BTC", "USDC", "ETH2", "SHIB000000"])
+    expect(catalog.exponentOf("BTC")).toEqual(Option.some(8))
+    expect(catalog.exponentOf("USDC")).toEqual(Option.some(8))
+    expect(catalog.isKnown("ETH2")).toBe(true)
+    expect(catalog.isKnown("SHIB000000")).toBe(true)
+    expect(catalog.exponentOf("USD")).toEqual(Option.some(2))
+    expect(catalog.codes()).toContain("BTC")
+    expect(catalog.codes().length).toBe(ISO_CURRENCY_EXPONENTS.size + 4)
+    expect(defaultCurrencyCatalog.isKnown("BTC")).toBe(false)
   })
 
   it("refuses malformed, colliding and repeated codes", () => {

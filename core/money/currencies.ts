@@ -1,12 +1,13 @@
 import { Either, Option, Schema } from "effect"
 import type { Brand } from "effect"
 import { MAX_EXPONENT } from "./amount.js"
+import type { CurrencyCatalog } from "./currency-catalog.js"
 
 /**
  * A currency code as accepted on the wire: 3 to 10 uppercase letters or digits, starting with a
  * letter. ISO 4217 codes are exactly 3 uppercase letters; the longer shapes exist for the crypto
  * codes an operator configures (e.g. "USDC"). Whether a well-formed code is actually supported is
- * the registry's decision, not the schema's.
+ * the catalog's decision, not the schema's.
  */
 export type CurrencyCode = string & Brand.Brand<"CurrencyCode">
 
@@ -77,7 +78,7 @@ const RESERVED_ISO_CODES: ReadonlySet<string> = new Set<string>([
 /** Crypto codes carry the full fixed scale: 8 fraction digits (satoshi-sized units). */
 export const CRYPTO_EXPONENT = MAX_EXPONENT
 
-/** A currency configuration the registry refuses, with the offending code. */
+/** A currency configuration the catalog refuses, with the offending code. */
 export class InvalidCurrencyConfig extends Schema.TaggedError<InvalidCurrencyConfig>()(
   "InvalidCurrencyConfig",
   {
@@ -87,15 +88,7 @@ export class InvalidCurrencyConfig extends Schema.TaggedError<InvalidCurrencyCon
   }
 ) {}
 
-export interface CurrencyRegistry {
-  /** The minor-unit exponent of a supported code; codes are case-sensitive (uppercase only). */
-  exponentOf(code: string): Option.Option<number>
-  isKnown(code: string): boolean
-  /** Every supported code, sorted. */
-  codes(): ReadonlyArray<string>
-}
-
-export interface CurrencyRegistryOptions {
+export interface CurrencyCatalogOptions {
   readonly cryptoCodes?: ReadonlyArray<string>
 }
 
@@ -134,9 +127,9 @@ const validateCryptoCode = (
  * The ISO table plus the operator's crypto codes at exponent 8. The first bad crypto code fails
  * the whole configuration: a partly applied currency list would make support depend on ordering.
  */
-export const makeCurrencyRegistry = (
-  options: CurrencyRegistryOptions = {}
-): Either.Either<CurrencyRegistry, InvalidCurrencyConfig> => {
+export const makeCurrencyCatalog = (
+  options: CurrencyCatalogOptions = {}
+): Either.Either<CurrencyCatalog, InvalidCurrencyConfig> => {
   const exponents = new Map<string, number>(ISO_CURRENCY_EXPONENTS)
   const crypto = new Set<string>()
   for (const code of options.cryptoCodes ?? []) {
@@ -153,5 +146,5 @@ export const makeCurrencyRegistry = (
   })
 }
 
-/** ISO currencies only; deployments that accept crypto build their own registry from config. */
-export const defaultCurrencyRegistry: CurrencyRegistry = Either.getOrThrow(makeCurrencyRegistry())
+/** ISO currencies only; deployments that accept crypto build their own catalog from config. */
+export const defaultCurrencyCatalog: CurrencyCatalog = Either.getOrThrow(makeCurrencyCatalog())

@@ -113,7 +113,7 @@ const toAtoms = (
 /**
  * Parses an amount exactly, with at most `exponent` significant fraction digits (trailing zeros do
  * not count: "12.50" is a valid USD amount, "1.0" a valid JPY one). `exponent` comes from the
- * currency registry and must be 0..8; anything else is a programming error and throws.
+ * currency catalog and must be 0..8; anything else is a programming error and throws.
  */
 export const parseAmount = (
   input: AmountInput,

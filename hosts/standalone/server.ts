@@ -3,7 +3,7 @@ import { HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
-import { makeCurrencyRegistry } from "../../core/money/currencies.js"
+import { makeCurrencyCatalog } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { kitLayer, type KitConfig } from "../kit-layer.js"
@@ -13,7 +13,7 @@ import { ConfigProblem, type HostConfig } from "./host-config.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
 
 export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfig => {
-  const currencies = makeCurrencyRegistry({ cryptoCodes: config.cryptoCurrencies })
+  const currencies = makeCurrencyCatalog({ cryptoCodes: config.cryptoCurrencies })
   if (Either.isLeft(currencies)) throw new ConfigProblem(`CRYPTO_CURRENCIES: ${currencies.left.message}`)
   return {
     store: config.store,

@@ -1,21 +1,21 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
 import { Deferred, Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
-import { defaultCurrencyRegistry } from "../../core/money/currencies.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../kit-layer.js"
+import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
-import { created } from "./api-response.js"
-import { merchantEndpoint } from "./merchant-endpoint.js"
-import { jsonObjectBody } from "./request-body.js"
-import { makeCaller, signedRequest, type TestCaller } from "./testing/signed-client.js"
+import { created } from "../../adapters/http/api-response.js"
+import { merchantEndpoint } from "../../adapters/http/merchant-endpoint.js"
+import { jsonObjectBody } from "../../adapters/http/request-body.js"
+import { makeCaller, signedRequest, type TestCaller } from "../../adapters/http/testing/signed-client.js"
 
 /**
  * Idempotency-Key through the real edge (authentication, rate limit, idempotency store) on a POST
  * route that exists only here: it counts how often its handler actually ran, can be held open to
  * test the in-flight rule, can fail with 5xx once, and can answer a 4xx.
  */
-export const idempotencySuite = (name: string, store: () => StoreConfig) =>
+export const idempotencySuite = (name: string, store: () => StoreConfig, options: { readonly sharedByHosts?: boolean } = {}) =>
   describe(`Idempotency-Key on POST: ${name}`, () => {
     let runs = 0
     const gates = new Map<string, Deferred.Deferred<void>>()
@@ -26,6 +26,7 @@ export const idempotencySuite = (name: string, store: () => StoreConfig) =>
       runs++
       const tag = String(body["tag"] ?? "")
       if (body["hold"] === true) yield* Deferred.await(gates.get(tag)!)
+      if (typeof body["delay_ms"] === "number") yield* Effect.sleep(body["delay_ms"])
       if (body["fail_once"] === true && !failedOnce.has(tag)) {
         failedOnce.add(tag)
         return yield* Effect.die(new Error("transient failure"))
@@ -35,34 +36,43 @@ export const idempotencySuite = (name: string, store: () => StoreConfig) =>
     }))))
 
     let handler: (request: Request) => Promise<Response>
-    let dispose: () => Promise<void>
+    let secondHost: ((request: Request) => Promise<Response>) | undefined
+    const disposers: Array<() => Promise<void>> = []
     let sandbox: TestCaller
     let production: TestCaller
     let other: TestCaller
 
-    beforeAll(async () => {
-      const kit = kitLayer({
+    const kit = () =>
+      kitLayer({
         store: store(),
         masterKey: new Uint8Array(32).fill(7),
         adminToken: "admin-token",
         settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
-        currencies: defaultCurrencyRegistry,
+        currencies: defaultCurrencyCatalog,
         baseUrl: "http://kit.test",
         checkoutLifetimeSeconds: 3600,
         webhooks: defaultWebhookConfig,
         backgroundJobs: false
       })
-      const runtime = ManagedRuntime.make(kit)
+
+    beforeAll(async () => {
+      const runtime = ManagedRuntime.make(kit())
       sandbox = await makeCaller(runtime, "sandbox")
       production = await makeCaller(runtime, "production")
       other = await makeCaller(runtime, "sandbox")
       handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(route)
-      dispose = () => runtime.dispose()
+      disposers.push(() => runtime.dispose())
+      if (options.sharedByHosts === true) {
+        // A second host: its own runtime, pool and in-process state, on the same database.
+        const other = ManagedRuntime.make(kit())
+        secondHost = HttpApp.toWebHandlerRuntime(await other.runtime())(route)
+        disposers.push(() => other.dispose())
+      }
     })
-    afterAll(() => dispose())
+    afterAll(() => Promise.all(disposers.map((dispose) => dispose())))
 
-    const post = (caller: TestCaller, body: object, key?: string, path = "/api/v1/test/echo") =>
-      handler(signedRequest(caller, "POST", path, JSON.stringify(body), key === undefined ? {} : { "idempotency-key": key }))
+    const post = (caller: TestCaller, body: object, key?: string, path = "/api/v1/test/echo", host = handler) =>
+      host(signedRequest(caller, "POST", path, JSON.stringify(body), key === undefined ? {} : { "idempotency-key": key }))
 
     const unique = () => `key-${Math.random().toString(36).slice(2)}`
 
@@ -147,4 +157,19 @@ export const idempotencySuite = (name: string, store: () => StoreConfig) =>
       expect(statuses.every((s) => s === 201 || s === 409)).toBe(true)
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1)
     })
+
+    if (options.sharedByHosts === true) {
+      it("identical requests racing on two hosts run the handler once; every other answer is a replay or in flight", async () => {
+        // Both hosts warm (credentials cached, pool connected), so the race is a race.
+        for (const host of [handler, secondHost!]) await post(sandbox, { tag: "warm" }, undefined, "/api/v1/test/echo", host)
+        const key = unique()
+        const before = runs
+        const responses = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+          post(sandbox, { tag: "two-hosts", delay_ms: 200 }, key, "/api/v1/test/echo", i % 2 === 0 ? handler : secondHost!)))
+        expect(runs - before).toBe(1)
+        const fresh = responses.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null)
+        expect(fresh).toHaveLength(1)
+        expect(responses.every((r) => r.status === 201 || r.status === 409)).toBe(true)
+      })
+    }
   })

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, ManagedRuntime, Option, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeCurrencyRegistry } from "../../../core/money/currencies.js"
+import { makeCurrencyCatalog } from "../../../core/money/currencies.js"
 import { GATEWAY_PLUGIN_API_VERSION, type GatewayPlugin } from "../../../core/payments/gateway-plugin.js"
 import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
 import { defaultSiteSettings } from "../../../core/settings/site-settings.js"
@@ -25,7 +25,7 @@ const cardsPlugin: GatewayPlugin = {
   handleReturn: () => Effect.succeed({ _tag: "Pending" })
 }
 
-const currencies = makeCurrencyRegistry({ cryptoCodes: ["BTC"] })
+const currencies = makeCurrencyCatalog({ cryptoCodes: ["BTC"] })
 if (currencies._tag === "Left") throw currencies.left
 
 // The kit registers the sandbox simulator itself; the test adds a second plugin with other rules.

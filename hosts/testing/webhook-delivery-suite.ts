@@ -2,17 +2,17 @@ import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
-import { defaultCurrencyRegistry } from "../core/money/currencies.js"
-import { finishPayment } from "../core/payments/finish-payment.js"
-import { initiatePayment } from "../core/payments/initiate-payment.js"
-import { defaultSiteSettings } from "../core/settings/site-settings.js"
-import { makeManualClock } from "../core/shared/manual-clock.js"
-import { createWallet } from "../core/wallets/wallet-admin.js"
-import type { WebhookDelivery } from "../core/webhooks/delivery.js"
-import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
-import { kitLayer, type StoreConfig } from "./kit-layer.js"
+import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
+import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
+import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
+import { finishPayment } from "../../core/payments/finish-payment.js"
+import { initiatePayment } from "../../core/payments/initiate-payment.js"
+import { defaultSiteSettings } from "../../core/settings/site-settings.js"
+import { makeManualClock } from "../../core/shared/manual-clock.js"
+import { createWallet } from "../../core/wallets/wallet-admin.js"
+import type { WebhookDelivery } from "../../core/webhooks/delivery.js"
+import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
+import { kitLayer, type StoreConfig } from "../kit-layer.js"
 
 interface Received {
   readonly path: string
@@ -75,7 +75,7 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
         masterKey: new Uint8Array(32).fill(5),
         adminToken: "t",
         settings: defaultSiteSettings,
-        currencies: defaultCurrencyRegistry,
+        currencies: defaultCurrencyCatalog,
         baseUrl: "https://pay.example",
         checkoutLifetimeSeconds: 600,
         webhooks: { timeoutMs: 300, retryDelaysMillis: [1_000, 2_000], allowPrivateTargets: true, pollIntervalMillis: 50 },

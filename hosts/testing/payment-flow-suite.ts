@@ -1,20 +1,20 @@
 import { Effect, Either, ManagedRuntime, Option } from "effect"
-import { Amount } from "../core/money/amount.js"
-import { PaymentRepository } from "../core/payments/payment-repository.js"
-import { refundPayment } from "../core/refunds/refund-payment.js"
-import { RefundRepository } from "../core/refunds/refund-repository.js"
+import { Amount } from "../../core/money/amount.js"
+import { PaymentRepository } from "../../core/payments/payment-repository.js"
+import { refundPayment } from "../../core/refunds/refund-payment.js"
+import { RefundRepository } from "../../core/refunds/refund-repository.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
-import { defaultCurrencyRegistry } from "../core/money/currencies.js"
-import { finishPayment } from "../core/payments/finish-payment.js"
-import { createGateway } from "../core/payments/gateway-admin.js"
-import { initiatePayment, type InitiateRequest } from "../core/payments/initiate-payment.js"
-import { defaultSiteSettings } from "../core/settings/site-settings.js"
-import { createWallet } from "../core/wallets/wallet-admin.js"
-import { WalletRepository } from "../core/wallets/wallet-repository.js"
-import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
-import { defaultWebhookConfig, kitLayer, type StoreConfig } from "./kit-layer.js"
+import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
+import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
+import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
+import { finishPayment } from "../../core/payments/finish-payment.js"
+import { createGateway } from "../../core/payments/gateway-admin.js"
+import { initiatePayment, type InitiateRequest } from "../../core/payments/initiate-payment.js"
+import { defaultSiteSettings } from "../../core/settings/site-settings.js"
+import { createWallet } from "../../core/wallets/wallet-admin.js"
+import { WalletRepository } from "../../core/wallets/wallet-repository.js"
+import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../kit-layer.js"
 
 const request = (refTrx: string, amount = "100.00"): InitiateRequest => ({
   amount: { kind: "json-number", text: amount },
@@ -42,7 +42,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
         masterKey: new Uint8Array(32).fill(9),
         adminToken: "t",
         settings: defaultSiteSettings,
-        currencies: defaultCurrencyRegistry,
+        currencies: defaultCurrencyCatalog,
         baseUrl: "https://pay.example",
         checkoutLifetimeSeconds: 3600,
         webhooks: defaultWebhookConfig,
