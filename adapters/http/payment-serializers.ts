@@ -1,8 +1,9 @@
 import type { Payment } from "../../core/payments/payment.js"
 import type { CheckoutSession } from "../../core/payments/initiate-payment.js"
 import { echoedFields } from "../../core/payments/payment-event.js"
-import { Amount, ZERO } from "../../core/money/amount.js"
+import { ZERO } from "../../core/money/amount.js"
 import { toIsoString } from "../../core/shared/instant.js"
+import { isFullyRefunded } from "../../core/refunds/refund-math.js"
 import { jsonAmount } from "./json-codec.js"
 
 /** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
@@ -43,5 +44,5 @@ export const verifyJson = (payment: Payment) => ({
   created_at: toIsoString(payment.createdAt),
   updated_at: toIsoString(payment.updatedAt),
   refunded_amount: jsonAmount(payment.refundedAmount),
-  fully_refunded: payment.status === "success" && payment.refundedAmount === payment.amount && payment.amount > Amount(0n)
+  fully_refunded: payment.status === "success" && isFullyRefunded(payment.amount, payment.refundedAmount)
 })

@@ -5,7 +5,7 @@ import type { Instant } from "../shared/instant.js"
 import { toSeconds } from "../shared/instant.js"
 import { ExactNumber, renderJson } from "../shared/json-text.js"
 import type { NewDelivery } from "../webhooks/delivery.js"
-import type { Refund } from "./refund.js"
+import { leftFullyRefunded, type Refund } from "./refund.js"
 
 const exact = (amount: Amount) => new ExactNumber(toJsonNumberText(amount))
 
@@ -31,7 +31,7 @@ export const refundEventDelivery = (eventId: string, payment: Payment, refund: R
       refunded_amount: exact(refund.amount),
       total_refunded: exact(refund.totalRefunded),
       remaining_refund: exact(refund.remainingRefund),
-      fully_refunded: refund.remainingRefund === 0n,
+      fully_refunded: leftFullyRefunded(refund),
       currency: refund.currency
     }
   })

@@ -1,7 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Amount } from "../money/amount.js"
-import { planRefund } from "./refund-math.js"
+import { leftFullyRefunded } from "./refund.js"
+import { isFullyRefunded, planRefund } from "./refund-math.js"
 
 const atoms = (max: bigint) => fc.bigInt({ min: 1n, max }).map(Amount)
 
@@ -35,6 +36,22 @@ describe("refund math", () => {
         expect(requested !== undefined && requested > amount - refunded).toBe(true)
       }
     }), { numRuns: 2000 })
+  })
+
+  it("fully refunded means the same on the payment, the plan and the refund record", () => {
+    fc.assert(fc.property(atoms(10n ** 18n - 1n), fc.bigInt({ min: 0n, max: 10n ** 18n }), atoms(10n ** 18n), (amount, refundedSeed, requested) => {
+      const refunded = Amount(refundedSeed % amount)
+      const plan = planRefund({ amount, refunded, requested })
+      if (plan._tag !== "Refund") return
+      const record = {
+        refundTrxId: "r", paymentTrxId: "p", merchantId: 1 as never, environment: "sandbox" as const, amount: plan.amount,
+        currency: "USD", reason: null, refRefund: null, totalRefunded: plan.totalAfter, remainingRefund: plan.remainingAfter, createdAt: 0n as never
+      }
+      expect(plan.fullyRefunded).toBe(isFullyRefunded(amount, plan.totalAfter))
+      expect(leftFullyRefunded(record)).toBe(plan.fullyRefunded)
+      expect(plan.fullyRefunded).toBe(plan.totalAfter === amount)
+    }))
+    expect(isFullyRefunded(Amount(0n), Amount(0n))).toBe(false)
   })
 
   it("a sequence of partial refunds stops exactly at the amount", () => {

@@ -1,5 +1,8 @@
 import { Amount } from "../money/amount.js"
 
+/** Fully refunded: nothing of a (positive) amount is left to refund. The one rule every answer shows. */
+export const isFullyRefunded = (amount: Amount, refunded: Amount): boolean => amount > 0n && refunded >= amount
+
 /** What a refund request comes to against a payment's amount and what was refunded before. */
 export type RefundPlan =
   | { readonly _tag: "Refund"; readonly amount: Amount; readonly totalAfter: Amount; readonly remainingAfter: Amount; readonly fullyRefunded: boolean }
@@ -12,8 +15,8 @@ export type RefundPlan =
  * Preconditions: 0 <= refunded <= amount, requested > 0 when given.
  */
 export const planRefund = (input: { readonly amount: Amount; readonly refunded: Amount; readonly requested: Amount | undefined }): RefundPlan => {
+  if (isFullyRefunded(input.amount, input.refunded)) return { _tag: "FullyRefunded" }
   const remaining = input.amount - input.refunded
-  if (remaining <= 0n) return { _tag: "FullyRefunded" }
   const refund = input.requested ?? Amount(remaining)
   if (refund > remaining) return { _tag: "ExceedsRefundable" }
   const totalAfter = Amount(input.refunded + refund)
@@ -22,6 +25,6 @@ export const planRefund = (input: { readonly amount: Amount; readonly refunded: 
     amount: refund,
     totalAfter,
     remainingAfter: Amount(input.amount - totalAfter),
-    fullyRefunded: totalAfter === input.amount
+    fullyRefunded: isFullyRefunded(input.amount, totalAfter)
   }
 }

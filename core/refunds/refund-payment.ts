@@ -20,7 +20,7 @@ import {
   WalletInsufficientForRefund
 } from "./refund.js"
 import { refundEventDelivery } from "./refund-event.js"
-import { planRefund } from "./refund-math.js"
+import { isFullyRefunded, planRefund } from "./refund-math.js"
 import { RefundRepository } from "./refund-repository.js"
 
 export interface RefundRequest {
@@ -73,7 +73,7 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       if (Option.isSome(previous)) return yield* replayOf(previous.value, request)
 
       if (payment.status !== "success") return yield* new PaymentNotRefundable()
-      if (payment.refundedAmount >= payment.amount) return yield* new PaymentFullyRefunded()
+      if (isFullyRefunded(payment.amount, payment.refundedAmount)) return yield* new PaymentFullyRefunded()
       const requested = yield* requestedAmount(request.amount, payment.currency)
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
@@ -84,7 +84,7 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       const updated = yield* payments.addRefunded(payment.trxId, plan.amount, at)
       if (Option.isNone(updated)) {
         const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
-        return yield* current.refundedAmount >= current.amount ? new PaymentFullyRefunded() : new RefundExceedsBalance()
+        return yield* isFullyRefunded(current.amount, current.refundedAmount) ? new PaymentFullyRefunded() : new RefundExceedsBalance()
       }
       const ids = yield* Ids
       const refundTrxId = yield* ids.transactionId(payment.environment)

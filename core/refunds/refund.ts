@@ -1,8 +1,9 @@
 import { Schema } from "effect"
-import type { Amount } from "../money/amount.js"
+import { Amount } from "../money/amount.js"
 import type { Environment } from "../merchants/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import { isFullyRefunded } from "./refund-math.js"
 
 export interface Refund {
   readonly refundTrxId: string
@@ -21,6 +22,10 @@ export interface Refund {
 }
 
 export type NewRefund = Omit<Refund, "createdAt">
+
+/** Whether the payment was fully refunded once this refund was made (its totals of then). */
+export const leftFullyRefunded = (refund: Refund): boolean =>
+  isFullyRefunded(Amount(refund.totalRefunded + refund.remainingRefund), refund.totalRefunded)
 
 export class RefundReferenceUsed extends Schema.TaggedError<RefundReferenceUsed>()("RefundReferenceUsed", {
   paymentTrxId: Schema.String,

@@ -1,6 +1,6 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import type { Refund } from "../../../core/refunds/refund.js"
+import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
 import { ok } from "../api-response.js"
 import { BodyFields } from "../body-fields.js"
@@ -17,7 +17,7 @@ export const refundJson = (refund: Refund) => ({
   refunded_amount: jsonAmount(refund.amount),
   total_refunded: jsonAmount(refund.totalRefunded),
   remaining_refund: jsonAmount(refund.remainingRefund),
-  fully_refunded: refund.remainingRefund === 0n,
+  fully_refunded: leftFullyRefunded(refund),
   currency: refund.currency
 })
 
