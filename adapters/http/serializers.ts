@@ -10,7 +10,8 @@ export const merchantJson = (merchant: Merchant) => ({
   name: merchant.name,
   status: merchant.status,
   fee_percent: jsonAmount(merchant.feePercent),
-  fee_fixed: jsonAmount(merchant.feeFixed)
+  fee_fixed: jsonAmount(merchant.feeFixed),
+  created_at: toIsoString(merchant.createdAt)
 })
 
 export const walletJson = (wallet: Wallet) => ({

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { MerchantStatus, type Merchant } from "../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
@@ -31,6 +31,8 @@ const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
 
 const merchants = rowMapper(MerchantRow, toMerchant)
 
+const CountRow = Schema.Struct({ n: SafeInt })
+
 export const layer = Layer.effect(
   MerchantRepository,
   Effect.gen(function*() {
@@ -38,6 +40,12 @@ export const layer = Layer.effect(
 
     const findById = (id: MerchantId) =>
       sql`SELECT * FROM merchants WHERE id = ${id}`.pipe(Effect.flatMap(merchants.first), dbCall)
+
+    const countWhere = (where: Statement.Fragment) =>
+      sql`SELECT COUNT(*) AS n FROM merchants WHERE ${where}`.pipe(
+        Effect.flatMap((rows) => Schema.decodeUnknown(CountRow)(rows[0])),
+        Effect.map((row) => row.n)
+      )
 
     return MerchantRepository.of({
       create: (merchant) =>
@@ -56,11 +64,17 @@ export const layer = Layer.effect(
           return yield* merchants.one(rows)
         }).pipe(dbCall),
       findById,
-      count: sql`SELECT COUNT(*) AS n FROM merchants`.pipe(
-        Effect.flatMap((rows) => Schema.decodeUnknown(Schema.Struct({ n: SafeInt }))(rows[0])),
-        Effect.map((row) => row.n),
-        dbCall
-      ),
+      count: countWhere(sql.and([])).pipe(dbCall),
+      list: ({ limit, offset, status }) => {
+        const where = sql.and(status !== undefined ? [sql`status = ${status}`] : [])
+        // Page and total are read apart: a merchant created between them only shifts the next page.
+        return Effect.all({
+          merchants: sql`SELECT * FROM merchants WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.pipe(
+            Effect.flatMap(merchants.all)
+          ),
+          total: countWhere(where)
+        }).pipe(dbCall)
+      },
       update: (id, patch) =>
         Effect.gen(function*() {
           const at = yield* now

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { expectError, expectOk } from "./assertions.js"
+import { adminListCases } from "./admin-list-cases.js"
+import { expectError, expectOk, ISO_MICROS } from "./assertions.js"
 import { createMerchant, readSettings, uniqueName, withSettings } from "./fixtures.js"
 import { adminRequest, apiRequest, rawRequest, type Target } from "./signing.js"
 
@@ -7,7 +8,7 @@ const UNAUTHORIZED = { status: 401, errorCode: "UNAUTHORIZED", message: "A valid
 const MISSING_MERCHANT = { status: 404, errorCode: "NOT_FOUND", message: "Merchant not found.", errors: {} }
 const NO_SUCH_ID = 987_654_321
 
-/** The operator's API under /admin/v1: bearer token, merchants, credentials, currencies, settings. */
+/** The operator's API under /admin/v1: bearer token, merchants (and their list), credentials, currencies, settings. */
 export const adminCases = (target: () => Target) =>
   describe("admin API", () => {
     it("refuses a missing, wrong or malformed bearer token with 401 UNAUTHORIZED, before reading the body or the id", async () => {
@@ -25,6 +26,7 @@ export const adminCases = (target: () => Target) =>
       for (const headers of attempts) {
         expectError(await rawRequest({ baseUrl }, { method: "GET", path: "/admin/v1/settings", headers }), UNAUTHORIZED)
         expectError(await rawRequest({ baseUrl }, { method: "GET", path: `/admin/v1/merchants/${NO_SUCH_ID}`, headers }), UNAUTHORIZED)
+        expectError(await rawRequest({ baseUrl }, { method: "GET", path: "/admin/v1/merchants?per_page=0", headers }), UNAUTHORIZED)
         expectError(
           await rawRequest({ baseUrl }, { method: "POST", path: "/admin/v1/merchants", headers: { ...headers, "content-type": "application/json" }, body: "{oops" }),
           UNAUTHORIZED
@@ -44,11 +46,12 @@ export const adminCases = (target: () => Target) =>
       const name = uniqueName("fees")
       const response = await adminRequest(target(), "POST", "/merchants", `{"name":${JSON.stringify(name)},"fee_percent":2.5,"fee_fixed":0.30}`)
       const created = expectOk(response, 201)
-      expect(Object.keys(created).sort()).toEqual(["fee_fixed", "fee_percent", "id", "name", "status"])
+      expect(Object.keys(created).sort()).toEqual(["created_at", "fee_fixed", "fee_percent", "id", "name", "status"])
       expect(Number.isSafeInteger(created.id) && created.id > 0).toBe(true)
+      expect(created.created_at).toMatch(ISO_MICROS)
       expect(created).toMatchObject({ name, status: "pending", fee_percent: 2.5, fee_fixed: 0.3 })
       expect(response.text).toContain('"fee_percent":2.5,')
-      expect(response.text).toContain('"fee_fixed":0.3}')
+      expect(response.text).toContain('"fee_fixed":0.3,')
       const read = await adminRequest(target(), "GET", `/merchants/${created.id}`)
       expect(expectOk(read)).toEqual(created)
       expect(read.text).toBe(response.text)
@@ -60,11 +63,11 @@ export const adminCases = (target: () => Target) =>
       const response = await adminRequest(target(), "POST", "/merchants", body)
       expectOk(response, 201)
       expect(response.text).toContain('"fee_percent":12.34567891,')
-      expect(response.text).toContain('"fee_fixed":9999999999.99999999}')
+      expect(response.text).toContain('"fee_fixed":9999999999.99999999,')
       const defaults = await adminRequest(target(), "POST", "/merchants", { name: uniqueName("defaults") })
-      expect(defaults.text).toContain('"fee_percent":0,"fee_fixed":0}')
+      expect(defaults.text).toContain('"fee_percent":0,"fee_fixed":0,')
       const strings = await adminRequest(target(), "POST", "/merchants", { name: uniqueName("strings"), fee_percent: "2.50", fee_fixed: "0.30" })
-      expect(strings.text).toContain('"fee_percent":2.5,"fee_fixed":0.3}')
+      expect(strings.text).toContain('"fee_percent":2.5,"fee_fixed":0.3,')
     })
 
     it.each([
@@ -114,6 +117,8 @@ export const adminCases = (target: () => Target) =>
       expectError(await adminRequest(target(), "POST", `/merchants/${NO_SUCH_ID}/wallets`, { currency_code: "USD", environment: "sandbox" }), MISSING_MERCHANT)
       expectError(await adminRequest(target(), "GET", `/merchants/${NO_SUCH_ID}/wallets`), MISSING_MERCHANT)
     })
+
+    adminListCases(target)
 
     it("refuses credentials for an environment other than sandbox or production", async () => {
       const merchant = await createMerchant(target())

@@ -34,4 +34,35 @@ export const merchantCases = (it: StorageIt) => {
       // Other cases add merchants concurrently, so only a lower bound holds.
       expect(yield* (yield* MerchantRepository).count).toBeGreaterThanOrEqual(before + 2)
     }))
+
+  it.effect("merchant: lists newest first, by status, a page at a time, with the total", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantRepository
+      const mine = [yield* makeMerchant({ status: "disabled" }), yield* makeMerchant({ status: "disabled" }), yield* makeMerchant({ status: "disabled" })]
+      const other = yield* makeMerchant({ status: "approved" })
+      const all = yield* repo.list({ status: "disabled", limit: 100, offset: 0 })
+      expect(all.merchants.every((merchant) => merchant.status === "disabled")).toBe(true)
+      expect(all.merchants.map((merchant) => merchant.id)).not.toContain(other.id)
+      expect(all.total).toBeGreaterThanOrEqual(3)
+      // Newest first: creation time descending, then id descending among equal times.
+      const order = all.merchants.map((merchant) => [merchant.createdAt, merchant.id] as const)
+      for (let i = 1; i < order.length; i++) {
+        const [[at, id], [previousAt, previousId]] = [order[i]!, order[i - 1]!]
+        expect(at < previousAt || (at === previousAt && id < previousId)).toBe(true)
+      }
+      const ids = all.merchants.map((merchant) => merchant.id).filter((id) => mine.some((m) => m.id === id))
+      expect(ids).toEqual(mine.map((merchant) => merchant.id).reverse())
+      expect(all.merchants.find((merchant) => merchant.id === mine[0]!.id)).toEqual(mine[0])
+      // Pages of two cover the same rows in the same order, each with the full total.
+      const first = yield* repo.list({ status: "disabled", limit: 2, offset: 0 })
+      const second = yield* repo.list({ status: "disabled", limit: 2, offset: 2 })
+      expect([...first.merchants, ...second.merchants]).toEqual(all.merchants.slice(0, 4))
+      expect([first.total, second.total]).toEqual([all.total, all.total])
+      const beyond = yield* repo.list({ status: "disabled", limit: 2, offset: all.total })
+      expect(beyond).toEqual({ merchants: [], total: all.total })
+      // Unfiltered, every merchant counts.
+      const everyone = yield* repo.list({ limit: 1, offset: 0 })
+      expect(everyone.total).toBe(yield* repo.count)
+      expect(everyone.merchants).toEqual([other])
+    }))
 }

@@ -5,12 +5,13 @@ import { type AmountInput, parseAmount, parseFeePercent } from "../money/parse.j
 import { generateCredentials, hashApiKey } from "../signing/credentials.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { MerchantId } from "../shared/ids.js"
+import { type Page, type PageRequest, pageOffset } from "../shared/page.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Authenticator } from "./authenticator.js"
 import { CredentialRepository } from "./credentials.js"
 import { MerchantCurrencyRepository } from "./currency-repository.js"
 import type { Environment } from "./environment.js"
-import { MerchantNotFound, type MerchantPatch, type MerchantStatus } from "./merchant.js"
+import { type Merchant, MerchantNotFound, type MerchantPatch, type MerchantStatus } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
 
 /** Administrator input: money fields arrive as their raw JSON text and are parsed exactly here. */
@@ -44,6 +45,17 @@ export const requireMerchant = (id: MerchantId) =>
       onSome: Effect.succeed
     }))
   )
+
+/** One page of merchants, newest first, optionally of one review status. */
+export const listMerchants = (request: PageRequest & { readonly status?: MerchantStatus }) =>
+  Effect.flatMap(MerchantRepository, (repository) =>
+    repository.list({
+      limit: request.perPage,
+      offset: pageOffset(request),
+      ...(request.status !== undefined ? { status: request.status } : {})
+    })).pipe(
+      Effect.map(({ merchants, total }): Page<Merchant> => ({ items: merchants, total, page: request.page, perPage: request.perPage }))
+    )
 
 export const createMerchant = (input: MerchantInput & { readonly name: string }) =>
   Effect.gen(function*() {

@@ -20,7 +20,7 @@ export const defaultSiteSettings: SiteSettings = {
   siteLogo: "https://merchant-payments.invalid/logo.svg",
   siteUrl: "https://merchant-payments.invalid",
   gatewayName: "Merchant Payments Gateway",
-  gatewayDescription: "Hosted checkout, refunds, subscriptions and signed webhooks.",
+  gatewayDescription: "Hosted checkout, refunds and signed webhooks.",
   signatureRequired: true,
   signatureToleranceSeconds: 300,
   rateLimitPerMinute: 120

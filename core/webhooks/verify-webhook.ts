@@ -1,27 +1,55 @@
 import type { Environment } from "../merchants/environment.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
 
+/** Payment events (spec 6.2) are signed with the webhook secret, refund events (6.3) with the client (API) secret. */
+export type WebhookKind = "payment" | "refund"
+
 export type WebhookCheck =
-  | { readonly valid: true }
-  | { readonly valid: false; readonly reason: "missing_signature" | "bad_signature" | "environment_mismatch" }
+  | { readonly valid: true; readonly kind: WebhookKind }
+  | {
+    readonly valid: false
+    readonly reason: "missing_signature" | "malformed_body" | "bad_signature" | "environment_mismatch"
+  }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * Which secret signed a delivery, read from its `event` (or, failing that, its `status`). Only the
+ * choice of key rests on this unverified text: the signature check that follows still decides.
+ */
+export const webhookKindOf = (rawBody: string | Uint8Array): WebhookKind | undefined => {
+  try {
+    const parsed: unknown = JSON.parse(typeof rawBody === "string" ? rawBody : utf8.decode(rawBody))
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
+    const { event, status } = parsed as { readonly event?: unknown; readonly status?: unknown }
+    return event === "payment.refunded" || status === "refunded" ? "refund" : "payment"
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * For merchants receiving webhooks: checks `X-Signature` (hex HMAC-SHA256 of the raw body, with or
- * without `sha256=`, compared in constant time) against the secret, and, when `expectedEnvironment`
- * is given, that the delivery's `X-Environment` matches it, so a sandbox event can never be taken for
- * a production one. Pass the body exactly as received, before any JSON parsing.
+ * without `sha256=`, compared in constant time) against the secret that signs the delivery's kind,
+ * and, when `expectedEnvironment` is given, that its `X-Environment` matches, so a sandbox event can
+ * never be taken for a production one. Pass the body exactly as received, before any JSON parsing,
+ * and both secrets of the environment: one webhook endpoint receives payment and refund events.
  */
 export const verifyWebhook = (input: {
-  readonly secret: string
+  readonly webhookSecret: string
+  readonly clientSecret: string
   readonly rawBody: string | Uint8Array
   readonly signature: string | undefined
   readonly environmentHeader?: string | undefined
   readonly expectedEnvironment?: Environment
 }): WebhookCheck => {
   if (input.signature === undefined || input.signature === "") return { valid: false, reason: "missing_signature" }
-  if (!verifyWebhookSignature(input.secret, input.rawBody, input.signature)) return { valid: false, reason: "bad_signature" }
+  const kind = webhookKindOf(input.rawBody)
+  if (kind === undefined) return { valid: false, reason: "malformed_body" }
+  const secret = kind === "refund" ? input.clientSecret : input.webhookSecret
+  if (!verifyWebhookSignature(secret, input.rawBody, input.signature)) return { valid: false, reason: "bad_signature" }
   if (input.expectedEnvironment !== undefined && input.environmentHeader !== input.expectedEnvironment) {
     return { valid: false, reason: "environment_mismatch" }
   }
-  return { valid: true }
+  return { valid: true, kind }
 }

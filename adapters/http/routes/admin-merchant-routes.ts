@@ -2,11 +2,12 @@ import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { environments } from "../../../core/merchants/environment.js"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
-import { createMerchant, issueCredentials, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
+import { createMerchant, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"
 import { BodyFields, withoutUndefined } from "../body-fields.js"
+import { listQuery, pageJson } from "../page-query.js"
 import { pathId } from "../path-params.js"
 import { jsonObjectBody } from "../request-body.js"
 import { merchantJson } from "../serializers.js"
@@ -30,6 +31,16 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
       const input = readMerchantInput(fields, true)
       const valid = yield* fields.done(() => ({ ...withoutUndefined(input), name: input.name! }))
       return created(merchantJson(yield* createMerchant(valid)))
+    }))
+  ),
+  HttpRouter.get(
+    "/merchants",
+    adminEndpoint(Effect.gen(function*() {
+      const query = yield* listQuery
+      const page = query.page()
+      const status = query.oneOf("status", statuses)
+      yield* query.done(undefined)
+      return ok(pageJson(yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) }), merchantJson))
     }))
   ),
   HttpRouter.get(

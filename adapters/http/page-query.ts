@@ -1,0 +1,66 @@
+import { HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { DEFAULT_PER_PAGE, lastPage, MAX_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from "../../core/shared/page.js"
+import { ValidationFailed } from "../../core/shared/validation.js"
+
+/**
+ * The query of a paginated list: `page` (from 1), `per_page` (1 to 100, default 20) and the filters
+ * the route names, each given at most once. Every bad parameter is reported at once, as a body's
+ * fields are; parameters the route does not know are ignored, as browsers and proxies add their own.
+ */
+export class ListQuery {
+  readonly errors: Record<string, Array<string>> = {}
+
+  constructor(private readonly params: URLSearchParams) {}
+
+  private fail(name: string, message: string): undefined {
+    ;(this.errors[name] ??= []).push(message)
+    return undefined
+  }
+
+  /** The value of a parameter given once; absent is undefined, a repeated one is an error. */
+  private single(name: string): string | undefined {
+    const values = this.params.getAll(name)
+    if (values.length > 1) return this.fail(name, `The ${name} parameter must be given once.`)
+    return values[0]
+  }
+
+  private integer(name: string, min: number, max: number): number | undefined {
+    const text = this.single(name)
+    if (text === undefined) return undefined
+    // Digits only: `1e2`, `+3`, ` 4` and `5.0` are not what a client meant to send as a page.
+    const value = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN
+    if (!(value >= min && value <= max)) return this.fail(name, `The ${name} parameter must be a whole number from ${min} to ${max}.`)
+    return value
+  }
+
+  page(): PageRequest {
+    const page = this.integer("page", 1, MAX_PAGE) ?? 1
+    const perPage = this.integer("per_page", 1, MAX_PER_PAGE) ?? DEFAULT_PER_PAGE
+    return { page, perPage }
+  }
+
+  oneOf<A extends string>(name: string, allowed: ReadonlyArray<A>): A | undefined {
+    const text = this.single(name)
+    if (text === undefined) return undefined
+    if ((allowed as ReadonlyArray<string>).includes(text)) return text as A
+    return this.fail(name, `The ${name} parameter must be one of: ${allowed.join(", ")}.`)
+  }
+
+  done<A>(value: A): Effect.Effect<A, ValidationFailed> {
+    return Object.keys(this.errors).length === 0
+      ? Effect.succeed(value)
+      : Effect.fail(new ValidationFailed({ errors: this.errors, code: "VALIDATION_FAILED" }))
+  }
+}
+
+export const listQuery = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => new ListQuery(new URL(request.url, "http://list.invalid").searchParams)
+)
+
+/** `{ data, meta }`, the one envelope of every page-numbered list. */
+export const pageJson = <A>(page: Page<A>, toJson: (item: A) => unknown) => ({
+  data: page.items.map(toJson),
+  meta: { current_page: page.page, per_page: page.perPage, total: page.total, last_page: lastPage(page) }
+})

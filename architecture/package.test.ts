@@ -1,0 +1,139 @@
+import { execFile, spawn } from "node:child_process"
+import { createHmac } from "node:crypto"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+// The package as an installing app meets it: built once, packed with `npm pack` (so `files` and
+// `exports` are what is tested), unpacked into a scratch app outside the repository, and imported
+// there by plain Node resolution. The README's examples run in that app as pasted.
+const root = join(dirname(fileURLToPath(import.meta.url)), "..")
+const run = promisify(execFile)
+const scratch = mkdtempSync(join(tmpdir(), "mp-package-"))
+const app = join(scratch, "app")
+const installed = join(app, "node_modules", "merchant-payments")
+const node = process.execPath
+const readme = readFileSync(join(root, "README.md"), "utf8")
+
+/** The first fenced block of `lang` after `heading` in the README, exactly as a reader copies it. */
+const readmeBlock = (heading: string, lang: string) => {
+  const section = readme.slice(readme.indexOf(heading))
+  const start = section.indexOf("```" + lang + "\n") + lang.length + 4
+  return section.slice(start, section.indexOf("```", start))
+}
+
+beforeAll(async () => {
+  const stage = join(scratch, "stage")
+  // A build of its own: other tests may be building ./dist at the same moment.
+  await run(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")])
+  for (const file of ["package.json", "README.md", "LICENSE"]) cpSync(join(root, file), join(stage, file))
+  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", scratch], { cwd: stage })
+  mkdirSync(installed, { recursive: true })
+  await run("tar", ["-xzf", join(scratch, stdout.trim().split("\n").pop()!), "-C", installed, "--strip-components=1"])
+  // The package's dependencies, and the app's own (vitest for the storage suite), as npm would
+  // have installed them: taken from this checkout rather than a registry.
+  symlinkSync(join(root, "node_modules"), join(installed, "node_modules"), "dir")
+  for (const name of ["effect", "vitest", "@effect"]) symlinkSync(join(root, "node_modules", name), join(app, "node_modules", name), "dir")
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "scratch-app", type: "module", private: true }))
+}, 180_000)
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe("the package, installed in an app", () => {
+  it("ships the licence and only the compiled code its exports need, no tests", () => {
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))
+    expect(manifest).toMatchObject({ license: "MIT" })
+    expect(manifest.private).toBeUndefined()
+    expect(readFileSync(join(installed, "LICENSE"), "utf8")).toContain("Copyright (c) 2026 merchant-payments contributors")
+    expect(readFileSync(join(installed, "dist/core/webhooks/verify-webhook.d.ts"), "utf8")).toContain("verifyWebhook")
+    expect(() => readFileSync(join(installed, "dist/core/webhooks/verify-webhook.test.js"))).toThrow()
+  })
+
+  it("resolves merchant-payments/webhooks through the exports map, and nothing unexported", async () => {
+    writeFileSync(join(app, "resolve.mjs"), `
+      import { verifyWebhook } from "merchant-payments/webhooks"
+      const refused = await import("merchant-payments/core/webhooks/verify-webhook.js").then(() => "resolved", (e) => e.code)
+      console.log(JSON.stringify({ verifyWebhook: typeof verifyWebhook, deepImport: refused }))`)
+    const { stdout } = await run(node, ["resolve.mjs"], { cwd: app })
+    expect(JSON.parse(stdout)).toEqual({ verifyWebhook: "function", deepImport: "ERR_PACKAGE_PATH_NOT_EXPORTED" })
+  })
+
+  it("types both exports for TypeScript (NodeNext): a call with the old single secret does not compile", async () => {
+    writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      files: ["check.ts"]
+    }))
+    writeFileSync(join(app, "check.ts"), `
+      import { verifyWebhook, type WebhookCheck } from "merchant-payments/webhooks"
+      import { storageConformance } from "merchant-payments/conformance/storage"
+      const check: WebhookCheck = verifyWebhook({ webhookSecret: "w", clientSecret: "c", rawBody: "{}", signature: undefined })
+      // @ts-expect-error the client secret is required: refund events are signed with it
+      verifyWebhook({ webhookSecret: "w", rawBody: "{}", signature: undefined })
+      export const used: [WebhookCheck, typeof storageConformance] = [check, storageConformance]`)
+    await run(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: app })
+  }, 60_000)
+
+  it("runs the README's storage conformance file as pasted: vitest collects every case from the export", async () => {
+    writeFileSync(join(app, "my-store.js"), `import { Layer } from "effect"\nexport const MyStore = { layer: () => Layer.empty }\n`)
+    writeFileSync(join(app, "my-store.test.ts"), readmeBlock("A storage adapter proves itself", "ts"))
+    const { stdout } = await run(node, [join(root, "node_modules/vitest/vitest.mjs"), "list", "--root", app], { cwd: app })
+    expect(stdout).toContain("storage conformance: my-store > merchant: lists newest first")
+    expect(stdout.split("\n").filter((line) => line.includes("storage conformance: my-store")).length).toBeGreaterThan(40)
+  }, 60_000)
+})
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+describe("the README's webhook receiver, as pasted", () => {
+  const secrets = { WEBHOOK_SECRET: "whsec_readme", CLIENT_SECRET: "cs_readme" }
+  const payment = JSON.stringify({ event: "payment.completed", status: "completed", data: { ref_trx: "order-1", trx_id: "PRODUCTION_1", amount: 100 } })
+  const refund = JSON.stringify({ event: "payment.refunded", status: "refunded", data: { original_trx_id: "PRODUCTION_1", refund_trx_id: "PRODUCTION_R1", refunded_amount: 25 } })
+  const sign = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("hex")
+
+  it("fulfils a payment once, takes a refund signed with the client secret, refuses the rest", async () => {
+    writeFileSync(join(app, "ipn.mjs"), readmeBlock("## Receiving webhooks", "js"))
+    const port = await freePort()
+    const child = spawn(node, ["ipn.mjs"], { cwd: app, env: { ...process.env, ...secrets, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    try {
+      const post = async (body: string, signature: string, environment = "production") => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const response = await fetch(`http://127.0.0.1:${port}/ipn`, {
+              method: "POST",
+              body,
+              headers: { "content-type": "application/json", "x-signature": signature, "x-environment": environment }
+            })
+            return response.status
+          } catch (error) {
+            if (attempt > 100) throw new Error(`the receiver did not start: ${output}`, { cause: error })
+            await new Promise((resolve) => setTimeout(resolve, 50))
+          }
+        }
+      }
+      expect(await post(payment, sign(secrets.WEBHOOK_SECRET, payment))).toBe(200)
+      expect(await post(payment, `sha256=${sign(secrets.WEBHOOK_SECRET, payment)}`)).toBe(200)
+      expect(await post(refund, sign(secrets.CLIENT_SECRET, refund))).toBe(200)
+      expect(await post(refund, sign(secrets.WEBHOOK_SECRET, refund))).toBe(401)
+      expect(await post(payment, sign(secrets.CLIENT_SECRET, payment))).toBe(401)
+      expect(await post(payment, sign(secrets.WEBHOOK_SECRET, payment), "sandbox")).toBe(401)
+      expect(await post("not json", sign(secrets.WEBHOOK_SECRET, "not json"))).toBe(401)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1"])
+    } finally {
+      child.kill()
+    }
+  }, 30_000)
+})
