@@ -54,7 +54,7 @@ describe("webhook SSRF guard, end to end", () => {
         successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/c",
         ipnUrl: `http://127.0.0.1:${port}/ipn`, description: null, customerName: null, customerEmail: null, keywords: []
       })
-      yield* finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null })
+      yield* finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null })
       return session.payment.trxId
     }))
     const delivery = async () =>

@@ -80,20 +80,20 @@ export const layer = Layer.effect(
           orElse: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId}
             AND environment = ${environment}`
         }).pipe(Effect.flatMap(payments.first), dbCall),
-      complete: (trxId, outcome, now) =>
+      complete: (trxId, completion, now) =>
         sql.withTransaction(
           Effect.gen(function*() {
-            const changes = outcome._tag === "Succeeded"
-              ? { status: "success", failure_reason: null, fee: outcome.fee, net: outcome.net }
-              : { status: "failed", failure_reason: outcome.reason, fee: null, net: null }
+            const changes = completion.outcome === "paid"
+              ? { status: "success", failure_reason: null, fee: completion.fee, net: completion.net }
+              : { status: "failed", failure_reason: completion.outcome, fee: null, net: null }
             const updated = yield* payments.first(
               yield* sql`UPDATE payments SET ${
-                sql.update({ ...changes, gateway_id: outcome.gatewayId, completed_at: now, updated_at: now })
+                sql.update({ ...changes, gateway_id: completion.gatewayId, completed_at: now, updated_at: now })
               } WHERE trx_id = ${trxId} AND status = 'pending' RETURNING *`
             )
             if (Option.isSome(updated)) {
               const payment = updated.value
-              yield* sql`UPDATE payment_references SET held_until = ${outcome._tag === "Succeeded" ? HELD_FOREVER : RELEASED}
+              yield* sql`UPDATE payment_references SET held_until = ${completion.outcome === "paid" ? HELD_FOREVER : RELEASED}
                 WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment}
                   AND ref_trx = ${payment.refTrx} AND trx_id = ${payment.trxId}`
             }

@@ -8,7 +8,7 @@ import { Transactor } from "../../core/shared/transactor.js"
 import { makeMerchant, newPayment, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
-const succeeded = { _tag: "Succeeded", fee: units(3), net: units(97), gatewayId: null } as const
+const succeeded = { outcome: "paid", fee: units(3), net: units(97), gatewayId: null } as const
 
 export const paymentCases = (it: StorageIt) => {
   it.effect("payment: round trip of every field, scoped lookups", () =>
@@ -78,7 +78,7 @@ export const paymentCases = (it: StorageIt) => {
       // Once the first session expires, a new one may take the reference.
       const second = yield* repo.insert(newPayment(merchant.id, { refTrx: "order-1", expiresAt: plusSeconds(later, 60) }), later)
       // Failure releases it at once.
-      yield* repo.complete(second.trxId, { _tag: "Failed", reason: "declined", gatewayId: null }, later)
+      yield* repo.complete(second.trxId, { outcome: "declined", gatewayId: null }, later)
       const third = yield* repo.insert(newPayment(merchant.id, { refTrx: "order-1", expiresAt: plusSeconds(later, 60) }), later)
       // Completion holds it for good, even far past the session's expiry.
       yield* repo.complete(third.trxId, succeeded, later)
@@ -109,7 +109,7 @@ export const paymentCases = (it: StorageIt) => {
       const payment = yield* repo.insert(newPayment((yield* makeMerchant()).id, { expiresAt: plusSeconds(at, 600) }), at)
       const outcomes = yield* Effect.all(
         Array.from({ length: 10 }, (_, i) =>
-          repo.complete(payment.trxId, i % 2 === 0 ? { ...succeeded, gatewayId: GatewayId(i + 1) } : { _tag: "Failed", reason: "cancelled", gatewayId: null }, at)),
+          repo.complete(payment.trxId, i % 2 === 0 ? { ...succeeded, gatewayId: GatewayId(i + 1) } : { outcome: "cancelled", gatewayId: null }, at)),
         { concurrency: "unbounded" }
       )
       const applied = outcomes.filter(Option.isSome)

@@ -1,66 +1,106 @@
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
-import { IdempotencyStore, type IdempotencyScope } from "../../core/idempotency/idempotency-store.js"
+import { Effect, Option } from "effect"
+import {
+  IdempotencyStore,
+  type IdempotencyScope,
+  type KeyedRequest,
+  type StoredResponse
+} from "../../core/idempotency/idempotency-store.js"
+import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 import { RateLimitCounters } from "../../core/rate-limit/rate-limit-counters.js"
 import { now, plusSeconds, type Instant } from "../../core/shared/instant.js"
 import { makeMerchant, unique } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
-const window = (at: Instant) => ({ now: at, lockedUntil: plusSeconds(at, 30), expiresAt: plusSeconds(at, 86_400) })
+const keyed = (scope: IdempotencyScope, fingerprint: string, at: Instant): KeyedRequest =>
+  ({ scope, fingerprint, now: at, expiresAt: plusSeconds(at, 86_400) })
+
+const stored = (status: number, body: string) => (_: unknown): StoredResponse => ({ status, body })
+const notKept = (_: unknown): StoredResponse | undefined => undefined
+
+/** The effect a keyed request guards: a row that exists only if the effect committed. */
+const createMerchantNamed = (name: string) => makeMerchant({ name })
+const merchantExists = (id: MerchantId) => Effect.map(Effect.flatMap(MerchantRepository, (repo) => repo.findById(id)), Option.isSome)
 
 export const requestGuardCases = (it: StorageIt) => {
-  it.effect("idempotency: start, in flight, replay, mismatch, and scope per merchant + environment + key", () =>
+  it.effect("idempotency: ran, replay, mismatch, and scope per merchant + environment + key", () =>
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const merchant = yield* makeMerchant()
       const at = yield* now
       const scope: IdempotencyScope = { merchantId: merchant.id, environment: "sandbox", key: unique("key") }
-      expect(yield* store.begin({ scope, fingerprint: "f1", ...window(at) })).toEqual({ _tag: "Started" })
-      expect(yield* store.begin({ scope, fingerprint: "f1", ...window(at) })).toEqual({ _tag: "InFlight" })
-      expect(yield* store.begin({ scope, fingerprint: "f2", ...window(at) })).toEqual({ _tag: "Mismatch" })
-      yield* store.complete(scope, { status: 201, body: '{"data":{"amount":"1.00000000"}}' })
-      expect(yield* store.begin({ scope, fingerprint: "f1", ...window(at) })).toEqual({
+      const body = '{"data":{"amount":"1.00000000"}}'
+      expect(yield* store.once(keyed(scope, "f1", at), Effect.succeed("first"), stored(201, body))).toEqual({ _tag: "Ran", value: "first" })
+      expect(yield* store.once(keyed(scope, "f1", at), Effect.die("must not run"), stored(201, "x"))).toEqual({
         _tag: "Replay",
-        response: { status: 201, body: '{"data":{"amount":"1.00000000"}}' }
+        response: { status: 201, body }
       })
-      expect(yield* store.begin({ scope, fingerprint: "f2", ...window(at) })).toEqual({ _tag: "Mismatch" })
+      expect(yield* store.once(keyed(scope, "f2", at), Effect.die("must not run"), stored(201, "x"))).toEqual({ _tag: "Mismatch" })
       // The same key is free in the other environment and for another merchant.
-      expect(yield* store.begin({ scope: { ...scope, environment: "production" }, fingerprint: "f2", ...window(at) })).toEqual({ _tag: "Started" })
+      const production = { ...scope, environment: "production" as const }
+      expect((yield* store.once(keyed(production, "f2", at), Effect.succeed(1), stored(200, "{}")))._tag).toBe("Ran")
       const other = yield* makeMerchant()
-      expect(yield* store.begin({ scope: { ...scope, merchantId: other.id }, fingerprint: "f2", ...window(at) })).toEqual({ _tag: "Started" })
+      expect((yield* store.once(keyed({ ...scope, merchantId: other.id }, "f2", at), Effect.succeed(1), stored(200, "{}")))._tag).toBe("Ran")
     }))
 
-  it.effect("idempotency: expired records and dead in-flight locks are taken over; abandon frees the key", () =>
+  it.effect("idempotency: the response commits with the effect; an answer not kept, or a failure, undoes both", () =>
+    Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const owner = yield* makeMerchant()
+      const at = yield* now
+      const scope: IdempotencyScope = { merchantId: owner.id, environment: "sandbox", key: unique("key") }
+
+      // A 5xx-like answer is not kept: the merchant the effect created is gone and the key is free.
+      const discarded = yield* store.once(keyed(scope, "f1", at), createMerchantNamed(unique("discarded")), notKept)
+      if (discarded._tag !== "Ran") throw new Error(`expected Ran, got ${discarded._tag}`)
+      expect(yield* merchantExists(discarded.value.id)).toBe(false)
+
+      // A failing effect rolls back what it wrote before failing, and frees the key.
+      const failed = yield* Effect.either(store.once(
+        keyed(scope, "f1", at),
+        Effect.flatMap(createMerchantNamed(unique("failed")), (m) => Effect.fail({ _tag: "Refused", id: m.id } as const)),
+        stored(200, "{}")
+      ))
+      if (failed._tag !== "Left" || !("id" in failed.left)) throw new Error("expected the effect's own failure")
+      expect(yield* merchantExists(failed.left.id)).toBe(false)
+
+      // Then the retry runs; its effect and its answer are both there.
+      const kept = yield* store.once(keyed(scope, "f1", at), createMerchantNamed(unique("kept")), stored(201, "{\"ok\":true}"))
+      if (kept._tag !== "Ran") throw new Error(`expected Ran, got ${kept._tag}`)
+      expect(yield* merchantExists(kept.value.id)).toBe(true)
+      expect((yield* store.once(keyed(scope, "f1", at), Effect.die("must not run"), notKept))._tag).toBe("Replay")
+    }))
+
+  it.effect("idempotency: expired records are taken over; purge removes them", () =>
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const merchant = yield* makeMerchant()
       const at = yield* now
       const scope: IdempotencyScope = { merchantId: merchant.id, environment: "sandbox", key: unique("key") }
-      yield* store.begin({ scope, fingerprint: "f1", ...window(at) })
-      // Its owner died: after the lock runs out the key is usable again, even with other parameters.
-      const afterLock = plusSeconds(at, 31)
-      expect(yield* store.begin({ scope, fingerprint: "f2", ...window(afterLock) })).toEqual({ _tag: "Started" })
-      yield* store.complete(scope, { status: 200, body: "{}" })
-      const afterExpiry = plusSeconds(afterLock, 86_400)
-      expect(yield* store.begin({ scope, fingerprint: "f3", ...window(afterExpiry) })).toEqual({ _tag: "Started" })
-      yield* store.abandon(scope)
-      expect(yield* store.begin({ scope, fingerprint: "f4", ...window(afterExpiry) })).toEqual({ _tag: "Started" })
+      yield* store.once(keyed(scope, "f1", at), Effect.void, stored(200, "{}"))
+      const afterExpiry = plusSeconds(at, 86_401)
+      expect((yield* store.once(keyed(scope, "f2", afterExpiry), Effect.succeed(2), stored(200, "{}")))._tag).toBe("Ran")
+      expect((yield* store.once(keyed(scope, "f3", afterExpiry), Effect.die("must not run"), notKept))._tag).toBe("Mismatch")
       expect(yield* store.purgeExpired(plusSeconds(afterExpiry, 10 * 86_400))).toBeGreaterThanOrEqual(1)
-      expect(yield* store.begin({ scope, fingerprint: "f5", ...window(afterExpiry) })).toEqual({ _tag: "Started" })
+      expect((yield* store.once(keyed(scope, "f3", afterExpiry), Effect.succeed(3), stored(200, "{}")))._tag).toBe("Ran")
     }))
 
-  it.effect("idempotency: 10 concurrent identical requests, exactly one starts", () =>
+  it.effect("idempotency: 10 concurrent identical requests run the effect once", () =>
     Effect.gen(function*() {
       const store = yield* IdempotencyStore
       const merchant = yield* makeMerchant()
       const at = yield* now
       const scope: IdempotencyScope = { merchantId: merchant.id, environment: "production", key: unique("key") }
+      let runs = 0
+      const effect = Effect.zipRight(Effect.sleep("50 millis"), Effect.sync(() => ++runs))
       const results = yield* Effect.all(
-        Array.from({ length: 10 }, () => store.begin({ scope, fingerprint: "same", ...window(at) })),
+        Array.from({ length: 10 }, () => store.once(keyed(scope, "same", at), effect, stored(201, "{}"))),
         { concurrency: "unbounded" }
       )
-      expect(results.filter((r) => r._tag === "Started").length).toBe(1)
-      expect(results.filter((r) => r._tag === "InFlight").length).toBe(9)
+      expect(runs).toBe(1)
+      expect(results.filter((r) => r._tag === "Ran").length).toBe(1)
+      expect(results.every((r) => r._tag === "Ran" || r._tag === "InFlight" || r._tag === "Replay")).toBe(true)
     }))
 
   it.effect("rate limit: 50 concurrent additions in one window each see a distinct total; windows are separate", () =>

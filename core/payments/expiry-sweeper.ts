@@ -8,7 +8,7 @@ export const sweepExpired = (limit: number) =>
   Effect.gen(function*() {
     const expired = yield* (yield* PaymentRepository).listExpiredPending(yield* now, limit)
     yield* Effect.forEach(expired, (payment) =>
-      finishPayment(payment.trxId, { _tag: "Failed", reason: "expired", gatewayId: null }).pipe(
+      finishPayment(payment.trxId, { outcome: "expired", gatewayId: null }).pipe(
         // Paid, cancelled or expired by someone else in the meantime: nothing left to do.
         Effect.catchTag("PaymentAlreadyFinal", () => Effect.void)
       ), { discard: true })

@@ -3,26 +3,20 @@ import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { priceFee } from "../money/fees.js"
 import { now } from "../shared/instant.js"
-import type { GatewayId } from "../shared/ids.js"
 import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
-import { type FailureReason, PaymentAlreadyFinal, PaymentNotFound, type PaymentOutcome } from "./payment.js"
+import { type Completion, PaymentAlreadyFinal, type PaymentEnding, PaymentNotFound } from "./payment.js"
 import { paymentEventDelivery } from "./payment-event.js"
 import { PaymentRepository } from "./payment-repository.js"
-
-/** How a pending payment is to end, before the fee is priced. */
-export type Resolution =
-  | { readonly _tag: "Succeeded"; readonly gatewayId: GatewayId | null }
-  | { readonly _tag: "Failed"; readonly reason: FailureReason; readonly gatewayId: GatewayId | null }
 
 /**
  * Ends a pending payment in one transaction: the status change, the fee and net from the merchant's
  * fee settings, the wallet credit of the net through the ledger, and the webhook event in the outbox.
  * Either all of it happens or none; a payment that already ended is refused, whoever got there first.
  */
-export const finishPayment = (trxId: string, resolution: Resolution) =>
+export const finishPayment = (trxId: string, ending: PaymentEnding) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.gen(function*() {
       const payments = yield* PaymentRepository
@@ -34,8 +28,8 @@ export const finishPayment = (trxId: string, resolution: Resolution) =>
       }
       const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.value.merchantId))
 
-      let outcome: PaymentOutcome
-      if (resolution._tag === "Succeeded") {
+      let completion: Completion
+      if (ending.outcome === "paid") {
         const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.value.currency))
         const { fee, net } = priceFee({
           amount: payment.value.amount,
@@ -43,21 +37,21 @@ export const finishPayment = (trxId: string, resolution: Resolution) =>
           fixed: merchant.feeFixed,
           exponent
         })
-        outcome = { _tag: "Succeeded", fee, net, gatewayId: resolution.gatewayId }
+        completion = { outcome: "paid", fee, net, gatewayId: ending.gatewayId }
       } else {
-        outcome = resolution
+        completion = { outcome: ending.outcome, gatewayId: ending.gatewayId }
       }
 
-      const finished = yield* payments.complete(trxId, outcome, at)
+      const finished = yield* payments.complete(trxId, completion, at)
       // Another request ended it between our read and our write: the conditional update lost.
       if (Option.isNone(finished)) return yield* new PaymentAlreadyFinal({ trxId, status: payment.value.status })
 
-      if (outcome._tag === "Succeeded" && outcome.net > 0n) {
+      if (completion.outcome === "paid" && completion.net > 0n) {
         const wallets = yield* WalletRepository
         // The wallet existed and was active when the session began; money already paid is
         // credited even if the wallet was deactivated since.
         const wallet = Option.getOrThrow(yield* wallets.find(merchant.id, payment.value.currency, payment.value.environment))
-        yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: outcome.net, reference: trxId }).pipe(
+        yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: completion.net, reference: trxId }).pipe(
           Effect.catchTags({
             // Ten billion units in one wallet is past anything real; refuse loudly rather than wrap.
             BalanceOverflow: (error) => Effect.die(error),
@@ -71,3 +65,13 @@ export const finishPayment = (trxId: string, resolution: Resolution) =>
       if (delivery !== undefined) yield* (yield* WebhookOutbox).enqueue(delivery)
       return finished.value
     })))
+
+/**
+ * Ends a pending payment; if it already ended (a double submit, a race with the sweeper, a gateway's
+ * second word), that is fine: answer with what it became. Terminal states never change.
+ */
+export const finishOrReread = (trxId: string, ending: PaymentEnding) =>
+  finishPayment(trxId, ending).pipe(
+    Effect.catchTag("PaymentAlreadyFinal", () =>
+      Effect.flatMap(PaymentRepository, (payments) => Effect.map(payments.findByTrxId(trxId), Option.getOrThrow)))
+  )

@@ -12,7 +12,7 @@ const plugin = (id: string, overrides: Partial<GatewayPlugin> = {}): GatewayPlug
   currencies: "any",
   environments: ["sandbox", "production"],
   beginCheckout: () => Effect.succeed({ _tag: "Redirect", url: "https://gateway.example/pay" }),
-  handleReturn: () => Effect.succeed({ _tag: "Pending" }),
+  handleReturn: () => Effect.succeed("pending" as const),
   ...overrides
 })
 

@@ -2,6 +2,7 @@ import { Context, type Effect, Schema } from "effect"
 import type { Environment } from "../merchants/environment.js"
 import type { Amount } from "../money/amount.js"
 import type { Gateway } from "./gateway.js"
+import type { PaymentOutcome } from "./payment.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -45,11 +46,9 @@ export interface GatewayReturn {
 
 /** How the gateway says the payment went. The plugin verifies any signature before answering. */
 export type GatewayOutcome =
-  | { readonly _tag: "Paid" }
-  | { readonly _tag: "Declined" }
-  | { readonly _tag: "Cancelled" }
+  | Exclude<PaymentOutcome, "expired">
   /** Nothing final yet (an asynchronous gateway): the payment stays pending. */
-  | { readonly _tag: "Pending" }
+  | "pending"
 
 /** The gateway refused or could not be reached; `retryable` tells the page whether to offer a retry. */
 export class GatewayFailure extends Schema.TaggedError<GatewayFailure>()("GatewayFailure", {

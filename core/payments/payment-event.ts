@@ -4,22 +4,22 @@ import type { Instant } from "../shared/instant.js"
 import { toSeconds } from "../shared/instant.js"
 import { ExactNumber, renderJson } from "../shared/json-text.js"
 import type { NewDelivery } from "../webhooks/delivery.js"
-import type { Payment } from "./payment.js"
+import { outcomeOf, type Payment, type PaymentOutcome } from "./payment.js"
 
 /** The IPN status of a finished payment (docs/decisions.md): completed, or why it failed. */
 export type PaymentEventStatus = "completed" | "failed" | "cancelled" | "expired"
 
+/** The event's word for each outcome: the one place the IPN vocabulary meets the domain's. */
+const EVENT_STATUS: Readonly<Record<PaymentOutcome, PaymentEventStatus>> = {
+  paid: "completed",
+  declined: "failed",
+  cancelled: "cancelled",
+  expired: "expired"
+}
+
 export const eventStatusOf = (payment: Payment): PaymentEventStatus | undefined => {
-  if (payment.status === "success") return "completed"
-  if (payment.status === "pending") return undefined
-  switch (payment.failureReason) {
-    case "cancelled":
-      return "cancelled"
-    case "expired":
-      return "expired"
-    default:
-      return "failed"
-  }
+  const outcome = outcomeOf(payment)
+  return outcome === undefined ? undefined : EVENT_STATUS[outcome]
 }
 
 const MESSAGES: Record<PaymentEventStatus, string> = {

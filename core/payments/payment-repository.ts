@@ -4,7 +4,7 @@ import type { Environment } from "../merchants/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { NewPayment, Payment, PaymentOutcome, ReferenceHeld } from "./payment.js"
+import type { Completion, NewPayment, Payment, ReferenceHeld } from "./payment.js"
 
 export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRepository")<PaymentRepository, {
   /**
@@ -35,7 +35,7 @@ export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRep
    */
   readonly complete: (
     trxId: string,
-    outcome: PaymentOutcome,
+    completion: Completion,
     now: Instant
   ) => Effect.Effect<Option.Option<Payment>, StorageError>
   /**

@@ -49,10 +49,27 @@ export type NewPayment = Omit<
   "status" | "failureReason" | "fee" | "net" | "refundedAmount" | "gatewayId" | "completedAt" | "createdAt" | "updatedAt"
 >
 
-/** How a pending payment ends. */
-export type PaymentOutcome =
-  | { readonly _tag: "Succeeded"; readonly fee: Amount; readonly net: Amount; readonly gatewayId: GatewayId | null }
-  | { readonly _tag: "Failed"; readonly reason: FailureReason; readonly gatewayId: GatewayId | null }
+/**
+ * How a payment ended: the one vocabulary. A gateway reports one of these, the sandbox simulator
+ * asks for one, the expiry sweep decides one; each edge maps its own words to it once (the simulate
+ * endpoint's `success`, the IPN's `completed`...).
+ */
+export type PaymentOutcome = "paid" | FailureReason
+
+/** A pending payment's end as asked for: its outcome, and the gateway that reported it (if any). */
+export interface PaymentEnding {
+  readonly outcome: PaymentOutcome
+  readonly gatewayId: GatewayId | null
+}
+
+/** What the store records when a pending payment ends: a paid one with its priced fee and net. */
+export type Completion =
+  | { readonly outcome: "paid"; readonly fee: Amount; readonly net: Amount; readonly gatewayId: GatewayId | null }
+  | { readonly outcome: FailureReason; readonly gatewayId: GatewayId | null }
+
+/** The outcome of a payment that ended; none while it is pending. */
+export const outcomeOf = (payment: Payment): PaymentOutcome | undefined =>
+  payment.status === "success" ? "paid" : payment.status === "failed" ? (payment.failureReason ?? "declined") : undefined
 
 /** Another live payment (pending and unexpired, or completed) already holds this ref_trx. */
 export class ReferenceHeld extends Schema.TaggedError<ReferenceHeld>()("ReferenceHeld", {

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { now } from "../shared/instant.js"
-import { finishPayment, type Resolution } from "./finish-payment.js"
-import { type Payment, PaymentNotFound } from "./payment.js"
+import { finishOrReread, finishPayment } from "./finish-payment.js"
+import { type Payment, PaymentNotFound, type PaymentOutcome } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
 const scoped = (caller: AuthenticatedMerchant, trxId: string) =>
@@ -17,28 +17,20 @@ const scoped = (caller: AuthenticatedMerchant, trxId: string) =>
 const expireIfDue = (payment: Payment) =>
   Effect.gen(function*() {
     if (payment.status !== "pending" || payment.expiresAt > (yield* now)) return payment
-    return yield* finishPayment(payment.trxId, { _tag: "Failed", reason: "expired", gatewayId: null }).pipe(
-      // Someone else ended it first: report what they decided.
-      Effect.catchTag("PaymentAlreadyFinal", () =>
-        Effect.flatMap(PaymentRepository, (payments) => Effect.map(payments.findByTrxId(payment.trxId), Option.getOrThrow)))
-    )
+    // Someone else may have ended it first: then report what they decided.
+    return yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
   })
 
 /** Only the caller's own payment in its own environment: anything else does not exist for it. */
 export const verifyPayment = (caller: AuthenticatedMerchant, trxId: string) => Effect.flatMap(scoped(caller, trxId), expireIfDue)
 
-export type SimulatedOutcome = "success" | "failed" | "cancelled"
-
-const resolutions: Record<SimulatedOutcome, Resolution> = {
-  success: { _tag: "Succeeded", gatewayId: null },
-  failed: { _tag: "Failed", reason: "declined", gatewayId: null },
-  cancelled: { _tag: "Failed", reason: "cancelled", gatewayId: null }
-}
+/** What a simulated gateway can say: anything but expiry, which only time decides. */
+export type SimulatedOutcome = Exclude<PaymentOutcome, "expired">
 
 /** Sandbox only: ends a payment as a gateway would, through the same completion path. */
 export const simulatePayment = (caller: AuthenticatedMerchant, trxId: string, outcome: SimulatedOutcome) =>
   Effect.gen(function*() {
     if (caller.environment !== "sandbox") return yield* new PaymentNotFound({ trxId })
     const payment = yield* expireIfDue(yield* scoped(caller, trxId))
-    return yield* finishPayment(payment.trxId, resolutions[outcome])
+    return yield* finishPayment(payment.trxId, { outcome, gatewayId: null })
   })

@@ -73,7 +73,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
       const session = await run(initiatePayment(caller, request("flow-1")))
       expect(session.paymentUrl).toMatch(/^https:\/\/pay\.example\/checkout\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
       const before = await wallet()
-      const done = await run(finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null }))
+      const done = await run(finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null }))
       expect([done.status, done.fee, done.net]).toEqual(["success", 280_000_000n, 9_720_000_000n])
       const after = await wallet()
       expect(after.balance - before.balance).toBe(9_720_000_000n)
@@ -87,7 +87,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
       expect(body).toMatchObject({ status: "completed", data: { trx_id: session.payment.trxId, ref_trx: "flow-1", amount: 100, currency_code: "USD", environment: "sandbox", is_sandbox: true, merchant_name: "Shop" } })
       expect(event.body).toContain('"amount":100,')
 
-      const again = await run(Effect.either(finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null })))
+      const again = await run(Effect.either(finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null })))
       expect(Either.isLeft(again) && again.left._tag).toBe("PaymentAlreadyFinal")
       expect((await wallet()).balance).toBe(after.balance)
     })
@@ -95,7 +95,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
     it("a failed payment moves no money but still tells the merchant", async () => {
       const session = await run(initiatePayment(caller, request("flow-2")))
       const before = await wallet()
-      const done = await run(finishPayment(session.payment.trxId, { _tag: "Failed", reason: "declined", gatewayId: null }))
+      const done = await run(finishPayment(session.payment.trxId, { outcome: "declined", gatewayId: null }))
       expect([done.status, done.failureReason, done.fee]).toEqual(["failed", "declined", null])
       expect((await wallet()).balance).toBe(before.balance)
       const deliveries = await run(Effect.flatMap(WebhookOutbox, (outbox) => outbox.list({ merchantId: caller.merchant.id, limit: 50 })))
@@ -106,7 +106,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
       const session = await run(initiatePayment(caller, request("flow-3", "10")))
       const before = await wallet()
       const results = await Promise.all(Array.from({ length: 10 }, () =>
-        run(Effect.either(finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null })))))
+        run(Effect.either(finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null })))))
       expect(results.filter(Either.isRight).length).toBe(1)
       // 2.5 % of 10.00 + 0.30 = 0.55; net 9.45.
       expect((await wallet()).balance - before.balance).toBe(945_000_000n)
@@ -115,7 +115,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
     it("10 concurrent repeats of one ref_refund refund once; 20 concurrent partial refunds never pass the amount; every total agrees", async () => {
       const session = await run(initiatePayment(caller, request("race-refund", "100")))
       const trxId = session.payment.trxId
-      await run(finishPayment(trxId, { _tag: "Succeeded", gatewayId: null }))
+      await run(finishPayment(trxId, { outcome: "paid", gatewayId: null }))
       // Fund the wallet beyond the net, so only the payment's own limit decides.
       const funded = await wallet()
       await run(Effect.flatMap(WalletRepository, (wallets) =>

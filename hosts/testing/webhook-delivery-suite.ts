@@ -109,7 +109,7 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
         customerEmail: null,
         keywords: []
       }))
-      if (outcome === "Succeeded") await run(finishPayment(session.payment.trxId, { _tag: "Succeeded", gatewayId: null }))
+      if (outcome === "Succeeded") await run(finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null }))
       return session.payment.trxId
     }
     const deliveryFor = (trxId: string) =>

@@ -22,9 +22,9 @@ export interface SandboxPluginOptions {
 }
 
 const OUTCOMES: Readonly<Record<SandboxOutcome, GatewayOutcome>> = {
-  paid: { _tag: "Paid" },
-  declined: { _tag: "Declined" },
-  cancelled: { _tag: "Cancelled" }
+  paid: "paid",
+  declined: "declined",
+  cancelled: "cancelled"
 }
 
 /**

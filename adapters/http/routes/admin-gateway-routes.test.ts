@@ -22,7 +22,7 @@ const cardsPlugin: GatewayPlugin = {
   configSchema: Schema.Struct({ api_key: Schema.String.pipe(Schema.minLength(1)), retries: Schema.optional(Schema.Int) }),
   currencies: ["USD", "BDT"],
   beginCheckout: () => Effect.succeed({ _tag: "Redirect", url: "https://cards.example/pay" }),
-  handleReturn: () => Effect.succeed({ _tag: "Pending" })
+  handleReturn: () => Effect.succeed("pending" as const)
 }
 
 const currencies = makeCurrencyCatalog({ cryptoCodes: ["BTC"] })

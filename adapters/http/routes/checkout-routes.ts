@@ -5,7 +5,7 @@ import { availability } from "../../../core/merchants/review.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { finishPayment, type Resolution } from "../../../core/payments/finish-payment.js"
+import { finishOrReread } from "../../../core/payments/finish-payment.js"
 import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
 import { GatewayPlugins } from "../../../core/payments/gateway-plugin.js"
 import type { Payment } from "../../../core/payments/payment.js"
@@ -31,13 +31,6 @@ const settledAnswer = (payment: Payment) =>
     ? HttpServerResponse.redirect(payment.successRedirect, { status: 303 })
     : HttpServerResponse.redirect(payment.cancelRedirect, { status: 303 })
 
-/** Ends a pending payment; if it already ended (a double submit, a race), that is fine: read what it became. */
-const finish = (payment: Payment, resolution: Resolution) =>
-  finishPayment(payment.trxId, resolution).pipe(
-    Effect.catchTag("PaymentAlreadyFinal", () =>
-      Effect.flatMap(PaymentRepository, (payments) => Effect.map(payments.findByTrxId(payment.trxId), Option.getOrThrow)))
-  )
-
 /** The session a link names, on business time: an expired one fails its payment and answers 410. */
 const session = (token: string) => Effect.gen(function*() {
   const read = (yield* CheckoutLinks).read(token, toSeconds(yield* now))
@@ -46,7 +39,7 @@ const session = (token: string) => Effect.gen(function*() {
   if (Option.isNone(found)) return yield* Effect.fail(notFound())
   let payment = found.value
   if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
-    if (payment.status === "pending") payment = yield* finish(payment, { _tag: "Failed", reason: "expired", gatewayId: null })
+    if (payment.status === "pending") payment = yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
     return yield* Effect.fail(new PageAnswer(410, messagePage("This payment link has expired", "Start the payment again from the merchant's site.", {
       href: payment.cancelRedirect,
       label: "Return to the merchant"
@@ -130,8 +123,6 @@ const pay = (token: string) => page(Effect.gen(function*() {
     : htmlResponse(200, gatewayPage(view, gateway, action.html, base))
 }))
 
-const outcomeResolution = { Paid: "Succeeded", Declined: "declined", Cancelled: "cancelled" } as const
-
 const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
   const { payment } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
@@ -148,19 +139,15 @@ const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(fu
       Effect.fail(new PageAnswer(400, messagePage("Payment not confirmed", "The payment response could not be verified.")))),
     Effect.catchTag("GatewayFailure", (failure) => Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message))))
   )
-  if (outcome._tag === "Pending") {
+  if (outcome === "pending") {
     return htmlResponse(202, messagePage("Payment processing", "The payment is being processed. You may close this page."))
   }
-  const mapped = outcomeResolution[outcome._tag]
-  const resolution: Resolution = mapped === "Succeeded"
-    ? { _tag: "Succeeded", gatewayId: gateway.id }
-    : { _tag: "Failed", reason: mapped, gatewayId: gateway.id }
-  return settledAnswer(yield* finish(payment, resolution))
+  return settledAnswer(yield* finishOrReread(payment.trxId, { outcome, gatewayId: gateway.id }))
 }))
 
 const cancel = (token: string) => page(Effect.gen(function*() {
   const { payment } = yield* session(token)
-  const settled = payment.status === "pending" ? yield* finish(payment, { _tag: "Failed", reason: "cancelled", gatewayId: null }) : payment
+  const settled = payment.status === "pending" ? yield* finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : payment
   return settledAnswer(settled)
 }))
 

@@ -2,12 +2,16 @@ import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { normalizeKeywords } from "../../../core/payments/gateway-eligibility.js"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
-import { simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
+import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { ok } from "../api-response.js"
 import { BodyFields } from "../body-fields.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
 import { jsonObjectBody } from "../request-body.js"
+
+/** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
+const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<string, SimulatedOutcome>
+const SIMULATE_WORDS = Object.keys(SIMULATED) as ReadonlyArray<keyof typeof SIMULATED>
 
 const CURRENCY_CODE = /^[A-Z][A-Z0-9]{2,9}$/
 const URL_RULE = { required: true, max: 2048 } as const
@@ -61,9 +65,9 @@ const verify = Effect.gen(function*() {
 const simulate = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
   const fields = new BodyFields(yield* jsonObjectBody)
-  const outcome = fields.oneOf("outcome", ["success", "failed", "cancelled"], { required: true })
+  const outcome = fields.oneOf("outcome", SIMULATE_WORDS, { required: true })
   yield* fields.done(() => undefined)
-  return ok(verifyJson(yield* simulatePayment(caller, yield* trxIdParam, outcome!)))
+  return ok(verifyJson(yield* simulatePayment(caller, yield* trxIdParam, SIMULATED[outcome!])))
 })
 
 export const paymentRoutes = HttpRouter.empty.pipe(
