@@ -1,5 +1,6 @@
 import { HttpRouter } from "@effect/platform"
 import { Cause, Effect } from "effect"
+import { withUnreadBodyDrained } from "./body-drain.js"
 import { RouteNotFound } from "./edge-errors.js"
 import { errorHttpResponse } from "./responses.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
@@ -29,11 +30,13 @@ export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, payment
 /**
  * The whole HTTP surface as one app. Unknown routes answer the JSON 404 body; anything that
  * escaped every handler (a defect) is logged and answered as a bare 500, never with its details.
+ * Unread request bodies are drained before answering, so the answer is not lost to a reset.
  */
 export const httpApp = router.pipe(
   Effect.catchTag("RouteNotFound", () => errorHttpResponse(new RouteNotFound())),
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause)))
+      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause))),
+  withUnreadBodyDrained
 )

@@ -79,7 +79,9 @@ export const describeError = (error: unknown): ErrorDescription => {
         errors: { body: [String(error["detail"])] }
       }
     case "BodyTooLarge":
-      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE" }
+      // The rest of the upload is drained before this goes out; the connection then ends, as nothing
+      // obliges a client that sent too much to be kept.
+      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE", headers: { connection: "close" } }
     case "RouteNotFound":
       return { status: 404, message: "Not found.", errorCode: "NOT_FOUND" }
     case "ResourceNotFound":

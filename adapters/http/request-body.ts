@@ -24,6 +24,7 @@ export const readRawBody = Effect.gen(function*() {
   const bodiless = request.method === "GET" || request.method === "HEAD"
   if (bodiless && request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) return EMPTY
   const declared = Number(request.headers["content-length"] ?? "0")
+  // Refused on the declared length without reading; the edge drains the rest before answering.
   if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
   const incoming = incomingMessageOf(request)
   if (incoming !== undefined) return yield* readIncoming(incoming, MAX_BODY_BYTES)
