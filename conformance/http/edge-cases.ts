@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest"
 import { expectError } from "./assertions.js"
+import { merchantCaller, type MerchantCaller } from "./fixtures.js"
+import { INITIATE } from "./payment-fixtures.js"
 import { rawExchange, type RawExchange } from "./raw-socket.js"
-import type { HttpResult, Target } from "./signing.js"
+import { REFUND } from "./refund-fixtures.js"
+import { adminRequest, nowSeconds, rawRequest, sign, type HttpResult, type Target } from "./signing.js"
 
 const MIB = 1024 * 1024
 const TOO_LARGE = { status: 413, errorCode: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MiB.", errors: {} }
 const UNAUTHORIZED = { status: 401, errorCode: "UNAUTHORIZED", message: "A valid admin bearer token is required.", errors: {} }
 const NOT_FOUND = { status: 404, errorCode: "NOT_FOUND", errors: {} }
+const UNSUPPORTED = {
+  status: 415,
+  errorCode: "UNSUPPORTED_MEDIA_TYPE",
+  message: "The request body must be sent as application/json.",
+  errors: { "Content-Type": ["The Content-Type header must be application/json."] }
+}
 
 /** A raw exchange seen as the suite's usual result, so the 7.3 assertions apply to it. */
 const asResult = (exchange: RawExchange): HttpResult => ({
@@ -16,7 +25,21 @@ const asResult = (exchange: RawExchange): HttpResult => ({
   json: () => JSON.parse(exchange.body)
 })
 
-/** The HTTP edge itself: oversized uploads. */
+const expectMethodNotAllowed = (response: HttpResult, allow: string) => {
+  expectError(response, { status: 405, errorCode: "METHOD_NOT_ALLOWED", errors: {} })
+  expect(response.headers["allow"]).toBe(allow)
+}
+
+const NON_JSON_TYPES: ReadonlyArray<string | undefined> = [
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "application/jsonp",
+  undefined
+]
+
+/** The HTTP edge itself: oversized uploads, methods, media types, unknown admin paths. */
 export const edgeCases = (target: () => Target) =>
   describe("HTTP edge", () => {
     it("answers every one of 50 uploads of 3 MiB with Connection: close with its 413, then closes cleanly", async () => {
@@ -62,4 +85,82 @@ export const edgeCases = (target: () => Target) =>
       expect(unknown.error).toBeUndefined()
       expectError(asResult(unknown), NOT_FOUND)
     })
+
+    it("answers a known path asked with another method 405, with Allow listing what it answers", async () => {
+      const { baseUrl } = target()
+      expectMethodNotAllowed(await rawRequest({ baseUrl }, { method: "GET", path: INITIATE }), "POST")
+      expectMethodNotAllowed(await rawRequest({ baseUrl }, { method: "PUT", path: REFUND }), "POST")
+      expectMethodNotAllowed(await rawRequest({ baseUrl }, { method: "DELETE", path: "/api/v1/site-info" }), "GET, HEAD")
+      expectMethodNotAllowed(await rawRequest({ baseUrl }, { method: "POST", path: "/api/v1/verify-payment/SANDBOX_X" }), "GET, HEAD")
+      expectMethodNotAllowed(await adminRequest(target(), "DELETE", "/settings"), "GET, HEAD, PATCH")
+      expectMethodNotAllowed(await adminRequest(target(), "PUT", "/merchants/1"), "GET, HEAD, PATCH")
+      expectError(await rawRequest({ baseUrl }, { method: "GET", path: "/api/v1/no-such-endpoint" }), NOT_FOUND)
+    })
+
+    it("checks the admin token before saying whether an admin path exists", async () => {
+      const { baseUrl, adminToken } = target()
+      for (const [method, path] of [["GET", "/admin/v1/no-such-thing"], ["DELETE", "/admin/v1/settings"], ["GET", "/admin/v1"]] as const) {
+        expectError(await rawRequest({ baseUrl }, { method, path }), UNAUTHORIZED)
+        expectError(await rawRequest({ baseUrl }, { method, path, headers: { authorization: "Bearer wrong" } }), UNAUTHORIZED)
+        const known = await rawRequest({ baseUrl }, { method, path, headers: { authorization: `Bearer ${adminToken}` } })
+        expect(known.status).toBe(method === "DELETE" ? 405 : 404)
+      }
+    })
+
+    it.each(NON_JSON_TYPES.map((type) => [type ?? "no Content-Type", type]))(
+      "refuses a correctly signed body sent as %s with 415, before creating anything",
+      async (_, type) => {
+        const caller = await merchantCaller(target())
+        const body = JSON.stringify({
+          payment_amount: 10, currency_code: "USD", ref_trx: "media-type", description: "x",
+          success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn"
+        })
+        expectError(await signedPostAs(target(), caller, INITIATE, body, type), UNSUPPORTED)
+        expectError(await signedPostAs(target(), caller, REFUND, "{}", type), UNSUPPORTED)
+        expectError(await adminRequestAs(target(), "POST", "/merchants", '{"name":"media type"}', type), UNSUPPORTED)
+        expectError(await adminRequestAs(target(), "PATCH", "/settings", '{"site_name":"media type"}', type), UNSUPPORTED)
+      }
+    )
+
+    it("accepts application/json with a charset, and a bodiless POST without any Content-Type", async () => {
+      const caller = await merchantCaller(target())
+      const refund = await caller.call({ method: "POST", path: REFUND, body: "{}", headers: { "content-type": "application/json; charset=utf-8" } })
+      expect(refund.status).toBe(422)
+      expect(refund.json().error_code).not.toBe("UNSUPPORTED_MEDIA_TYPE")
+      const noBody = await rawRequest(target(), { method: "POST", path: "/admin/v1/merchants", headers: { authorization: `Bearer ${target().adminToken}` } })
+      expectError(noBody, { status: 422, errorCode: "VALIDATION_FAILED", fields: ["name"] })
+    })
+
+    it("asks for the admin token before judging the media type", async () => {
+      const response = await rawRequest(target(), { method: "POST", path: "/admin/v1/merchants", headers: { "content-type": "text/plain" }, body: "x" })
+      expectError(response, UNAUTHORIZED)
+    })
   })
+
+/** An admin call with a chosen Content-Type (none when undefined). */
+const adminRequestAs = (target: Target, method: string, path: string, body: string, contentType: string | undefined) =>
+  rawRequest(target, {
+    method,
+    path: `/admin/v1${path}`,
+    headers: { authorization: `Bearer ${target.adminToken}`, ...(contentType === undefined ? {} : { "content-type": contentType }) },
+    body
+  })
+
+/** A correctly signed merchant POST with a chosen Content-Type (none when undefined). */
+const signedPostAs = (target: Target, caller: MerchantCaller, path: string, body: string, contentType: string | undefined) => {
+  const timestamp = String(nowSeconds())
+  const { credentials } = caller
+  return rawRequest(target, {
+    method: "POST",
+    path,
+    headers: {
+      "x-environment": credentials.environment,
+      "x-merchant-key": credentials.merchant_key,
+      "x-api-key": credentials.api_key,
+      "x-timestamp": timestamp,
+      "x-signature": sign({ secret: credentials.client_secret, timestamp, method: "POST", pathWithQuery: path, body }),
+      ...(contentType === undefined ? {} : { "content-type": contentType })
+    },
+    body
+  })
+}

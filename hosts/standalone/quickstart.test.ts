@@ -39,6 +39,7 @@ describe("standalone quickstart", () => {
         method: "POST",
         body,
         headers: {
+          "content-type": "application/json",
           "x-environment": "sandbox",
           "x-merchant-key": demo.merchant_key,
           "x-api-key": demo.api_key,
