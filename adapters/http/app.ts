@@ -3,6 +3,7 @@ import { Cause, Effect } from "effect"
 import { requireAdminToken } from "./admin-endpoint.js"
 import { withUnreadBodyDrained } from "./body-drain.js"
 import { MethodNotAllowed, RouteNotFound } from "./edge-errors.js"
+import { withRequestLog } from "./request-log.js"
 import { errorHttpResponse } from "./responses.js"
 import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
@@ -50,8 +51,8 @@ const unrouted = Effect.gen(function*() {
 /**
  * The whole HTTP surface as one app. Unrouted requests answer 401, 405 or 404 in the JSON error
  * body; anything that escaped every handler (a defect) is logged and answered as a bare 500, never
- * with its details. Unread request bodies are drained before answering, so the answer is not lost to
- * a reset.
+ * with its details. Unread request bodies are drained before answering, and every request is logged
+ * once under its request id.
  */
 export const httpApp = router.pipe(
   Effect.catchTag("RouteNotFound", () => unrouted),
@@ -59,5 +60,6 @@ export const httpApp = router.pipe(
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
       : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause))),
-  withUnreadBodyDrained
+  withUnreadBodyDrained,
+  withRequestLog
 )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { expectError } from "./assertions.js"
+import { expectError, expectJson } from "./assertions.js"
 import { merchantCaller, type MerchantCaller } from "./fixtures.js"
 import { INITIATE } from "./payment-fixtures.js"
 import { rawExchange, type RawExchange } from "./raw-socket.js"
@@ -39,7 +39,7 @@ const NON_JSON_TYPES: ReadonlyArray<string | undefined> = [
   undefined
 ]
 
-/** The HTTP edge itself: oversized uploads, methods, media types, unknown admin paths. */
+/** The HTTP edge itself: oversized uploads, methods, media types, unknown admin paths, response headers. */
 export const edgeCases = (target: () => Target) =>
   describe("HTTP edge", () => {
     it("answers every one of 50 uploads of 3 MiB with Connection: close with its 413, then closes cleanly", async () => {
@@ -134,6 +134,32 @@ export const edgeCases = (target: () => Target) =>
     it("asks for the admin token before judging the media type", async () => {
       const response = await rawRequest(target(), { method: "POST", path: "/admin/v1/merchants", headers: { "content-type": "text/plain" }, body: "x" })
       expectError(response, UNAUTHORIZED)
+    })
+
+    it("sends X-Content-Type-Options: nosniff with every JSON answer", async () => {
+      const { baseUrl } = target()
+      const answers = [
+        await adminRequest(target(), "GET", "/settings"),
+        await rawRequest({ baseUrl }, { method: "GET", path: "/api/v1/site-info" }),
+        await rawRequest({ baseUrl }, { method: "GET", path: "/no-such-path" }),
+        await rawRequest({ baseUrl }, { method: "GET", path: "/healthz" })
+      ]
+      for (const answer of answers) {
+        expectJson(answer)
+        expect(answer.headers["x-content-type-options"], answer.text).toBe("nosniff")
+      }
+    })
+
+    it("keeps a valid incoming X-Request-Id and makes one up otherwise", async () => {
+      const { baseUrl } = target()
+      const withId = (id: string | undefined) =>
+        rawRequest({ baseUrl }, { method: "GET", path: "/healthz", headers: id === undefined ? {} : { "x-request-id": id } })
+      for (const id of ["abc-123", "trace:7f.x_Y", "a".repeat(128)]) expect((await withId(id)).headers["x-request-id"]).toBe(id)
+      const made = await Promise.all([withId(undefined), withId(undefined), withId("a".repeat(129)), withId("has spaces"), withId("")])
+      const ids = made.map((answer) => answer.headers["x-request-id"] ?? "")
+      for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/)
+      expect(ids).not.toContain("a".repeat(129))
+      expect(new Set(ids).size).toBe(ids.length)
     })
   })
 

@@ -1,4 +1,6 @@
 import { resolve } from "node:path"
+import type { LogFormat } from "../../adapters/logging/log-line.js"
+import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
@@ -18,6 +20,7 @@ export interface HostConfig {
   /** `manual`: business time starts at real time and moves only through the admin clock API. */
   readonly clock: "real" | "manual"
   readonly webhooks: WebhookConfig
+  readonly logging: { readonly format: LogFormat; readonly level: LogLevelName }
 }
 
 export class ConfigProblem extends Error {}
@@ -56,6 +59,13 @@ const clockMode = (value: string | undefined): "real" | "manual" => {
   throw new ConfigProblem(`CLOCK must be "real" or "manual", got "${value}"`)
 }
 
+const oneOf = <A extends string>(name: string, value: string | undefined, allowed: ReadonlyArray<A>, fallback: A): A => {
+  if (value === undefined || value === "") return fallback
+  const found = allowed.find((candidate) => candidate === value.toLowerCase())
+  if (found === undefined) throw new ConfigProblem(`${name} must be one of ${allowed.join(", ")}, got "${value}"`)
+  return found
+}
+
 export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
   const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
   const host = env["HOST"] || "0.0.0.0"
@@ -80,6 +90,10 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
       retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),
       allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
       pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], 10, 600_000) ?? defaultWebhookConfig.pollIntervalMillis
+    },
+    logging: {
+      format: oneOf("LOG_FORMAT", env["LOG_FORMAT"], ["human", "json"] as const, "human"),
+      level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")
     }
   }
 }
