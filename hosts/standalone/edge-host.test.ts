@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { rawExchange } from "../../conformance/http/raw-socket.js"
 import { signRequest } from "../../core/signing/request-signature.js"
 import { ConfigProblem, readHostConfig } from "./host-config.js"
 import { startServer, type RunningServer } from "./server.js"
@@ -34,6 +35,35 @@ const signedCall = (server: RunningServer, method: "GET" | "POST", path: string,
   })
   return { signature, response }
 }
+
+describe("standalone host: header and request timeouts", () => {
+  it("cuts a client that sends its headers and then stalls its body, within the configured time", async () => {
+    const { server } = await hostWith({ DEMO: "false", HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "500" })
+    try {
+      const stalled = await rawExchange(server.url, {
+        method: "POST",
+        path: "/admin/v1/merchants",
+        headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json", "content-length": "100" },
+        body: Buffer.from('{"name":"stalled"}'),
+        stallAfter: 10,
+        timeoutMs: 10_000
+      })
+      expect(stalled.closed).toBe(true)
+      expect([0, 408]).toContain(stalled.status)
+      expect(stalled.elapsedMs).toBeGreaterThanOrEqual(900)
+      expect(stalled.elapsedMs).toBeLessThan(3_000)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("reads the timeouts from the environment, refusing nonsense", () => {
+    expect(readHostConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 })
+    expect(readHostConfig({ HTTP_REQUEST_TIMEOUT_MS: "5000" }).http).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 5_000 })
+    expect(() => readHostConfig({ HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "2000" })).toThrow(ConfigProblem)
+    expect(() => readHostConfig({ HTTP_REQUEST_TIMEOUT_MS: "soon" })).toThrow(ConfigProblem)
+  })
+})
 
 describe("standalone host: log settings", () => {
   it("reads LOG_FORMAT and LOG_LEVEL, refusing nonsense", () => {

@@ -20,7 +20,14 @@ export interface HostConfig {
   /** `manual`: business time starts at real time and moves only through the admin clock API. */
   readonly clock: "real" | "manual"
   readonly webhooks: WebhookConfig
+  readonly http: HttpTimeouts
   readonly logging: { readonly format: LogFormat; readonly level: LogLevelName }
+}
+
+/** How long a client may take: to send its headers, and to send its whole request. */
+export interface HttpTimeouts {
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
 }
 
 export class ConfigProblem extends Error {}
@@ -66,6 +73,17 @@ const oneOf = <A extends string>(name: string, value: string | undefined, allowe
   return found
 }
 
+/** Node refuses a header timeout longer than the request timeout; said here in the setting's names. */
+const httpTimeouts = (env: NodeJS.ProcessEnv): HttpTimeouts => {
+  const requestTimeoutMs = integer("HTTP_REQUEST_TIMEOUT_MS", env["HTTP_REQUEST_TIMEOUT_MS"], 100, 3_600_000) ?? 30_000
+  const headersTimeoutMs = integer("HTTP_HEADERS_TIMEOUT_MS", env["HTTP_HEADERS_TIMEOUT_MS"], 100, 3_600_000) ??
+    Math.min(10_000, requestTimeoutMs)
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigProblem(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+  }
+  return { headersTimeoutMs, requestTimeoutMs }
+}
+
 export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
   const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
   const host = env["HOST"] || "0.0.0.0"
@@ -91,6 +109,7 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
       allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
       pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], 10, 600_000) ?? defaultWebhookConfig.pollIntervalMillis
     },
+    http: httpTimeouts(env),
     logging: {
       format: oneOf("LOG_FORMAT", env["LOG_FORMAT"], ["human", "json"] as const, "human"),
       level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")

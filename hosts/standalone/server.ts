@@ -52,7 +52,7 @@ export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: S
   const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
   return Layer.merge(HttpServer.serve(app).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createGracefulServer, { port: config.port, host: config.host })),
+    Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
     Layer.provideMerge(Layer.effect(DemoSeed, demo)),
     Layer.provideMerge(kit),
     // The logger is in place before anything starts and the stop line is said after everything closed.
