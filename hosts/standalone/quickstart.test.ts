@@ -78,7 +78,7 @@ describe("standalone quickstart", () => {
         port: url.port,
         method: "POST",
         path: "/admin/v1/merchants",
-        headers: { authorization: `Bearer ${server.adminToken}`, "content-length": Buffer.byteLength(body) }
+        headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
       }, (response) => {
         response.resume()
         response.on("end", () => resolve(response.statusCode ?? 0))
