@@ -2,7 +2,8 @@ import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import * as Logging from "../adapters/logging/logger-layer.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
@@ -19,6 +20,7 @@ describe("webhook SSRF guard, end to end", () => {
   const receiver = createServer((_, response) => response.end("ok"))
   receiver.on("connection", () => connections++)
   let port = 0
+  const logLines: Array<string> = []
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
   const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
 
@@ -35,7 +37,7 @@ describe("webhook SSRF guard, end to end", () => {
       checkoutLifetimeSeconds: 600,
       // The production default: private and loopback targets are refused.
       webhooks: { ...defaultWebhookConfig, pollIntervalMillis: 50 }
-    }))
+    }).pipe(Layer.provide(Logging.layer({ format: "json", level: "info", write: (line) => logLines.push(line) }))))
   })
   afterAll(async () => {
     await runtime.dispose()
@@ -64,5 +66,15 @@ describe("webhook SSRF guard, end to end", () => {
     const refused = await delivery()
     expect([refused.status, refused.attempts, refused.lastError]).toEqual(["failed", 1, "refused target: loopback (127.0.0.1)"])
     expect(connections).toBe(0)
+    // One log line says so, with the reason and the event, and names the target by origin only.
+    const failures = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.event_id === refused.id)
+    expect(failures).toEqual([expect.objectContaining({
+      level: "WARN",
+      message: "webhook attempt 1 failed: refused target: loopback (127.0.0.1) (no more attempts)",
+      reason: "refused target: loopback (127.0.0.1)",
+      attempt: 1,
+      retrying: false,
+      target: `http://127.0.0.1:${port}`
+    })])
   })
 })

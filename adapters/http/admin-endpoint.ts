@@ -3,7 +3,7 @@ import { Context, Effect } from "effect"
 import { constantTimeEqualHex, sha256Hex } from "../../core/signing/hmac.js"
 import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { AdminUnauthorized } from "./edge-errors.js"
-import { RawBody, readRawBody } from "./request-body.js"
+import { RawBody, readJsonRawBody } from "./request-body.js"
 import { renderError, toHttpResponse } from "./responses.js"
 
 /** The operator's bearer token for /admin/v1. */
@@ -12,15 +12,20 @@ export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")
 /** Hashing first gives equal-length inputs, so the comparison is constant time whatever was sent. */
 const tokenMatches = (presented: string, expected: string) => constantTimeEqualHex(sha256Hex(presented), sha256Hex(expected))
 
+/** Fails unless the request carries the admin bearer token; every /admin/v1 answer starts here. */
+export const requireAdminToken = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  // The scheme name is case-insensitive (RFC 7235); the token is not.
+  const [scheme = "", presented = ""] = (request.headers["authorization"] ?? "").split(" ", 2)
+  if (scheme.toLowerCase() !== "bearer" || presented === "" || !tokenMatches(presented, yield* AdminToken)) {
+    return yield* new AdminUnauthorized()
+  }
+})
+
 export const adminEndpoint = <E, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
   Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    // The scheme name is case-insensitive (RFC 7235); the token is not.
-    const [scheme = "", presented = ""] = (request.headers["authorization"] ?? "").split(" ", 2)
-    if (scheme.toLowerCase() !== "bearer" || presented === "" || !tokenMatches(presented, yield* AdminToken)) {
-      return yield* new AdminUnauthorized()
-    }
-    const rawBody = yield* readRawBody
+    yield* requireAdminToken
+    const rawBody = yield* readJsonRawBody
     return renderApiResponse(yield* Effect.provideService(handler, RawBody, rawBody))
   }).pipe(
     Effect.catchAll(renderError),

@@ -1,7 +1,11 @@
-import { HttpRouter } from "@effect/platform"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect } from "effect"
-import { RouteNotFound } from "./edge-errors.js"
+import { requireAdminToken } from "./admin-endpoint.js"
+import { withUnreadBodyDrained } from "./body-drain.js"
+import { MethodNotAllowed, RouteNotFound } from "./edge-errors.js"
+import { withRequestLog } from "./request-log.js"
 import { errorHttpResponse } from "./responses.js"
+import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
@@ -13,6 +17,8 @@ import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
 import { adminWebhookRoutes } from "./routes/admin-webhook-routes.js"
 import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
 
+const ADMIN_PREFIX = "/admin/v1"
+
 const adminRoutes = HttpRouter.concatAll(
   adminMerchantRoutes,
   adminWalletRoutes,
@@ -23,17 +29,37 @@ const adminRoutes = HttpRouter.concatAll(
 )
 
 export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, refundRoutes, checkoutRoutes).pipe(
-  HttpRouter.mount("/admin/v1", adminRoutes)
+  HttpRouter.mount(ADMIN_PREFIX, adminRoutes)
 )
 
+const methodsAt = allowedMethods(router as HttpRouter.HttpRouter<unknown, unknown>)
+
 /**
- * The whole HTTP surface as one app. Unknown routes answer the JSON 404 body; anything that
- * escaped every handler (a defect) is logged and answered as a bare 500, never with its details.
+ * What a request no route took is told: under /admin/v1 nothing, not even whether the path exists,
+ * without the token (401); then 405 with `Allow` when the path exists under other methods; else 404.
+ */
+const unrouted = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const queryStart = request.url.indexOf("?")
+  const pathname = queryStart === -1 ? request.url : request.url.slice(0, queryStart)
+  if (pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)) yield* requireAdminToken
+  const allow = methodsAt(pathname)
+  if (allow.length > 0 && !allow.includes(request.method)) return yield* new MethodNotAllowed({ allow })
+  return yield* new RouteNotFound()
+}).pipe(Effect.catchAll(errorHttpResponse))
+
+/**
+ * The whole HTTP surface as one app. Unrouted requests answer 401, 405 or 404 in the JSON error
+ * body; anything that escaped every handler (a defect) is logged and answered as a bare 500, never
+ * with its details. Unread request bodies are drained before answering, and every request is logged
+ * once under its request id.
  */
 export const httpApp = router.pipe(
-  Effect.catchTag("RouteNotFound", () => errorHttpResponse(new RouteNotFound())),
+  Effect.catchTag("RouteNotFound", () => unrouted),
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause)))
+      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause))),
+  withUnreadBodyDrained,
+  withRequestLog
 )

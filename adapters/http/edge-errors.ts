@@ -31,3 +31,11 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
 export class IdempotentRequestInFlight extends Schema.TaggedError<IdempotentRequestInFlight>()("IdempotentRequestInFlight", {
   retryAfterSeconds: Schema.Number
 }) {}
+
+/** A known path asked with a method it does not answer. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  allow: Schema.Array(Schema.String)
+}) {}
+
+/** A body sent as something other than JSON to an endpoint that reads JSON. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {}) {}

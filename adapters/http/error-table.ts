@@ -79,9 +79,22 @@ export const describeError = (error: unknown): ErrorDescription => {
         errors: { body: [String(error["detail"])] }
       }
     case "BodyTooLarge":
-      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE" }
+      // The rest of the upload is drained before this goes out; the connection then ends, as nothing
+      // obliges a client that sent too much to be kept.
+      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE", headers: { connection: "close" } }
     case "RouteNotFound":
       return { status: 404, message: "Not found.", errorCode: "NOT_FOUND" }
+    case "MethodNotAllowed": {
+      const allow = (error["allow"] as ReadonlyArray<string>).join(", ")
+      return { status: 405, message: `This path answers ${allow} only.`, errorCode: "METHOD_NOT_ALLOWED", headers: { allow } }
+    }
+    case "UnsupportedMediaType":
+      return {
+        status: 415,
+        message: "The request body must be sent as application/json.",
+        errorCode: "UNSUPPORTED_MEDIA_TYPE",
+        errors: { "Content-Type": ["The Content-Type header must be application/json."] }
+      }
     case "ResourceNotFound":
       return { status: 404, message: `${String(error["resource"])} not found.`, errorCode: "NOT_FOUND" }
     case "MerchantNotFound":

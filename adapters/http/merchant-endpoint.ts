@@ -7,7 +7,7 @@ import { SiteSettingsService } from "../../core/settings/site-settings-service.j
 import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { RateLimited } from "./edge-errors.js"
 import { idempotent } from "./idempotent-request.js"
-import { RawBody, readRawBody } from "./request-body.js"
+import { RawBody, readJsonRawBody } from "./request-body.js"
 import { requestTarget } from "./request-target.js"
 import { renderError, toHttpResponse } from "./responses.js"
 
@@ -27,7 +27,7 @@ export const merchantEndpoint = <E, R>(
 ) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const rawBody = yield* readRawBody
+    const rawBody = yield* readJsonRawBody
     const nowSeconds = Math.floor(Date.now() / 1000)
     const caller = yield* (yield* Authenticator).authenticate({
       environmentHeader: header(request, "x-environment"),

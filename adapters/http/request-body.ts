@@ -1,7 +1,7 @@
 import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
 import { ValidationFailed } from "../../core/shared/validation.js"
-import { BodyTooLarge, MalformedJson } from "./edge-errors.js"
+import { BodyTooLarge, MalformedJson, UnsupportedMediaType } from "./edge-errors.js"
 import { isJsonNumber, parseJson } from "./json-codec.js"
 import { incomingMessageOf, readIncoming } from "./node-body-reader.js"
 
@@ -24,6 +24,7 @@ export const readRawBody = Effect.gen(function*() {
   const bodiless = request.method === "GET" || request.method === "HEAD"
   if (bodiless && request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) return EMPTY
   const declared = Number(request.headers["content-length"] ?? "0")
+  // Refused on the declared length without reading; the edge drains the rest before answering.
   if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
   const incoming = incomingMessageOf(request)
   if (incoming !== undefined) return yield* readIncoming(incoming, MAX_BODY_BYTES)
@@ -36,6 +37,26 @@ export const readRawBody = Effect.gen(function*() {
         : new MalformedJson({ detail: "The request body could not be read." }))
   )
   return new Uint8Array(buffer)
+})
+
+/** `application/json`, with or without parameters (charset): spec 4.1 names no other type. */
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
+
+const carriesBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  request.headers["transfer-encoding"] !== undefined ||
+  (request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0")
+
+/**
+ * The raw body of a JSON endpoint: a body labelled as anything but JSON (or not labelled) is refused
+ * before it is read. A request with no body needs no Content-Type. GET bodies are never parsed.
+ */
+export const readJsonRawBody = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const parsed = request.method !== "GET" && request.method !== "HEAD"
+  if (parsed && carriesBody(request) && !JSON_MEDIA_TYPE.test(request.headers["content-type"] ?? "")) {
+    return yield* new UnsupportedMediaType()
+  }
+  return yield* readRawBody
 })
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })

@@ -62,14 +62,31 @@ export const siteInfoCases = (target: () => Target) =>
       ["GET", "/api/v1/unknown"],
       ["GET", "/api/v2/site-info"],
       ["GET", "/api/v1/site-info/extra"],
-      ["POST", "/api/v1/site-info"],
-      ["DELETE", "/api/v1/site-info"],
-      ["POST", "/healthz"],
-      ["GET", "/admin/v1/unknown"],
-      ["DELETE", "/admin/v1/settings"],
       ["GET", "/admin/v2/settings"]
     ])("answers %s %s with the JSON 404 NOT_FOUND body", async (method, path) => {
       expectError(await rawRequest(target(), { method, path, headers: { accept: "application/json" } }), NOT_FOUND)
+    })
+
+    it.each([
+      ["POST", "/api/v1/site-info", "GET, HEAD"],
+      ["DELETE", "/api/v1/site-info", "GET, HEAD"],
+      ["POST", "/healthz", "GET, HEAD"]
+    ])("answers %s %s, a known path, with 405 and Allow: %s", async (method, path, allow) => {
+      const response = await rawRequest(target(), { method, path, headers: { accept: "application/json" } })
+      expectError(response, { status: 405, errorCode: "METHOD_NOT_ALLOWED", errors: {} })
+      expect(response.headers["allow"]).toBe(allow)
+    })
+
+    it.each([
+      ["GET", "/admin/v1/unknown", 404],
+      ["DELETE", "/admin/v1/settings", 405]
+    ])("answers %s %s 401 without the admin token, %s with it", async (method, path, status) => {
+      expectError(await rawRequest(target(), { method, path, headers: { accept: "application/json" } }), {
+        status: 401, errorCode: "UNAUTHORIZED", errors: {}
+      })
+      const { adminToken } = target()
+      const answered = await rawRequest(target(), { method, path, headers: { accept: "application/json", authorization: `Bearer ${adminToken}` } })
+      expectError(answered, { status, errors: {} })
     })
 
     it("answers an unknown route with 404 even with valid merchant credentials", async () => {

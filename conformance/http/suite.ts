@@ -6,6 +6,7 @@ import { checkoutFlowCases } from "./checkout-flow-cases.js"
 import { checkoutGuardCases } from "./checkout-guard-cases.js"
 import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
+import { edgeCases } from "./edge-cases.js"
 import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
 import { initiateCases } from "./initiate-cases.js"
@@ -55,6 +56,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     adminCases(target)
     walletCases(target)
     badInputCases(target)
+    edgeCases(target)
     initiateCases(target)
     initiateRulesCases(target)
     referenceCases(target)

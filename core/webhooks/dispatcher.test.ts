@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Instant } from "../shared/instant.js"
-import { defaultDispatchPolicy, leaseSecondsFor, nextAfter } from "./dispatcher.js"
+import { defaultDispatchPolicy, leaseSecondsFor, nextAfter, originOf } from "./dispatcher.js"
 
 const at = Instant(1_800_000_000_000_000n)
 
@@ -25,5 +25,13 @@ describe("webhook retry schedule", () => {
     const policy = { ...defaultDispatchPolicy, retryDelaysMillis: [500] }
     expect(nextAfter(1, false, at, policy)).toEqual({ status: "pending", nextAttemptAt: Instant(at + 500_000n) })
     expect(nextAfter(2, false, at, policy)).toEqual({ status: "failed" })
+  })
+})
+
+describe("a failed attempt's log names the target by origin only", () => {
+  it("drops user info, path and query, which may hold the merchant's tokens", () => {
+    expect(originOf("https://user:pass@shop.example:8443/ipn?token=abc")).toBe("https://shop.example:8443")
+    expect(originOf("HTTP://shop.example/hooks/secret-path")).toBe("http://shop.example")
+    expect(originOf("not a url")).toBe("(invalid URL)")
   })
 })

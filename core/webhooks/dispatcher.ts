@@ -67,16 +67,34 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     const at = yield* now
     const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300
     const permanent = result._tag === "Failed" && result.permanent === true
+    const error = result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`
+    const next = permanent ? { status: "failed" as const } : nextAfter(attemptNumber, succeeded, at, policy)
     yield* (yield* WebhookOutbox).recordAttempt({
       deliveryId: delivery.id,
       worker,
       at,
       statusCode: result._tag === "Responded" ? result.statusCode : null,
-      error: result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`,
+      error,
       durationMs: Math.round(result.durationMs),
-      next: permanent ? { status: "failed" } : nextAfter(attemptNumber, succeeded, at, policy)
+      next
     })
+    if (error !== null) yield* logFailedAttempt(delivery, attemptNumber, error, next.status === "pending")
   })
+
+/** Scheme, host and port only: a webhook URL's user info, path or query may carry the merchant's own tokens. */
+export const originOf = (url: string): string => {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url)
+  if (match === null) return "(invalid URL)"
+  const authority = match[2]!
+  return `${match[1]!.toLowerCase()}${authority.slice(authority.lastIndexOf("@") + 1)}`
+}
+
+/** An operator's view of a failed attempt: which event, where, why, and whether it will be retried. */
+const logFailedAttempt = (delivery: WebhookDelivery, attemptNumber: number, reason: string, retrying: boolean) =>
+  Effect.logWarning(
+    `webhook attempt ${attemptNumber} failed: ${reason}${retrying ? "" : " (no more attempts)"}`,
+    { attempt: attemptNumber, reason, retrying, target: originOf(delivery.url) }
+  ).pipe(Effect.annotateLogs({ event_id: delivery.id, merchant_id: String(delivery.merchantId) }))
 
 /** One pass: claim what is due, send each, record each. Returns how many were claimed. */
 export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDispatchPolicy) =>

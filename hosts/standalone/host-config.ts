@@ -1,4 +1,6 @@
 import { resolve } from "node:path"
+import type { LogFormat } from "../../adapters/logging/log-line.js"
+import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
@@ -18,6 +20,14 @@ export interface HostConfig {
   /** `manual`: business time starts at real time and moves only through the admin clock API. */
   readonly clock: "real" | "manual"
   readonly webhooks: WebhookConfig
+  readonly http: HttpTimeouts
+  readonly logging: { readonly format: LogFormat; readonly level: LogLevelName }
+}
+
+/** How long a client may take: to send its headers, and to send its whole request. */
+export interface HttpTimeouts {
+  readonly headersTimeoutMs: number
+  readonly requestTimeoutMs: number
 }
 
 export class ConfigProblem extends Error {}
@@ -56,6 +66,24 @@ const clockMode = (value: string | undefined): "real" | "manual" => {
   throw new ConfigProblem(`CLOCK must be "real" or "manual", got "${value}"`)
 }
 
+const oneOf = <A extends string>(name: string, value: string | undefined, allowed: ReadonlyArray<A>, fallback: A): A => {
+  if (value === undefined || value === "") return fallback
+  const found = allowed.find((candidate) => candidate === value.toLowerCase())
+  if (found === undefined) throw new ConfigProblem(`${name} must be one of ${allowed.join(", ")}, got "${value}"`)
+  return found
+}
+
+/** Node refuses a header timeout longer than the request timeout; said here in the setting's names. */
+const httpTimeouts = (env: NodeJS.ProcessEnv): HttpTimeouts => {
+  const requestTimeoutMs = integer("HTTP_REQUEST_TIMEOUT_MS", env["HTTP_REQUEST_TIMEOUT_MS"], 100, 3_600_000) ?? 30_000
+  const headersTimeoutMs = integer("HTTP_HEADERS_TIMEOUT_MS", env["HTTP_HEADERS_TIMEOUT_MS"], 100, 3_600_000) ??
+    Math.min(10_000, requestTimeoutMs)
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigProblem(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+  }
+  return { headersTimeoutMs, requestTimeoutMs }
+}
+
 export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
   const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
   const host = env["HOST"] || "0.0.0.0"
@@ -80,6 +108,11 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
       retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),
       allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
       pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], 10, 600_000) ?? defaultWebhookConfig.pollIntervalMillis
+    },
+    http: httpTimeouts(env),
+    logging: {
+      format: oneOf("LOG_FORMAT", env["LOG_FORMAT"], ["human", "json"] as const, "human"),
+      level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")
     }
   }
 }

@@ -39,6 +39,7 @@ describe("standalone quickstart", () => {
         method: "POST",
         body,
         headers: {
+          "content-type": "application/json",
           "x-environment": "sandbox",
           "x-merchant-key": demo.merchant_key,
           "x-api-key": demo.api_key,
@@ -77,7 +78,7 @@ describe("standalone quickstart", () => {
         port: url.port,
         method: "POST",
         path: "/admin/v1/merchants",
-        headers: { authorization: `Bearer ${server.adminToken}`, "content-length": Buffer.byteLength(body) }
+        headers: { authorization: `Bearer ${server.adminToken}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
       }, (response) => {
         response.resume()
         response.on("end", () => resolve(response.statusCode ?? 0))

@@ -3,6 +3,7 @@ import { HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
+import * as Logging from "../../adapters/logging/logger-layer.js"
 import { makeCurrencyCatalog } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
@@ -10,6 +11,7 @@ import { kitLayer, type KitConfig } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
 import { ConfigProblem, type HostConfig } from "./host-config.js"
+import { listeningLine, stoppedLine } from "./lifecycle-log.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
 
 export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfig => {
@@ -37,17 +39,25 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
  * reads the spans. The kit (and so the store) is provided outermost: on shutdown the server stops
  * accepting, in-flight requests finish, and only then does the pool close.
  */
-export const serverLayer = (config: HostConfig, secrets: HostSecrets) => {
+export interface ServerOptions {
+  /** Where log lines go (default: standard output), at the configured format and level. */
+  readonly logSink?: (line: string) => void
+}
+
+export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: ServerOptions = {}) => {
   // A manual clock starts at the real time of start-up; every request then runs on it.
   const manual = config.clock === "manual" ? makeManualClock(Date.now()) : undefined
   const kit = kitLayer({ ...kitConfigFor(config, secrets), ...(manual !== undefined ? { manualClock: manual } : {}) })
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
-  return HttpServer.serve(app).pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provideMerge(NodeHttpServer.layer(createGracefulServer, { port: config.port, host: config.host })),
+  const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
+  return Layer.merge(HttpServer.serve(app).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
     Layer.provideMerge(Layer.effect(DemoSeed, demo)),
-    Layer.provideMerge(kit)
+    Layer.provideMerge(kit),
+    // The logger is in place before anything starts and the stop line is said after everything closed.
+    Layer.provide(stoppedLine),
+    Layer.provide(logging)
   )
 }
 
@@ -58,7 +68,6 @@ export interface RunningServer {
   readonly close: () => Promise<void>
 }
 
-/** Starts the standalone host in this process (tests, benchmarks); `close` shuts it down gracefully. */
 /** A port the system just gave out: links must name the real port, so it is chosen before start-up. */
 const freePort = (host: string) =>
   new Promise<number>((resolve, reject) => {
@@ -70,14 +79,21 @@ const freePort = (host: string) =>
     })
   })
 
-export const startServer = async (requested: HostConfig): Promise<RunningServer> => {
+/**
+ * Starts the standalone host in this process (tests, benchmarks); `close` shuts it down gracefully.
+ * Without a `logSink` only errors are logged, to standard error: a test run stays readable.
+ */
+export const startServer = async (requested: HostConfig, options: ServerOptions = {}): Promise<RunningServer> => {
   // Port 0 means "any": pick it now so the base URL (checkout links, site_url) names the real one.
   const port = requested.port === 0 ? await freePort(requested.host) : requested.port
   const config = requested.port === 0 && requested.baseUrl.endsWith(":0")
     ? { ...requested, port, baseUrl: `${requested.baseUrl.slice(0, -2)}:${port}` }
     : { ...requested, port }
   const secrets = resolveSecrets(config)
-  const runtime = ManagedRuntime.make(serverLayer(config, secrets))
+  const logged = options.logSink !== undefined
+    ? { config, options }
+    : { config: { ...config, logging: { ...config.logging, level: "error" as const } }, options: { logSink: (line: string) => void process.stderr.write(`${line}\n`) } }
+  const runtime = ManagedRuntime.make(serverLayer(logged.config, secrets, logged.options))
   const demo = await runtime.runPromise(DemoSeed)
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,42 @@
+import type { HttpRouter } from "@effect/platform"
+import { Chunk } from "effect"
+
+interface RoutePattern {
+  readonly method: string
+  readonly segments: ReadonlyArray<string>
+}
+
+const segmentsOf = (path: string): ReadonlyArray<string> => path.split("/").filter((segment) => segment !== "")
+
+/** Every route of a router with its mount prefixes applied; mounted apps that are not routers are skipped. */
+const patternsOf = (router: HttpRouter.HttpRouter<unknown, unknown>, prefix: string): ReadonlyArray<RoutePattern> => [
+  ...Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, segments: segmentsOf(prefix + route.path) })),
+  ...Chunk.toReadonlyArray(router.mounts).flatMap(([path, app]) =>
+    "routes" in app && "mounts" in app ? patternsOf(app as unknown as HttpRouter.HttpRouter<unknown, unknown>, prefix + path) : [])
+]
+
+/** The router's own path syntax, as far as the kit uses it: `:param` is one segment, a final `*` the rest. */
+const matches = (pattern: ReadonlyArray<string>, path: ReadonlyArray<string>): boolean => {
+  for (let index = 0; index < pattern.length; index++) {
+    const segment = pattern[index]!
+    if (segment === "*") return true
+    if (index >= path.length) return false
+    if (!segment.startsWith(":") && segment !== path[index]) return false
+  }
+  return pattern.length === path.length
+}
+
+/**
+ * Which methods a path answers, for the `Allow` header of a 405: read once from the router itself, so
+ * a new route is covered without being listed again. HEAD is answered wherever GET is (the router
+ * falls back to it).
+ */
+export const allowedMethods = (router: HttpRouter.HttpRouter<unknown, unknown>) => {
+  const patterns = patternsOf(router, "")
+  return (pathname: string): ReadonlyArray<string> => {
+    const path = segmentsOf(pathname)
+    const methods = new Set(patterns.filter((pattern) => matches(pattern.segments, path)).map((pattern) => pattern.method))
+    if (methods.has("GET")) methods.add("HEAD")
+    return [...methods].sort()
+  }
+}
