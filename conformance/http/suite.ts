@@ -10,6 +10,7 @@ import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
 import { initiateCases } from "./initiate-cases.js"
 import { initiateRulesCases } from "./initiate-rules-cases.js"
+import { inputRuleCases } from "./input-rule-cases.js"
 import { rateLimitCases } from "./rate-limit-cases.js"
 import { referenceCases } from "./reference-cases.js"
 import { refundCases } from "./refund-cases.js"
@@ -57,6 +58,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     badInputCases(target)
     initiateCases(target)
     initiateRulesCases(target)
+    inputRuleCases(target)
     referenceCases(target)
     gatewaySetCases(target)
     verifyCases(target)
