@@ -13,6 +13,7 @@ import { initiateRulesCases } from "./initiate-rules-cases.js"
 import { inputRuleCases } from "./input-rule-cases.js"
 import { rateLimitCases } from "./rate-limit-cases.js"
 import { referenceCases } from "./reference-cases.js"
+import { refundAmountCases } from "./refund-amount-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { refundRuleCases } from "./refund-rule-cases.js"
 import { reviewCases } from "./review-cases.js"
@@ -68,6 +69,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     checkoutGuardCases(target)
     refundCases(target)
     refundRuleCases(target)
+    refundAmountCases(target)
     webhookLogCases(target)
     expiryCases(target)
   })
