@@ -109,7 +109,7 @@ export class BodyFields {
     if (value === undefined) return undefined
     return typeof value === "string" && (values as ReadonlyArray<string>).includes(value)
       ? (value as A)
-      : this.fail(field, `The selected ${label(field)} is invalid.`)
+      : this.fail(field, `The selected ${label(field)} is invalid; it must be one of: ${values.join(", ")}.`)
   }
 
   boolean(field: string, rule: Rule = {}): boolean | undefined {

@@ -23,6 +23,7 @@ import { simulateCases } from "./simulate-cases.js"
 import { siteInfoCases } from "./site-info-cases.js"
 import { timestampCases } from "./timestamp-cases.js"
 import { verifyCases } from "./verify-cases.js"
+import { voiceCases } from "./voice-cases.js"
 import { walletCases } from "./wallet-cases.js"
 
 export type { Target } from "./signing.js"
@@ -71,6 +72,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     refundRuleCases(target)
     refundAmountCases(target)
     webhookLogCases(target)
+    voiceCases(target)
     expiryCases(target)
   })
 }
