@@ -3,8 +3,7 @@
 // to land on. Skipped, with a line saying so, where /usr/bin/chromium is not installed.
 import { createHmac, randomUUID } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import { createServer as createTcpServer, type AddressInfo } from "node:net"
+import type { Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -12,6 +11,8 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from "p
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "./host-config.js"
 import { startServer, type RunningServer } from "./server.js"
+import { closeServer, freePort, startMerchantSite } from "./testing/browser-fixtures.js"
+import { expectNoSideways, expectTapTargets, expectTrxOnOneLine } from "./testing/page-checks.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const hasChromium = existsSync(CHROMIUM)
@@ -35,41 +36,6 @@ interface Verified {
   readonly fee: number
   readonly net_amount: number
 }
-
-/** A port the kernel just handed out, released before the host binds it (small race, fine here). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createTcpServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as AddressInfo).port
-      probe.close(() => resolve(port))
-    })
-  })
-
-/** The merchant's site: the two pages checkout sends the customer back to, and an IPN sink. */
-const startMerchantSite = () =>
-  new Promise<{ server: Server; url: string }>((resolve) => {
-    const server = createServer((request, response) => {
-      const path = new URL(request.url ?? "/", "http://merchant.invalid").pathname
-      const which = path === "/ok" ? "Payment successful" : path === "/cancel" ? "Payment cancelled" : undefined
-      request.resume()
-      if (which === undefined) {
-        response.writeHead(path === "/ipn" ? 200 : 404, { "content-type": "text/plain" }).end("ok")
-        return
-      }
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      response.end(`<!doctype html><title>Merchant: ${which}</title><h1 data-testid="merchant-page">${which}</h1>`)
-    })
-    server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
-  })
-
-const closeServer = (server: Server | undefined) =>
-  new Promise<void>((resolve) => {
-    if (server === undefined) return resolve()
-    server.close(() => resolve())
-    server.closeAllConnections()
-  })
 
 describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLite)", () => {
   let workDir: string
@@ -222,42 +188,9 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
   const DESKTOP = { width: 1280, height: 800 }
   const sizedPage = (viewport: { width: number; height: number }) => newPage({ viewport, deviceScaleFactor: viewport === PHONE ? 2 : 1 })
 
-  /** The page's own widths; `document`/`window` are the page's, not this file's (no DOM lib here), hence the string. */
-  const widths = (page: Page) =>
-    page.evaluate<{ scrollWidth: number; innerWidth: number }>("({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })")
-
   const screenshot = (page: Page, name: string) => {
     mkdirSync(SHOT_DIR, { recursive: true })
     return page.screenshot({ path: join(SHOT_DIR, name), fullPage: true })
-  }
-
-  /** Every button and link on the page is at least 44 px in both directions: a thumb can hit it. */
-  const expectTapTargets = async (page: Page) => {
-    const targets = page.locator("button, a")
-    expect(await targets.count()).toBeGreaterThan(0)
-    for (const target of await targets.all()) {
-      const box = await target.boundingBox()
-      const label = await target.innerText()
-      expect(box, label).not.toBeNull()
-      expect(box!.height, `height of "${label}"`).toBeGreaterThanOrEqual(44)
-      expect(box!.width, `width of "${label}"`).toBeGreaterThanOrEqual(44)
-    }
-  }
-
-  const expectNoSideways = async (page: Page, width: number) => {
-    const { scrollWidth, innerWidth } = await widths(page)
-    expect(innerWidth).toBe(width)
-    expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
-  }
-
-  /** The trx id on one line: its text is as tall as one line of its own font. */
-  const expectTrxOnOneLine = async (page: Page) => {
-    const trx = page.locator("code.trx")
-    const lineHeight = await trx.evaluate((element) => {
-      const style = (globalThis as any).getComputedStyle(element)
-      return (parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.4) as number
-    })
-    expect((await trx.boundingBox())!.height).toBeLessThan(lineHeight * 1.5)
   }
 
   for (const [name, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
