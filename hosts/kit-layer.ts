@@ -19,6 +19,7 @@ import * as CheckoutLinks from "../core/payments/checkout-links.js"
 import type { GatewayPlugin } from "../core/payments/gateway-plugin.js"
 import * as GatewayPluginRegistry from "../core/payments/gateway-plugin-registry.js"
 import { layer as IdsLive } from "../core/signing/ids.js"
+import { WebhookTargets } from "../core/webhooks/target-rule.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
@@ -101,6 +102,8 @@ export const kitLayer = (config: KitConfig) => {
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
+    // Read by initiate-payment to refuse at once an ipn_url the sender below would refuse.
+    Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive

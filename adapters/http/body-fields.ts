@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { AmountInput } from "../../core/money/parse.js"
+import { isEmailAddress, referenceProblem } from "../../core/shared/text-rules.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { toAmountInput, toSafeInteger } from "./json-codec.js"
 
@@ -13,8 +14,16 @@ interface Rule {
 
 const label = (field: string) => field.replace(/_/g, " ")
 
-const URL_PATTERN = /^https?:\/\/[^\s/?#]+(?:[/?#][^\s]*)?$/i
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+// Absolute http(s) with a host; no whitespace or control character anywhere: the WHATWG parser would
+// silently drop tabs and newlines and trim the ends, so what was stored would not be what was sent.
+const URL_PATTERN = /^https?:\/\/[^\s\p{Cc}/?#]+(?:[/?#][^\s\p{Cc}]*)?$/iu
+
+/** An absolute http(s) URL, or undefined. */
+const parseHttpUrl = (text: string): URL | undefined => {
+  if (!URL_PATTERN.test(text) || !URL.canParse(text)) return undefined
+  const url = new URL(text)
+  return url.hostname === "" ? undefined : url
+}
 
 /**
  * Reads fields off a JSON object body, collecting every problem before failing, so a client sees
@@ -59,16 +68,40 @@ export class BodyFields {
     return value
   }
 
+  /**
+   * An absolute http(s) URL, answered in the WHATWG parser's serialization: non-ASCII is
+   * percent-encoded and the host normalised, so the stored text is always a valid `Location` and
+   * every consumer (redirects, webhooks, echoes) reads the same URL. `max` bounds that serialization.
+   */
   url(field: string, rule: Rule & { readonly max?: number } = {}): string | undefined {
     const value = this.string(field, rule)
     if (value === undefined) return undefined
-    return URL_PATTERN.test(value) && URL.canParse(value) ? value : this.fail(field, `The ${label(field)} field must be a valid URL.`)
+    const url = parseHttpUrl(value)
+    if (url === undefined) return this.fail(field, `The ${label(field)} field must be a valid URL.`)
+    if (rule.max !== undefined && url.href.length > rule.max) {
+      return this.fail(field, `The ${label(field)} field must not be greater than ${rule.max} characters once encoded.`)
+    }
+    return url.href
   }
 
   email(field: string, rule: Rule & { readonly max?: number } = {}): string | undefined {
     const value = this.string(field, rule)
     if (value === undefined) return undefined
-    return EMAIL_PATTERN.test(value) ? value : this.fail(field, `The ${label(field)} field must be a valid email address.`)
+    return isEmailAddress(value) ? value : this.fail(field, `The ${label(field)} field must be a valid email address.`)
+  }
+
+  /** A merchant reference: text that prints as itself (see referenceProblem), never blank. */
+  reference(field: string, rule: Rule & { readonly max?: number } = {}): string | undefined {
+    const value = this.string(field, rule)
+    if (value === undefined) return undefined
+    switch (referenceProblem(value)) {
+      case "blank":
+        return this.fail(field, `The ${label(field)} field must not be blank.`)
+      case "unprintable":
+        return this.fail(field, `The ${label(field)} field must not contain control, line-break or bidirectional formatting characters.`)
+      default:
+        return value
+    }
   }
 
   oneOf<const A extends string>(field: string, values: ReadonlyArray<A>, rule: Rule = {}): A | undefined {
@@ -76,7 +109,7 @@ export class BodyFields {
     if (value === undefined) return undefined
     return typeof value === "string" && (values as ReadonlyArray<string>).includes(value)
       ? (value as A)
-      : this.fail(field, `The selected ${label(field)} is invalid.`)
+      : this.fail(field, `The selected ${label(field)} is invalid; it must be one of: ${values.join(", ")}.`)
   }
 
   boolean(field: string, rule: Rule = {}): boolean | undefined {

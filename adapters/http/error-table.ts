@@ -1,4 +1,6 @@
 import type { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
+import { Amount } from "../../core/money/amount.js"
+import { toCurrencyString } from "../../core/money/format.js"
 
 export interface ErrorDescription {
   readonly status: number
@@ -36,6 +38,10 @@ interface Tagged {
 
 const isTagged = (error: unknown): error is Tagged =>
   typeof error === "object" && error !== null && typeof (error as { _tag?: unknown })._tag === "string"
+
+/** "25.00 USD": an amount an error carries, in its currency's own digits. */
+const moneyText = (error: Tagged): string =>
+  `${toCurrencyString(Amount(error["amount"] as bigint), error["exponent"] as number)} ${String(error["currency"])}`
 
 const SERVER_ERROR: ErrorDescription = { status: 500, message: "Server error.", errorCode: "SERVER_ERROR" }
 
@@ -158,7 +164,12 @@ export const describeError = (error: unknown): ErrorDescription => {
     case "PaymentFullyRefunded":
       return { status: 422, message: "This payment has already been fully refunded", errorCode: "INVALID_STATE" }
     case "RefundExceedsBalance":
-      return { status: 422, message: "Refund amount exceeds the refundable balance", errorCode: "INVALID_AMOUNT" }
+      return {
+        status: 422,
+        message: "Refund amount exceeds the refundable balance",
+        errorCode: "INVALID_AMOUNT",
+        errors: { remaining_refund: [`The refundable balance is ${moneyText(error)}.`] }
+      }
     case "RefundReferenceConflict":
       return {
         status: 409,
@@ -167,7 +178,12 @@ export const describeError = (error: unknown): ErrorDescription => {
         errors: { ref_refund: [`The reference ${String(error["refRefund"])} already refunded this payment: send its amount to see that refund, or use a new reference.`] }
       }
     case "WalletInsufficientForRefund":
-      return { status: 422, message: "Merchant wallet balance is insufficient to process this refund", errorCode: "INSUFFICIENT_BALANCE" }
+      return {
+        status: 422,
+        message: "Merchant wallet balance is insufficient to process this refund",
+        errorCode: "INSUFFICIENT_BALANCE",
+        errors: { wallet_balance: [`The wallet's available balance is ${moneyText(error)}.`] }
+      }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
     default:

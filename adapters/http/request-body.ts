@@ -61,6 +61,12 @@ export const readJsonRawBody = Effect.gen(function*() {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 
+/** The JSON parser's words ("Object value expected after ':' at position 5") in the API's voice. */
+const asSentence = (text: string): string => {
+  const capitalised = text.charAt(0).toUpperCase() + text.slice(1)
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`
+}
+
 /** The body as a JSON object. An empty body is an empty object: every field then reads as absent. */
 export const jsonObjectBody = Effect.gen(function*() {
   const raw = yield* RawBody
@@ -75,7 +81,7 @@ export const jsonObjectBody = Effect.gen(function*() {
   try {
     value = parseJson(text)
   } catch (error) {
-    return yield* new MalformedJson({ detail: error instanceof Error ? error.message : "Unreadable JSON." })
+    return yield* new MalformedJson({ detail: error instanceof Error ? asSentence(error.message) : "Unreadable JSON." })
   }
   // lossless-json represents a bare number as an object of its own, so it is excluded by name.
   if (typeof value !== "object" || value === null || Array.isArray(value) || isJsonNumber(value)) {

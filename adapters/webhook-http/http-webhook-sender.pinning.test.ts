@@ -30,7 +30,7 @@ describe("HTTP webhook sender: SSRF guard refuses private targets before connect
 
   it.each([
     ["127.0.0.1", "127.0.0.1", "refused target: loopback (127.0.0.1)"],
-    ["localhost", "127.0.0.1", "refused target: loopback (127.0.0.1)"],
+    ["localhost", "127.0.0.1", "refused target: loopback (localhost)"], // refused by name, before any lookup
     ["[::1]", "::1", "refused target: loopback (::1)"],
     ["[::ffff:127.0.0.1]", "127.0.0.1", "refused target: loopback (::ffff:7f00:1)"]
   ])("refuses %s and the receiver sees nothing", async (urlHost, listenOn, error) => {

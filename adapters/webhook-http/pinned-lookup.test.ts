@@ -66,8 +66,8 @@ describe("pinTarget: host names are resolved once and every address is checked",
     expect(leftOf(result)).toMatchObject({ _tag: "TargetRefused", reason, address })
   })
 
-  it("refuses localhost through the system resolver", async () => {
-    const result = await pin("http://localhost:8080/", { allowPrivateTargets: false })
+  it.each(["localhost", "LOCALHOST.", "api.localhost"])("refuses %s by name, without asking DNS", async (host) => {
+    const result = await pin(`http://${host}:8080/`, guarded())
     expect(leftOf(result)).toMatchObject({ _tag: "TargetRefused", reason: "loopback" })
   })
 

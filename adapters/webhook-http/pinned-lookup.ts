@@ -1,8 +1,9 @@
 import { promises as dns } from "node:dns"
 import { isIP } from "node:net"
 import { Data, Effect } from "effect"
-import { isForbiddenAddress } from "./address-policy.js"
-import { bareAddress } from "./ip-address.js"
+import { isForbiddenAddress } from "../../core/webhooks/address-policy.js"
+import { bareAddress } from "../../core/webhooks/ip-address.js"
+import { hostRefusal, schemeRefusal } from "../../core/webhooks/target-rule.js"
 
 /** Where one attempt connects: the address checked here, never a second resolution. */
 export interface PinnedTarget {
@@ -56,20 +57,14 @@ export const pinTarget = (
   options: PinOptions
 ): Effect.Effect<PinnedTarget, TargetRefused | LookupFailed> =>
   Effect.gen(function*() {
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return yield* new TargetRefused({ reason: `unsupported scheme ${url.protocol}` })
-    }
-    // Credentials in a webhook URL would be sent in clear to whoever the URL names; never echo them.
-    if (url.username !== "" || url.password !== "") {
-      return yield* new TargetRefused({ reason: "credentials in URL" })
-    }
+    // The same rule initiate-payment applies to ipn_url (refusalBeforeLookup), in its two halves.
+    const schemeReason = schemeRefusal(url)
+    if (schemeReason !== undefined) return yield* new TargetRefused({ reason: schemeReason })
     const hostname = bareAddress(url.hostname)
+    const hostReason = hostRefusal(hostname, options)
+    if (hostReason !== undefined) return yield* new TargetRefused({ reason: hostReason, address: hostname })
     const literalFamily = familyOf(hostname)
-    if (literalFamily !== undefined) {
-      const reason = options.allowPrivateTargets ? undefined : isForbiddenAddress(hostname)
-      if (reason !== undefined) return yield* new TargetRefused({ reason, address: hostname })
-      return { hostname, address: hostname, family: literalFamily }
-    }
+    if (literalFamily !== undefined) return { hostname, address: hostname, family: literalFamily }
     const resolveAll = options.resolveAll ?? systemResolveAll
     const resolved = yield* Effect.tryPromise({
       try: () => resolveAll(hostname),

@@ -5,6 +5,7 @@ import { adminRequest, rawRequest, type HttpResult, type Target } from "./signin
 
 const MIB = 1024 * 1024
 const TOO_LARGE = { status: 413, errorCode: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MiB.", errors: {} }
+const STATUS_INVALID = "The selected status is invalid; it must be one of: pending, approved, rejected, disabled, suspended."
 const NOT_AN_OBJECT = { status: 422, errorCode: "VALIDATION_FAILED", errors: { body: ["The request body must be a JSON object."] } }
 
 const expectMalformed = (response: HttpResult) =>
@@ -66,8 +67,8 @@ export const badInputCases = (target: () => Target) =>
       ["name", ["x"], "The name field must be a string."],
       ["name", "", "The name field is required."],
       ["name", "x".repeat(101), "The name field must not be greater than 100 characters."],
-      ["status", 1, "The selected status is invalid."],
-      ["status", "Approved", "The selected status is invalid."],
+      ["status", 1, STATUS_INVALID],
+      ["status", "Approved", STATUS_INVALID],
       ["fee_percent", true, "The fee percent field must be a number."],
       ["fee_fixed", [1], "The fee fixed field must be a number."]
     ])("answers 422 naming %s when it is %j", async (field, value, message) => {

@@ -54,6 +54,21 @@ export const checkoutPageCases = (target: () => Target) =>
       expect(html).not.toMatch(wrong)
     })
 
+    it("says what to do: a heading, each method a button, and when the link expires in a <time> element", async () => {
+      const gateway = await makeGateway()
+      const shop = await createShop(target())
+      const html = expectHtml(await getPage(target(), (await startSession(shop.sandbox, "10")).payment_url), 200)
+      expect(html).toMatch(/<h1>Choose how to pay<\/h1>/)
+      expect(html).toMatch(new RegExp(`<button type="submit"[^>]*data-testid="gateway-${gateway.code}"`))
+      const expiry = /This payment link expires in (\d+ minutes?|less than a minute), at <time datetime="([^"]+)">([^<]+)<\/time>\./.exec(html)
+      expect(expiry, html).not.toBeNull()
+      const [, , datetime, shown] = expiry!
+      expect(datetime).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)
+      const at = new Date(datetime!)
+      const months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+      expect(shown).toBe(`${datetime!.slice(11, 16)} UTC on ${at.getUTCDate()} ${months[at.getUTCMonth()]} ${at.getUTCFullYear()}`)
+    })
+
     it("shows a test-mode banner in sandbox only", async () => {
       const shop = await createShop(target(), { wallets: ["USD", "USD:production"], production: true })
       const sandbox = expectHtml(await getPage(target(), (await startSession(shop.sandbox, "10")).payment_url), 200)

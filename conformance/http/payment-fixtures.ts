@@ -83,6 +83,13 @@ export const SUCCESS_URL = "https://shop.example/checkout/success?order=42&lang=
 export const CANCEL_URL = "https://shop.example/checkout/cancelled"
 export const IPN_URL = "https://shop.example/hooks/payments"
 
+/**
+ * Where checkout sends the customer back: the merchant's URL as written, with `trx_id` and `ref_trx`
+ * appended to its query (docs/decisions.md), so the merchant's page knows which order returned.
+ */
+export const returnUrl = (merchantUrl: string, session: { readonly info: { readonly trx_id: string; readonly ref_trx: string } }): string =>
+  `${merchantUrl}${merchantUrl.includes("?") ? "&" : "?"}${new URLSearchParams({ trx_id: session.info.trx_id, ref_trx: session.info.ref_trx })}`
+
 /** A valid initiate body; `amount` is raw JSON text; `fields` override or add (undefined removes). */
 export const paymentBody = (amount = "100", fields: Readonly<Record<string, unknown>> = {}): string =>
   rawJson({

@@ -15,7 +15,12 @@ if (baseUrl === undefined || baseUrl === "" || adminToken === undefined || admin
     it("runs only with CONFORMANCE_BASE_URL and CONFORMANCE_ADMIN_TOKEN", () => {})
   })
 } else {
-  const target: Target = { baseUrl: baseUrl.replace(/\/+$/, ""), adminToken }
+  const target: Target = {
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    adminToken,
+    // Say so when the host runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true: it then accepts loopback ipn_urls.
+    allowsPrivateWebhookTargets: process.env["CONFORMANCE_PRIVATE_WEBHOOK_TARGETS"] === "true"
+  }
 
   // Fail once, plainly, when the host is not there or the token is wrong, instead of in every case.
   beforeAll(async () => {

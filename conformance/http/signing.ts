@@ -13,6 +13,8 @@ import { request as httpsRequest } from "node:https"
 export interface Target {
   readonly baseUrl: string
   readonly adminToken: string
+  /** The host lets webhooks reach loopback and private networks (WEBHOOK_ALLOW_PRIVATE_TARGETS); default false. */
+  readonly allowsPrivateWebhookTargets?: boolean
 }
 
 export interface SignInput {

@@ -95,6 +95,15 @@ export const simulateCases = (target: () => Target) =>
       expect(await statusOf(shop.sandbox, trxId)).toBe("pending")
     })
 
+    it("names the valid outcomes when refusing one", async () => {
+      const shop = await createShop(target())
+      const trxId = (await startSession(shop.sandbox, "10")).info.trx_id as string
+      expectError(await simulate(shop.sandbox, trxId, "paid"), {
+        status: 422,
+        errors: { outcome: ["The selected outcome is invalid; it must be one of: success, failed, cancelled."] }
+      })
+    })
+
     it("answers 404 in production, for another merchant's payment and for an unknown one", async () => {
       const shop = await createShop(target(), { wallets: ["USD", "USD:production"], production: true })
       const other = await createShop(target())

@@ -11,8 +11,10 @@ import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
 import { initiateCases } from "./initiate-cases.js"
 import { initiateRulesCases } from "./initiate-rules-cases.js"
+import { inputRuleCases } from "./input-rule-cases.js"
 import { rateLimitCases } from "./rate-limit-cases.js"
 import { referenceCases } from "./reference-cases.js"
+import { refundAmountCases } from "./refund-amount-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { refundRuleCases } from "./refund-rule-cases.js"
 import { reviewCases } from "./review-cases.js"
@@ -22,6 +24,7 @@ import { simulateCases } from "./simulate-cases.js"
 import { siteInfoCases } from "./site-info-cases.js"
 import { timestampCases } from "./timestamp-cases.js"
 import { verifyCases } from "./verify-cases.js"
+import { voiceCases } from "./voice-cases.js"
 import { walletCases } from "./wallet-cases.js"
 
 export type { Target } from "./signing.js"
@@ -59,6 +62,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     edgeCases(target)
     initiateCases(target)
     initiateRulesCases(target)
+    inputRuleCases(target)
     referenceCases(target)
     gatewaySetCases(target)
     verifyCases(target)
@@ -68,7 +72,9 @@ export const httpConformance = (name: string, target: () => Target): void => {
     checkoutGuardCases(target)
     refundCases(target)
     refundRuleCases(target)
+    refundAmountCases(target)
     webhookLogCases(target)
+    voiceCases(target)
     expiryCases(target)
   })
 }

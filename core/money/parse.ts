@@ -47,17 +47,19 @@ interface DecimalLiteral {
   readonly power: bigint
 }
 
+const OUT_OF_RANGE = `The amount must not exceed ${MAX_AMOUNT / ATOMS_PER_UNIT}.${"9".repeat(SCALE)}.`
+
 const fail = (reason: AmountErrorReason, message: string) => Either.left(new AmountError({ reason, message }))
 
 const readLiteral = (input: AmountInput): Either.Either<DecimalLiteral, AmountError> => {
   const text = input.kind === "json-number" ? input.text : input.value
   const what = input.kind === "json-number" ? "JSON number" : "decimal string"
   if (text.length > MAX_AMOUNT_TEXT_LENGTH) {
-    return fail("format", `amount ${what} is longer than ${MAX_AMOUNT_TEXT_LENGTH} characters`)
+    return fail("format", `The amount must be a ${what} of at most ${MAX_AMOUNT_TEXT_LENGTH} characters.`)
   }
   const match = (input.kind === "json-number" ? JSON_NUMBER : PLAIN_DECIMAL).exec(text)
   if (match === null) {
-    return fail("format", `amount is not a valid ${what}: ${JSON.stringify(text)}`)
+    return fail("format", `The amount must be a valid ${what}; got ${JSON.stringify(text)}.`)
   }
   const [, sign = "", integer = "", fraction = "", exponentSign = "", exponentDigits = "0"] = match
   // The exponent text is at most ~60 digits thanks to the length cap, so this bigint stays tiny.
@@ -83,29 +85,29 @@ const toAtoms = (
   const significant = literal.digits.replace(/^0+/, "")
   if (significant === "") {
     // "-0" is zero, not a negative amount: the value is what matters, not the spelling.
-    return allowZero ? Either.right(ZERO) : fail("zero", "amount must be greater than zero")
+    return allowZero ? Either.right(ZERO) : fail("zero", "The amount must be greater than zero.")
   }
   if (literal.negative && !allowNegative) {
-    return fail("negative", "amount must not be negative")
+    return fail("negative", "The amount must not be negative.")
   }
   const coefficient = significant.replace(/0+$/, "")
   // value = coefficient × 10^power with no leading or trailing zeros in coefficient.
   const power = literal.power + BigInt(significant.length - coefficient.length)
   if (BigInt(coefficient.length) + power > MAX_INTEGER_DIGITS) {
-    return fail("out_of_range", `amount exceeds the maximum of ${MAX_AMOUNT / ATOMS_PER_UNIT}.${"9".repeat(SCALE)}`)
+    return fail("out_of_range", OUT_OF_RANGE)
   }
   if (power < -BigInt(exponent)) {
     return fail(
       "too_many_decimals",
       exponent === 0
-        ? "amount must be a whole number in this currency"
-        : `amount has more than ${exponent} decimal places for this currency`
+        ? "The amount must be a whole number in this currency."
+        : `The amount must not have more than ${exponent} decimal places in this currency.`
     )
   }
   // power >= -exponent >= -SCALE and power <= MAX_INTEGER_DIGITS, so the shift is a small non-negative power.
   const magnitude = BigInt(coefficient) * 10n ** (power + BigInt(SCALE))
   if (magnitude > MAX_AMOUNT) {
-    return fail("out_of_range", `amount exceeds the maximum of ${MAX_AMOUNT / ATOMS_PER_UNIT}.${"9".repeat(SCALE)}`)
+    return fail("out_of_range", OUT_OF_RANGE)
   }
   return Either.right(Amount(literal.negative ? -magnitude : magnitude))
 }
@@ -135,9 +137,9 @@ export const MAX_FEE_PERCENT = Amount(100n * ATOMS_PER_UNIT)
 
 // The amount messages speak of currencies; a percent's caller needs them in its own terms.
 const PERCENT_MESSAGES: Partial<Record<AmountErrorReason, string>> = {
-  negative: "fee percent must not be negative",
-  out_of_range: "fee percent must be between 0 and 100",
-  too_many_decimals: `fee percent has more than ${SCALE} decimal places`
+  negative: "The fee percent must not be negative.",
+  out_of_range: "The fee percent must be between 0 and 100.",
+  too_many_decimals: `The fee percent must not have more than ${SCALE} decimal places.`
 }
 
 const asPercentError = (error: AmountError): AmountError => {
@@ -151,7 +153,7 @@ export const parseFeePercent = (input: AmountInput): Either.Either<Amount, Amoun
     Either.flatMap(
       parseAmount(input, SCALE, { allowNegative: false, allowZero: true }),
       (percent): Either.Either<Amount, AmountError> =>
-        percent > MAX_FEE_PERCENT ? fail("out_of_range", "fee percent above 100") : Either.right(percent)
+        percent > MAX_FEE_PERCENT ? fail("out_of_range", "The fee percent must be between 0 and 100.") : Either.right(percent)
     ),
     asPercentError
   )

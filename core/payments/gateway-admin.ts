@@ -23,8 +23,11 @@ export interface GatewayInput {
 /** The method becomes half of the unique code `<method>-<currency>`, so it is kept to a plain slug. */
 export const METHOD_PATTERN = /^[a-z0-9][a-z0-9_]{0,30}$/i
 
+// Schema's own wording ("Expected string, actual 1") inside a sentence, so every answer reads alike.
 const issueText = (issue: ParseResult.ArrayFormatterIssue) =>
-  issue.path.length === 0 ? issue.message : `${issue.path.map(String).join(".")}: ${issue.message}`
+  issue.path.length === 0
+    ? `The config is invalid: ${issue.message}.`
+    : `The config field ${issue.path.map(String).join(".")} is invalid: ${issue.message}.`
 
 /**
  * Decodes with the plugin's schema, then encodes back: what is stored is the schema's own canonical

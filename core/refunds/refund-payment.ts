@@ -74,17 +74,23 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
 
       if (payment.status !== "success") return yield* new PaymentNotRefundable()
       if (isFullyRefunded(payment.amount, payment.refundedAmount)) return yield* new PaymentFullyRefunded()
+      const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.currency))
+      const inCurrency = (amount: Amount) => ({ amount, currency: payment.currency, exponent })
       const requested = yield* requestedAmount(request.amount, payment.currency)
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
-      if (plan._tag === "ExceedsRefundable") return yield* new RefundExceedsBalance()
+      if (plan._tag === "ExceedsRefundable") {
+        return yield* new RefundExceedsBalance(inCurrency(Amount(payment.amount - payment.refundedAmount)))
+      }
 
       const at = yield* now
       // Still conditional, as a second guard: the row is locked, so this cannot lose a race.
       const updated = yield* payments.addRefunded(payment.trxId, plan.amount, at)
       if (Option.isNone(updated)) {
         const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
-        return yield* isFullyRefunded(current.amount, current.refundedAmount) ? new PaymentFullyRefunded() : new RefundExceedsBalance()
+        return yield* isFullyRefunded(current.amount, current.refundedAmount)
+          ? new PaymentFullyRefunded()
+          : new RefundExceedsBalance(inCurrency(Amount(current.amount - current.refundedAmount)))
       }
       const ids = yield* Ids
       const refundTrxId = yield* ids.transactionId(payment.environment)
@@ -92,7 +98,10 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       const wallet = Option.getOrThrow(yield* wallets.find(payment.merchantId, payment.currency, payment.environment))
       yield* wallets.post({ walletId: wallet.id, kind: "refund_debit", delta: Amount(-plan.amount), reference: refundTrxId, memo: request.reason }).pipe(
         Effect.catchTags({
-          InsufficientBalance: () => Effect.fail(new WalletInsufficientForRefund()),
+          // The balance as it is now (re-read after the refused debit): what the merchant can act on.
+          InsufficientBalance: () =>
+            Effect.flatMap(wallets.findById(wallet.id), (current) =>
+              Effect.fail(new WalletInsufficientForRefund(inCurrency(Option.match(current, { onNone: () => wallet.balance, onSome: (w) => w.balance }))))),
           BalanceOverflow: (error) => Effect.die(error),
           WalletNotFound: (error) => Effect.die(error)
         })

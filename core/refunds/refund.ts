@@ -42,6 +42,15 @@ export class PaymentNotRefundable extends Schema.TaggedError<PaymentNotRefundabl
 
 export class PaymentFullyRefunded extends Schema.TaggedError<PaymentFullyRefunded>()("PaymentFullyRefunded", {}) {}
 
-export class RefundExceedsBalance extends Schema.TaggedError<RefundExceedsBalance>()("RefundExceedsBalance", {}) {}
+/** An amount in a currency, with the currency's minor-unit exponent so it can be shown as the customer reads it. */
+const Money = {
+  amount: Schema.BigIntFromSelf,
+  currency: Schema.String,
+  exponent: Schema.Number
+}
 
-export class WalletInsufficientForRefund extends Schema.TaggedError<WalletInsufficientForRefund>()("WalletInsufficientForRefund", {}) {}
+/** `amount` is what was still refundable, so the merchant can ask again for at most that. */
+export class RefundExceedsBalance extends Schema.TaggedError<RefundExceedsBalance>()("RefundExceedsBalance", Money) {}
+
+/** `amount` is the wallet's available balance when the debit was refused. */
+export class WalletInsufficientForRefund extends Schema.TaggedError<WalletInsufficientForRefund>()("WalletInsufficientForRefund", Money) {}

@@ -3,25 +3,32 @@
 // to land on. Skipped, with a line saying so, where /usr/bin/chromium is not installed.
 import { createHmac, randomUUID } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import { createServer as createTcpServer, type AddressInfo } from "node:net"
+import type { Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "./host-config.js"
 import { startServer, type RunningServer } from "./server.js"
+import { closeServer, freePort, startMerchantSite } from "./testing/browser-fixtures.js"
+import { expectNoSideways, expectTapTargets, expectTrxOnOneLine } from "./testing/page-checks.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn("Browser checkout test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
-/** Set to a directory to keep the phone screenshots; otherwise they go to the temp dir, removed at the end. */
-const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"]
+/** Where the screenshots are kept for a person to look at (git-ignored); CHECKOUT_SCREENSHOT_DIR overrides. */
+const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../artifacts/screenshots", import.meta.url))
 
 interface Session {
   readonly payment_url: string
-  readonly info: { readonly trx_id: string; readonly merchant_name: string; readonly merchant_payment_method_codes: ReadonlyArray<string> }
+  readonly info: {
+    readonly trx_id: string
+    readonly ref_trx: string
+    readonly merchant_name: string
+    readonly merchant_payment_method_codes: ReadonlyArray<string>
+  }
 }
 interface Verified {
   readonly status: string
@@ -29,41 +36,6 @@ interface Verified {
   readonly fee: number
   readonly net_amount: number
 }
-
-/** A port the kernel just handed out, released before the host binds it (small race, fine here). */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createTcpServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as AddressInfo).port
-      probe.close(() => resolve(port))
-    })
-  })
-
-/** The merchant's site: the two pages checkout sends the customer back to, and an IPN sink. */
-const startMerchantSite = () =>
-  new Promise<{ server: Server; url: string }>((resolve) => {
-    const server = createServer((request, response) => {
-      const path = new URL(request.url ?? "/", "http://merchant.invalid").pathname
-      const which = path === "/ok" ? "Payment successful" : path === "/cancel" ? "Payment cancelled" : undefined
-      request.resume()
-      if (which === undefined) {
-        response.writeHead(path === "/ipn" ? 200 : 404, { "content-type": "text/plain" }).end("ok")
-        return
-      }
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
-      response.end(`<!doctype html><title>Merchant: ${which}</title><h1 data-testid="merchant-page">${which}</h1>`)
-    })
-    server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
-  })
-
-const closeServer = (server: Server | undefined) =>
-  new Promise<void>((resolve) => {
-    if (server === undefined) return resolve()
-    server.close(() => resolve())
-    server.closeAllConnections()
-  })
 
 describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLite)", () => {
   let workDir: string
@@ -102,7 +74,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
       currency_code: "USD",
       ref_trx: `browser-${randomUUID()}`,
       description: "Browser checkout test",
-      success_redirect: `${merchantUrl()}/ok`,
+      success_redirect: `${merchantUrl()}/ok?order=42`,
       cancel_redirect: `${merchantUrl()}/cancel`,
       ipn_url: `${merchantUrl()}/ipn`
     }))
@@ -122,6 +94,10 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
     expect(await page.getByRole("status").innerText()).toContain("Test mode")
   }
 
+  /** The merchant's page with the payment named in the query, as checkout sends the customer back. */
+  const backAt = (path: string, session: Session) =>
+    `${merchantUrl()}${path}${path.includes("?") ? "&" : "?"}${new URLSearchParams({ trx_id: session.info.trx_id, ref_trx: session.info.ref_trx })}`
+
   /** Chooses the sandbox gateway, presses its Pay button, and waits for the merchant's success page. */
   const payThrough = async (page: Page, session: Session) => {
     const code = session.info.merchant_payment_method_codes[0]!
@@ -129,7 +105,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
     await page.getByTestId("pay").waitFor()
     expect(await page.getByTestId("amount").innerText()).toBe("100.00 USD")
     await page.getByTestId("pay").click()
-    await page.waitForURL(`${merchantUrl()}/ok`)
+    await page.waitForURL(backAt("/ok?order=42", session))
     expect(await page.getByTestId("merchant-page").innerText()).toBe("Payment successful")
   }
 
@@ -154,7 +130,9 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
       HOST: "127.0.0.1",
       BASE_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      DEMO: "true"
+      DEMO: "true",
+      // The merchant site (and its IPN sink) listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
     }))
     merchant = await startMerchantSite()
     browser = await chromium.launch({
@@ -181,7 +159,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
     await expectPaid(session.info.trx_id)
     // The link of a paid payment now sends the customer straight back to the merchant.
     await page.goto(session.payment_url)
-    expect(page.url()).toBe(`${merchantUrl()}/ok`)
+    expect(page.url()).toBe(backAt("/ok?order=42", session))
     await page.context().close()
   })
 
@@ -190,7 +168,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
     const page = await newPage()
     await openCheckout(page, session)
     await page.getByTestId("cancel-checkout").click()
-    await page.waitForURL(`${merchantUrl()}/cancel`)
+    await page.waitForURL(backAt("/cancel", session))
     expect(await page.getByTestId("merchant-page").innerText()).toBe("Payment cancelled")
     expect((await verify(session.info.trx_id)).status).toBe("failed")
     await page.context().close()
@@ -206,42 +184,52 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
   })
 
   /** A phone-sized page (not `isMobile`: that widens the layout viewport to fit overflowing content, hiding it). */
-  const phonePage = () => newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 })
-
-  /** The page's own widths; `document`/`window` are the page's, not this file's (no DOM lib here), hence the string. */
-  const widths = (page: Page) =>
-    page.evaluate<{ scrollWidth: number; innerWidth: number }>("({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })")
+  const PHONE = { width: 390, height: 844 }
+  const DESKTOP = { width: 1280, height: 800 }
+  const sizedPage = (viewport: { width: number; height: number }) => newPage({ viewport, deviceScaleFactor: viewport === PHONE ? 2 : 1 })
 
   const screenshot = (page: Page, name: string) => {
-    const directory = SHOT_DIR ?? workDir
-    mkdirSync(directory, { recursive: true })
-    return page.screenshot({ path: join(directory, name), fullPage: true })
+    mkdirSync(SHOT_DIR, { recursive: true })
+    return page.screenshot({ path: join(SHOT_DIR, name), fullPage: true })
   }
 
-  it("fits a phone screen in the browser (390x844) without horizontal scrolling", async () => {
-    const session = await initiate()
-    const page = await phonePage()
-    await openCheckout(page, session)
-    await screenshot(page, "checkout-phone.png")
-    const { scrollWidth, innerWidth } = await widths(page)
-    expect(innerWidth).toBe(390)
-    expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
-    await page.context().close()
-  })
+  for (const [name, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+    it(`the checkout page at ${viewport.width}x${viewport.height}: a heading, method buttons, the expiry, no sideways scroll, 44 px targets`, async () => {
+      const session = await initiate()
+      const page = await sizedPage(viewport)
+      await openCheckout(page, session)
+      expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Choose how to pay")
+      const method = page.getByRole("button", { name: "Sandbox card" })
+      expect(await method.count()).toBe(1)
+      expect(await page.locator("time[datetime]").getAttribute("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/)
+      expect(await page.getByTestId("expiry").innerText()).toMatch(/^This payment link expires in \d+ minutes, at \d{2}:\d{2} UTC on \d{1,2} \w+ \d{4}\.$/)
+      await screenshot(page, `checkout-${name}.png`)
+      await expectNoSideways(page, viewport.width)
+      await expectTapTargets(page)
+      await page.context().close()
+    })
 
-  // KNOWN BUG, pinned down here so it stays visible: on the sandbox gateway's page the simulator note
-  // prints the trx id ("SANDBOX_" + 26 characters) in <strong> with no break opportunity, and the
-  // The trx id on the sandbox form is one long word: the page style must let it wrap.
-  it("the sandbox gateway page fits a 390 px phone screen", async () => {
-    const session = await initiate()
-    const page = await phonePage()
-    await openCheckout(page, session)
-    await page.getByTestId(`gateway-${session.info.merchant_payment_method_codes[0]!}`).click()
-    await page.getByTestId("pay").waitFor()
-    await screenshot(page, "gateway-phone.png")
-    const { scrollWidth, innerWidth } = await widths(page)
-    expect(innerWidth).toBe(390)
-    expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
-    await page.context().close()
-  })
+    it(`the sandbox gateway page at ${viewport.width}x${viewport.height}: Pay primary, Decline and Cancel alike, trx id unbroken`, async () => {
+      const session = await initiate()
+      const page = await sizedPage(viewport)
+      await openCheckout(page, session)
+      await page.getByTestId(`gateway-${session.info.merchant_payment_method_codes[0]!}`).click()
+      await page.getByTestId("pay").waitFor()
+      await screenshot(page, `gateway-${name}.png`)
+      await expectNoSideways(page, viewport.width)
+      await expectTapTargets(page)
+      await expectTrxOnOneLine(page)
+      const look = (testId: string) =>
+        page.getByTestId(testId).evaluate((element: any) => {
+          const style = (globalThis as any).getComputedStyle(element)
+          const box = element.getBoundingClientRect()
+          return { background: String(style.backgroundColor), radius: String(style.borderRadius), height: Number(box.height), width: Number(box.width) }
+        })
+      const [pay, decline, cancel] = [await look("pay"), await look("decline"), await look("cancel")]
+      expect(decline).toEqual(cancel)
+      expect([pay.height, pay.width, pay.radius]).toEqual([decline.height, decline.width, decline.radius])
+      expect(pay.background).not.toBe(decline.background)
+      await page.context().close()
+    })
+  }
 })

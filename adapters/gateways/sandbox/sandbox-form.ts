@@ -5,10 +5,11 @@ const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", 
 /** Safe in text and in quoted attribute values alike, so one function covers every interpolation. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => ENTITIES[character]!)
 
-const BUTTONS: ReadonlyArray<{ readonly outcome: SandboxOutcome; readonly label: string; readonly testId: string }> = [
-  { outcome: "paid", label: "Pay", testId: "pay" },
-  { outcome: "declined", label: "Decline", testId: "decline" },
-  { outcome: "cancelled", label: "Cancel", testId: "cancel" }
+// `primary` and `secondary` are the kit page's button classes: Pay is the action, the others are outlined.
+const BUTTONS: ReadonlyArray<{ readonly outcome: SandboxOutcome; readonly label: string; readonly testId: string; readonly kind: string }> = [
+  { outcome: "paid", label: "Pay", testId: "pay", kind: "primary" },
+  { outcome: "declined", label: "Decline", testId: "decline", kind: "secondary" },
+  { outcome: "cancelled", label: "Cancel", testId: "cancel", kind: "secondary" }
 ]
 
 export interface SandboxFormInput {
@@ -27,7 +28,7 @@ const outcomeForm = (input: SandboxFormInput, button: (typeof BUTTONS)[number]) 
     `<input type="hidden" name="trx_id" value="${escapeHtml(input.trxId)}">`,
     `<input type="hidden" name="outcome" value="${button.outcome}">`,
     `<input type="hidden" name="signature" value="${escapeHtml(input.signatureFor(button.outcome))}">`,
-    `<button type="submit" class="sandbox-${button.testId}" data-testid="${button.testId}">${button.label}</button>`,
+    `<button type="submit" class="${button.kind} sandbox-${button.testId}" data-testid="${button.testId}">${button.label}</button>`,
     `</form>`
   ].join("\n")
 
@@ -40,9 +41,10 @@ export const renderSandboxForm = (input: SandboxFormInput): string =>
   [
     `<section class="sandbox-checkout" aria-label="Sandbox payment simulator">`,
     input.label === undefined ? "" : `<h2 class="sandbox-label">${escapeHtml(input.label)}</h2>`,
-    `<p class="sandbox-note">Sandbox simulator: no money moves. Choose how payment ` +
-    `<strong>${escapeHtml(input.trxId)}</strong> of ` +
+    `<p class="sandbox-note">Sandbox simulator: no money moves. Choose how the payment of ` +
     `<strong>${escapeHtml(input.displayAmount)} ${escapeHtml(input.currency)}</strong> ends.</p>`,
+    // Monospace and small so it fits a phone; if it still cannot, it breaks after the prefix only.
+    `<p class="sandbox-trx">Transaction <code class="trx">${escapeHtml(input.trxId).replace("_", "_<wbr>")}</code></p>`,
     `<div class="sandbox-outcomes">`,
     ...BUTTONS.map((button) => outcomeForm(input, button)),
     `</div>`,

@@ -55,14 +55,14 @@ describe("sandbox plugin checkout form", () => {
     const page = await html(plugin, request())
     const forms = formsIn(page)
     expect(forms).toHaveLength(3)
-    for (const [testId, outcome] of [["pay", "paid"], ["decline", "declined"], ["cancel", "cancelled"]] as const) {
+    for (const [testId, outcome, kind] of [["pay", "paid", "primary"], ["decline", "declined", "secondary"], ["cancel", "cancelled", "secondary"]] as const) {
       const submission = pressButton(page, testId)!
       expect(submission).toEqual({
         action: "https://kit.example/checkout/return?a=1&b=2",
         method: "post",
         fields: { trx_id: TRX, outcome, signature: expectedSignature(`${TRX}.${outcome}.12.5.USD`) }
       })
-      expect(page).toContain(`class="sandbox-${testId}" data-testid="${testId}"`)
+      expect(page).toContain(`class="${kind} sandbox-${testId}" data-testid="${testId}"`)
     }
     expect(page).toContain(`action="https://kit.example/checkout/return?a=1&amp;b=2"`)
     expect(page).not.toMatch(/<script|javascript:|\son[a-z]+=/i)

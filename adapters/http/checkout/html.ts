@@ -2,22 +2,31 @@
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
 
+// Every control is a real button of one family: 48 px tall at least (a thumb's tap target), the
+// primary action filled, the others outlined, payment methods outlined in the accent colour with a
+// chevron. Long merchant text may break anywhere; identifiers (.trx) only where the markup allows.
 const STYLE = `
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330;overflow-wrap:anywhere}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;background:#f4f5f7;color:#1d2330;line-height:1.4;overflow-wrap:anywhere}
 main{max-width:28rem;margin:0 auto;padding:1.25rem}
 .card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .banner{background:#fff4cc;color:#5c4400;border:1px solid #f0d37a;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem;font-weight:600}
-.amount{font-size:2rem;font-weight:700;margin:.25rem 0 .75rem}
+.merchant{color:#5b6475;margin:0}
+.amount{font-size:2rem;font-weight:700;margin:.25rem 0 .5rem}
 .muted{color:#5b6475}
-ul.methods{list-style:none;padding:0;margin:1rem 0}
+.expiry{color:#5b6475;font-size:.9rem;margin:.5rem 0 0}
+h1{font-size:1.25rem;margin:1.25rem 0 .75rem}
+h2{font-size:1rem;margin:.75rem 0}
+.trx{display:inline-block;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem;overflow-wrap:normal;word-break:keep-all}
+ul.methods{list-style:none;padding:0;margin:0 0 1rem}
 ul.methods li{margin:.5rem 0}
-button,.button{display:block;width:100%;box-sizing:border-box;padding:.85rem 1rem;border-radius:8px;border:1px solid #c9ced8;background:#fff;font-size:1rem;text-align:left;cursor:pointer;color:inherit;text-decoration:none}
-button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff;text-align:center}
-button.link{border:none;background:none;color:#5b6475;text-align:center;text-decoration:underline}
 form{margin:0}
-.sandbox-outcome{margin:.5rem 0}
-.sandbox-pay button,button.sandbox-pay{background:#1d4ed8;border-color:#1d4ed8;color:#fff;text-align:center}
-a.back{display:block;text-align:center;color:#5b6475;margin-top:.75rem}
+button,.button{display:block;width:100%;min-height:48px;box-sizing:border-box;margin:.5rem 0;padding:.75rem 1rem;border-radius:10px;border:2px solid #c9ced8;background:#fff;color:#1d2330;font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
+button:focus-visible,.button:focus-visible,a:focus-visible{outline:3px solid #93b4f5;outline-offset:2px}
+button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+button.secondary{background:#fff;border-color:#c9ced8;color:#1d2330}
+button.method{display:flex;justify-content:space-between;align-items:center;border-color:#1d4ed8;color:#1d4ed8;text-align:left}
+button.method::after{content:"\\203A";font-size:1.5rem;line-height:1}
+button.link,a.back{display:block;min-height:48px;box-sizing:border-box;padding:.75rem 1rem;border:none;background:none;color:#5b6475;font-weight:400;text-align:center;text-decoration:underline}
 `
 
 /** The page shell: readable on a phone, no scripts, nothing loaded from elsewhere. */

@@ -13,6 +13,7 @@ import { PaymentRepository } from "../../../core/payments/payment-repository.js"
 import { GatewayId } from "../../../core/shared/ids.js"
 import { now, toSeconds } from "../../../core/shared/instant.js"
 import { PAGE_HEADERS } from "../checkout/html.js"
+import { merchantReturnUrl } from "../checkout/merchant-return.js"
 import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
 import { readRawBody } from "../request-body.js"
 
@@ -26,10 +27,14 @@ const htmlResponse = (status: number, html: string) =>
 
 const notFound = () => new PageAnswer(404, messagePage("Payment link not found", "This payment link is not valid. Ask the merchant for a new one."))
 
-const settledAnswer = (payment: Payment) =>
-  payment.status === "success"
-    ? HttpServerResponse.redirect(payment.successRedirect, { status: 303 })
-    : HttpServerResponse.redirect(payment.cancelRedirect, { status: 303 })
+const returnUnavailable = () =>
+  htmlResponse(200, messagePage("Payment finished", "The merchant's return address is not valid. Contact the merchant about your order."))
+
+/** Back to the merchant, with the payment named in the query (merchantReturnUrl). */
+const settledAnswer = (payment: Payment) => {
+  const location = merchantReturnUrl(payment, payment.status === "success" ? "success" : "cancel")
+  return location === undefined ? returnUnavailable() : HttpServerResponse.redirect(location, { status: 303 })
+}
 
 /** The session a link names, on business time: an expired one fails its payment and answers 410. */
 const session = (token: string) => Effect.gen(function*() {
@@ -40,10 +45,9 @@ const session = (token: string) => Effect.gen(function*() {
   let payment = found.value
   if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
     if (payment.status === "pending") payment = yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
-    return yield* Effect.fail(new PageAnswer(410, messagePage("This payment link has expired", "Start the payment again from the merchant's site.", {
-      href: payment.cancelRedirect,
-      label: "Return to the merchant"
-    })))
+    const back = merchantReturnUrl(payment, "cancel")
+    return yield* Effect.fail(new PageAnswer(410, messagePage("This payment link has expired", "Start the payment again from the merchant's site.",
+      back === undefined ? undefined : { href: back, label: "Return to the merchant" })))
   }
   const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.merchantId))
   // A link issued before the merchant was suspended or disabled must not take payment after.
@@ -60,6 +64,7 @@ const session = (token: string) => Effect.gen(function*() {
       payment,
       merchantName: merchant.name,
       displayAmount: toCurrencyString(payment.amount, exponent),
+      now: yield* now,
       payAction: `${base}/pay`,
       cancelAction: `${base}/cancel`
     }

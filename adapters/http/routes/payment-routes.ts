@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { normalizeKeywords } from "../../../core/payments/gateway-eligibility.js"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
+import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"
 import { ok } from "../api-response.js"
 import { BodyFields } from "../body-fields.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
@@ -24,6 +25,18 @@ const readKeywords = (fields: BodyFields, body: Readonly<Record<string, unknown>
   return normalizeKeywords(fields.stringArray("allow_payment_methods", { maxItems: 50 }))
 }
 
+/**
+ * An ipn_url delivery would certainly refuse (scheme, credentials, a private literal address, a
+ * localhost name) is refused now, naming why: otherwise the payment succeeds and its webhook never
+ * leaves. Names are not resolved here; delivery checks every address they resolve to.
+ */
+const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined, targets: WebhookTargets["Type"]) => {
+  const refusal = ipnUrl === undefined ? undefined : refusalBeforeLookup(new URL(ipnUrl), targets)
+  if (refusal !== undefined) {
+    fields.fail("ipn_url", `The ipn url field must be a public http or https address; refused: ${refusal}.`)
+  }
+}
+
 const initiate = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
   const body = yield* jsonObjectBody
@@ -34,7 +47,7 @@ const initiate = Effect.gen(function*() {
     fields.fail("currency_code", "The currency code must be 3 upper-case letters.", "INVALID_CURRENCY")
   }
   const request = {
-    refTrx: fields.string("ref_trx", { required: true, max: 60 }),
+    refTrx: fields.reference("ref_trx", { required: true, max: 60 }),
     successRedirect: fields.url("success_redirect", URL_RULE),
     cancelRedirect: fields.url("cancel_redirect", URL_RULE),
     ipnUrl: fields.url("ipn_url", URL_RULE),
@@ -43,6 +56,7 @@ const initiate = Effect.gen(function*() {
     customerEmail: fields.email("customer_email", { max: 100 }) ?? null,
     keywords: readKeywords(fields, body)
   }
+  checkIpnUrl(fields, request.ipnUrl, yield* WebhookTargets)
   const valid = yield* fields.done(() => ({
     ...request,
     amount: amount!,

@@ -28,7 +28,7 @@ const refund = Effect.gen(function*() {
     trxId: fields.string("trx_id", { required: true, max: 100 }),
     amount: fields.amount("amount"),
     reason: fields.string("reason", { max: 500 }) ?? null,
-    refRefund: fields.string("ref_refund", { max: 100, min: 1 }) ?? null
+    refRefund: fields.reference("ref_refund", { max: 100 }) ?? null
   }
   const valid = yield* fields.done(() => ({ ...request, trxId: request.trxId! }))
   const { refund } = yield* refundPayment(caller, valid)

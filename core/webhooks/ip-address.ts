@@ -1,5 +1,3 @@
-import { isIP } from "node:net"
-
 /** An IP address as a number: IPv4 in 32 bits, IPv6 in 128 bits, so ranges are plain mask compares. */
 export type ParsedAddress =
   | { readonly family: 4; readonly value: bigint }
@@ -15,16 +13,24 @@ export const bareAddress = (address: string): string => {
   return zone === -1 ? unbracketed : unbracketed.slice(0, zone)
 }
 
-const ipv4Value = (text: string): bigint =>
-  text.split(".").reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n)
+// Four decimal octets, no leading zeros: "010" is octal to some parsers, so it is not an address here.
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
 
-/** The 16-bit groups of one side of a `::`, a trailing dotted IPv4 counting as two groups. */
-const ipv6Groups = (side: string): Array<bigint> | undefined => {
+const ipv4Value = (text: string): bigint | undefined =>
+  IPV4.test(text) ? text.split(".").reduce((value, octet) => (value << 8n) | BigInt(Number(octet)), 0n) : undefined
+
+/**
+ * The 16-bit groups of one side of a `::`, a dotted IPv4 counting as two groups; only the address's
+ * last piece may be dotted (`last`).
+ */
+const ipv6Groups = (side: string, last: boolean): Array<bigint> | undefined => {
   if (side === "") return []
   const groups: Array<bigint> = []
-  for (const piece of side.split(":")) {
+  const pieces = side.split(":")
+  for (const [index, piece] of pieces.entries()) {
     if (piece.includes(".")) {
-      const value = ipv4Value(piece)
+      const value = last && index === pieces.length - 1 ? ipv4Value(piece) : undefined
+      if (value === undefined) return undefined
       groups.push(value >> 16n, value & 0xffffn)
     } else {
       if (!/^[0-9a-f]{1,4}$/i.test(piece)) return undefined
@@ -37,8 +43,8 @@ const ipv6Groups = (side: string): Array<bigint> | undefined => {
 const ipv6Value = (text: string): bigint | undefined => {
   const sides = text.split("::")
   if (sides.length > 2) return undefined
-  const head = ipv6Groups(sides[0]!)
-  const tail = sides.length === 2 ? ipv6Groups(sides[1]!) : []
+  const head = ipv6Groups(sides[0]!, sides.length === 1)
+  const tail = sides.length === 2 ? ipv6Groups(sides[1]!, true) : []
   if (head === undefined || tail === undefined) return undefined
   const missing = 8 - head.length - tail.length
   // Without `::` every group must be written; with it, `::` stands for at least one zero group.
@@ -48,22 +54,18 @@ const ipv6Value = (text: string): bigint | undefined => {
 }
 
 /**
- * Parses an IPv4 or IPv6 address in any textual form Node accepts (compressed, uppercase, with a
- * zone id or brackets); undefined when it is not an IP address. `isIP` validates first so the
- * hand-written parser only has to split well-formed text.
+ * Parses an IPv4 or IPv6 address in the textual forms `node:net`'s isIP accepts (compressed,
+ * uppercase, with a zone id or brackets); undefined when it is not an IP address. Written here, not
+ * borrowed from `node:net`, so the one policy can run in core, on the request path as at delivery.
  */
 export const parseAddress = (address: string): ParsedAddress | undefined => {
   const bare = bareAddress(address)
-  switch (isIP(bare)) {
-    case 4:
-      return { family: 4, value: ipv4Value(bare) }
-    case 6: {
-      const value = ipv6Value(bare)
-      return value === undefined ? undefined : { family: 6, value }
-    }
-    default:
-      return undefined
+  if (bare.includes(":")) {
+    const value = ipv6Value(bare)
+    return value === undefined ? undefined : { family: 6, value }
   }
+  const value = ipv4Value(bare)
+  return value === undefined ? undefined : { family: 4, value }
 }
 
 /** A CIDR block as a base value and a prefix length, for `inBlock`. */

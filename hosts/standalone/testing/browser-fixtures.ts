@@ -1,0 +1,39 @@
+import { createServer, type Server } from "node:http"
+import { createServer as createTcpServer, type AddressInfo } from "node:net"
+
+// The browser test's surroundings: a port for the host and the merchant's own little site.
+
+/** A port the kernel just handed out, released before the host binds it (small race, fine here). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createTcpServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const port = (probe.address() as AddressInfo).port
+      probe.close(() => resolve(port))
+    })
+  })
+
+/** The merchant's site: the two pages checkout sends the customer back to, and an IPN sink. */
+export const startMerchantSite = () =>
+  new Promise<{ server: Server; url: string }>((resolve) => {
+    const server = createServer((request, response) => {
+      const path = new URL(request.url ?? "/", "http://merchant.invalid").pathname
+      const which = path === "/ok" ? "Payment successful" : path === "/cancel" ? "Payment cancelled" : undefined
+      request.resume()
+      if (which === undefined) {
+        response.writeHead(path === "/ipn" ? 200 : 404, { "content-type": "text/plain" }).end("ok")
+        return
+      }
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      response.end(`<!doctype html><title>Merchant: ${which}</title><h1 data-testid="merchant-page">${which}</h1>`)
+    })
+    server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+  })
+
+export const closeServer = (server: Server | undefined) =>
+  new Promise<void>((resolve) => {
+    if (server === undefined) return resolve()
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
