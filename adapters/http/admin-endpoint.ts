@@ -5,6 +5,7 @@ import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { AdminUnauthorized } from "./edge-errors.js"
 import { RawBody, readJsonRawBody } from "./request-body.js"
 import { renderError, toHttpResponse } from "./responses.js"
+import type { ApiError } from "./api-error.js"
 
 /** The operator's bearer token for /admin/v1. */
 export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")<AdminToken, string>() {}
@@ -22,7 +23,7 @@ export const requireAdminToken = Effect.gen(function*() {
   }
 })
 
-export const adminEndpoint = <E, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
+export const adminEndpoint = <E extends ApiError, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
   Effect.gen(function*() {
     yield* requireAdminToken
     const rawBody = yield* readJsonRawBody

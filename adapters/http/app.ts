@@ -4,7 +4,7 @@ import { requireAdminToken } from "./admin-endpoint.js"
 import { withUnreadBodyDrained } from "./body-drain.js"
 import { MethodNotAllowed, RouteNotFound } from "./edge-errors.js"
 import { withRequestLog } from "./request-log.js"
-import { errorHttpResponse } from "./responses.js"
+import { errorHttpResponse, serverErrorHttpResponse } from "./responses.js"
 import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
@@ -59,7 +59,7 @@ export const httpApp = router.pipe(
   Effect.catchAllCause((cause) =>
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
-      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), errorHttpResponse(cause))),
+      : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), serverErrorHttpResponse)),
   withUnreadBodyDrained,
   withRequestLog
 )

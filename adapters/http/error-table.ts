@@ -1,4 +1,5 @@
 import type { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
+import type { ApiError } from "./api-error.js"
 import { Amount } from "../../core/money/amount.js"
 import { toCurrencyString } from "../../core/money/format.js"
 
@@ -31,29 +32,21 @@ const fieldHints: Partial<Record<AuthenticationFailure, string>> = {
   missing_credentials: "The X-Merchant-Key and X-API-Key headers are required."
 }
 
-interface Tagged {
-  readonly _tag: string
-  readonly [key: string]: unknown
-}
-
-const isTagged = (error: unknown): error is Tagged =>
-  typeof error === "object" && error !== null && typeof (error as { _tag?: unknown })._tag === "string"
-
 /** "25.00 USD": an amount an error carries, in its currency's own digits. */
-const moneyText = (error: Tagged): string =>
-  `${toCurrencyString(Amount(error["amount"] as bigint), error["exponent"] as number)} ${String(error["currency"])}`
+const moneyText = (error: { readonly amount: bigint; readonly exponent: number; readonly currency: string }): string =>
+  `${toCurrencyString(Amount(error.amount), error.exponent)} ${error.currency}`
 
-const SERVER_ERROR: ErrorDescription = { status: 500, message: "Server error.", errorCode: "SERVER_ERROR" }
+/** A defect or a store failure: the caller learns nothing of it but that it was not their fault. */
+export const SERVER_ERROR: ErrorDescription = { status: 500, message: "Server error.", errorCode: "SERVER_ERROR" }
 
 /**
  * Every failure the API can answer, in one table: domain errors carry no HTTP status of their
  * own, so this is the only place that decides what a caller sees.
  */
-export const describeError = (error: unknown): ErrorDescription => {
-  if (!isTagged(error)) return SERVER_ERROR
+export const describeError = (error: ApiError): ErrorDescription => {
   switch (error._tag) {
     case "AuthenticationFailed": {
-      const reason = error["reason"] as AuthenticationFailure
+      const reason = error.reason
       const { field, message } = authentication[reason]
       return {
         status: 401,
@@ -67,22 +60,22 @@ export const describeError = (error: unknown): ErrorDescription => {
     case "MerchantSuspended":
       return { status: 403, message: "Merchant account suspended.", errorCode: "MERCHANT_SUSPENDED" }
     case "MerchantBlocked":
-      return { status: 403, message: `Merchant account is ${String(error["status"])}.`, errorCode: "MERCHANT_BLOCKED" }
+      return { status: 403, message: `Merchant account is ${String(error.status)}.`, errorCode: "MERCHANT_BLOCKED" }
     case "AdminUnauthorized":
       return { status: 401, message: "A valid admin bearer token is required.", errorCode: "UNAUTHORIZED" }
     case "ValidationFailed":
       return {
         status: 422,
         message: "The given data was invalid.",
-        errorCode: String(error["code"]),
-        errors: error["errors"] as Record<string, ReadonlyArray<string>>
+        errorCode: String(error.code),
+        errors: error.errors
       }
     case "MalformedJson":
       return {
         status: 400,
         message: "The request body is not valid JSON.",
         errorCode: "MALFORMED_JSON",
-        errors: { body: [String(error["detail"])] }
+        errors: { body: [String(error.detail)] }
       }
     case "BodyTooLarge":
       // The rest of the upload is drained before this goes out; the connection then ends, as nothing
@@ -91,7 +84,7 @@ export const describeError = (error: unknown): ErrorDescription => {
     case "RouteNotFound":
       return { status: 404, message: "Not found.", errorCode: "NOT_FOUND" }
     case "MethodNotAllowed": {
-      const allow = (error["allow"] as ReadonlyArray<string>).join(", ")
+      const allow = error.allow.join(", ")
       return { status: 405, message: `This path answers ${allow} only.`, errorCode: "METHOD_NOT_ALLOWED", headers: { allow } }
     }
     case "UnsupportedMediaType":
@@ -102,7 +95,15 @@ export const describeError = (error: unknown): ErrorDescription => {
         errors: { "Content-Type": ["The Content-Type header must be application/json."] }
       }
     case "ResourceNotFound":
-      return { status: 404, message: `${String(error["resource"])} not found.`, errorCode: "NOT_FOUND" }
+      return { status: 404, message: `${String(error.resource)} not found.`, errorCode: "NOT_FOUND" }
+    case "MerchantKeyTaken":
+      // Freshly generated keys collided with stored ones: nothing the caller did, and a retry draws new ones.
+      return {
+        status: 503,
+        message: "The credentials could not be issued this time; try again.",
+        errorCode: "SERVICE_UNAVAILABLE",
+        headers: { "retry-after": "1" }
+      }
     case "MerchantNotFound":
       return { status: 404, message: "Merchant not found.", errorCode: "NOT_FOUND" }
     case "WalletNotFound":
@@ -110,7 +111,7 @@ export const describeError = (error: unknown): ErrorDescription => {
     case "GatewayNotFound":
       return { status: 404, message: "Gateway not found.", errorCode: "NOT_FOUND" }
     case "GatewayCodeTaken":
-      return { status: 409, message: `A gateway with the code ${String(error["code"])} already exists.`, errorCode: "GATEWAY_EXISTS" }
+      return { status: 409, message: `A gateway with the code ${String(error.code)} already exists.`, errorCode: "GATEWAY_EXISTS" }
     case "WalletExists":
       return { status: 409, message: "A wallet for this currency and environment already exists.", errorCode: "WALLET_EXISTS" }
     case "InsufficientBalance":
@@ -122,7 +123,7 @@ export const describeError = (error: unknown): ErrorDescription => {
         status: 429,
         message: "Too many requests.",
         errorCode: "RATE_LIMITED",
-        headers: { "retry-after": String(error["retryAfterSeconds"]) }
+        headers: { "retry-after": String(error.retryAfterSeconds) }
       }
     case "IdempotencyKeyReused":
       return {
@@ -135,7 +136,7 @@ export const describeError = (error: unknown): ErrorDescription => {
         status: 409,
         message: "A request with this Idempotency-Key is still being processed.",
         errorCode: "IDEMPOTENCY_CONFLICT",
-        headers: { "retry-after": String(error["retryAfterSeconds"]) }
+        headers: { "retry-after": String(error.retryAfterSeconds) }
       }
     case "PaymentNotFound":
       return { status: 404, message: "Transaction not found.", errorCode: "NOT_FOUND" }
@@ -175,7 +176,7 @@ export const describeError = (error: unknown): ErrorDescription => {
         status: 409,
         message: "This refund reference was already used for a refund of another amount.",
         errorCode: "DUPLICATE_REFERENCE",
-        errors: { ref_refund: [`The reference ${String(error["refRefund"])} already refunded this payment: send its amount to see that refund, or use a new reference.`] }
+        errors: { ref_refund: [`The reference ${String(error.refRefund)} already refunded this payment: send its amount to see that refund, or use a new reference.`] }
       }
     case "WalletInsufficientForRefund":
       return {
@@ -186,7 +187,7 @@ export const describeError = (error: unknown): ErrorDescription => {
       }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
-    default:
+    case "StorageError":
       return SERVER_ERROR
   }
 }

@@ -10,6 +10,7 @@ import { idempotent } from "./idempotent-request.js"
 import { RawBody, readJsonRawBody } from "./request-body.js"
 import { requestTarget } from "./request-target.js"
 import { renderError, toHttpResponse } from "./responses.js"
+import type { ApiError } from "./api-error.js"
 
 /** The authenticated caller of a merchant endpoint. */
 export class CurrentMerchant extends Context.Tag("merchant-payments/http/CurrentMerchant")<CurrentMerchant, AuthenticatedMerchant>() {}
@@ -21,7 +22,7 @@ const header = (request: HttpServerRequest.HttpServerRequest, name: string): str
  * (spec 8), honour Idempotency-Key on POST, run the handler, and answer every failure with the 7.3
  * body. Expected failures become responses before the idempotency layer, so a 4xx is replayed too.
  */
-export const merchantEndpoint = <E, R>(
+export const merchantEndpoint = <E extends ApiError, R>(
   handler: Effect.Effect<ApiResponse, E, R>,
   options: { readonly defaultEnvironment?: Environment } = {}
 ) =>

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
 import { parseAmount, parseFeePercent, parseSignedAmount } from "../../core/money/parse.js"
 import { BodyFields } from "./body-fields.js"
+import type { ApiError } from "./api-error.js"
 import { describeError } from "./error-table.js"
 
 /** Texts the contract fixes word for word: they keep its spelling, full stop or not. */
@@ -38,11 +39,15 @@ const sampleFields = {
   amount: 2_500_000_000n,
   currency: "USD",
   exponent: 2,
-  limitBytes: 1_048_576
+  limitBytes: 1_048_576,
+  allow: ["GET", "HEAD"],
+  environment: "sandbox",
+  refRefund: "rf-1"
 }
 
 const describedMessages = (error: object): Array<string> => {
-  const described = describeError(error)
+  // Samples stand in for every error class; the table reads only the fields above.
+  const described = describeError(error as ApiError)
   return [described.message, ...Object.values(described.errors ?? {}).flat()]
 }
 

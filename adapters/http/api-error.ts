@@ -1,0 +1,78 @@
+import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../core/merchants/authentication-errors.js"
+import type { MerchantKeyTaken } from "../../core/merchants/credentials.js"
+import type { MerchantNotFound } from "../../core/merchants/merchant.js"
+import type { GatewayCodeTaken, GatewayNotFound } from "../../core/payments/gateway.js"
+import type {
+  CurrencyNotEnabled,
+  DuplicateReference,
+  PaymentAlreadyFinal,
+  PaymentNotFound,
+  ReceiverWalletUnavailable
+} from "../../core/payments/payment.js"
+import type {
+  PaymentFullyRefunded,
+  PaymentNotRefundable,
+  RefundExceedsBalance,
+  RefundReferenceConflict,
+  WalletInsufficientForRefund
+} from "../../core/refunds/refund.js"
+import type { StorageError } from "../../core/shared/storage-error.js"
+import type { ValidationFailed } from "../../core/shared/validation.js"
+import type { BalanceOverflow, InsufficientBalance, WalletExists, WalletNotFound } from "../../core/wallets/wallet.js"
+import type {
+  AdminUnauthorized,
+  BodyTooLarge,
+  DeliveryInFlight,
+  IdempotencyKeyReused,
+  IdempotentRequestInFlight,
+  MalformedJson,
+  MethodNotAllowed,
+  RateLimited,
+  ResourceNotFound,
+  RouteNotFound,
+  StoreUnavailable,
+  UnsupportedMediaType
+} from "./edge-errors.js"
+
+/**
+ * Every failure the API can answer with: the domain's errors and the edge's own. The error table
+ * switches over this union exhaustively, so a new error that reaches a route without a row is a
+ * type error, not a 500 found in production.
+ */
+export type ApiError =
+  | AuthenticationFailed
+  | MerchantPendingApproval
+  | MerchantSuspended
+  | MerchantBlocked
+  | AdminUnauthorized
+  | ValidationFailed
+  | MalformedJson
+  | BodyTooLarge
+  | RouteNotFound
+  | MethodNotAllowed
+  | UnsupportedMediaType
+  | ResourceNotFound
+  | MerchantNotFound
+  | MerchantKeyTaken
+  | WalletNotFound
+  | GatewayNotFound
+  | GatewayCodeTaken
+  | WalletExists
+  | InsufficientBalance
+  | BalanceOverflow
+  | IdempotencyKeyReused
+  | IdempotentRequestInFlight
+  | PaymentNotFound
+  | PaymentAlreadyFinal
+  | CurrencyNotEnabled
+  | ReceiverWalletUnavailable
+  | DuplicateReference
+  | DeliveryInFlight
+  | PaymentNotRefundable
+  | PaymentFullyRefunded
+  | RefundExceedsBalance
+  | RefundReferenceConflict
+  | WalletInsufficientForRefund
+  | StoreUnavailable
+  | StorageError
+  | RateLimited
