@@ -13,10 +13,13 @@ export type CurrencyCode = string & Brand.Brand<"CurrencyCode">
 
 const CURRENCY_CODE_PATTERN = /^[A-Z][A-Z0-9]{2,9}$/
 
+/** The one statement of the rule, for every edge that refuses a malformed code. */
+export const CURRENCY_CODE_RULE = "A currency code is 3 to 10 upper-case letters or digits, starting with a letter."
+
+export const isCurrencyCode = (text: string): text is CurrencyCode => CURRENCY_CODE_PATTERN.test(text)
+
 export const CurrencyCode = Schema.String.pipe(
-  Schema.pattern(CURRENCY_CODE_PATTERN, {
-    message: () => "a currency code is 3 to 10 uppercase letters or digits, starting with a letter"
-  }),
+  Schema.pattern(CURRENCY_CODE_PATTERN, { message: () => CURRENCY_CODE_RULE }),
   Schema.brand("CurrencyCode")
 )
 
@@ -97,7 +100,7 @@ const validateCryptoCode = (
   seen: ReadonlySet<string>
 ): Option.Option<InvalidCurrencyConfig> => {
   // Crypto codes must also be valid CurrencyCodes, or requests could never name them.
-  if (!CURRENCY_CODE_PATTERN.test(code)) {
+  if (!isCurrencyCode(code)) {
     return Option.some(
       new InvalidCurrencyConfig({
         code,

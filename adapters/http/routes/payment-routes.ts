@@ -9,12 +9,12 @@ import { BodyFields } from "../body-fields.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
 import { jsonObjectBody } from "../request-body.js"
+import { CURRENCY_CODE_RULE, isCurrencyCode } from "../../../core/money/currencies.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
 const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<string, SimulatedOutcome>
 const SIMULATE_WORDS = Object.keys(SIMULATED) as ReadonlyArray<keyof typeof SIMULATED>
 
-const CURRENCY_CODE = /^[A-Z][A-Z0-9]{2,9}$/
 const URL_RULE = { required: true, max: 2048 } as const
 
 /** The keywords as sent: a comma/pipe/space separated string or an array of strings. */
@@ -43,8 +43,8 @@ const initiate = Effect.gen(function*() {
   const fields = new BodyFields(body)
   const amount = fields.amount("payment_amount", { required: true })
   const currency = fields.string("currency_code", { required: true, max: 10 })
-  if (currency !== undefined && !CURRENCY_CODE.test(currency)) {
-    fields.fail("currency_code", "The currency code must be 3 upper-case letters.", "INVALID_CURRENCY")
+  if (currency !== undefined && !isCurrencyCode(currency)) {
+    fields.fail("currency_code", CURRENCY_CODE_RULE, "INVALID_CURRENCY")
   }
   const request = {
     refTrx: fields.reference("ref_trx", { required: true, max: 60 }),
