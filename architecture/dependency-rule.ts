@@ -62,24 +62,18 @@ const sourceFiles = (directory: string): ReadonlyArray<string> =>
     return entry.name.endsWith(".ts") ? [path] : []
   })
 
-export const coreViolations = (root: string): ReadonlyArray<Violation> =>
-  sourceFiles(resolve(root, "core")).flatMap((path) => {
+/** What `find` reports in each source file under `folder`, as violations of that file. */
+const scan = (root: string, folder: string, find: (file: string, source: string) => ReadonlyArray<string>): ReadonlyArray<Violation> =>
+  sourceFiles(resolve(root, folder)).flatMap((path) => {
     const file = relative(root, path).split(sep).join("/")
-    return importsOf(readFileSync(path, "utf8"))
-      .filter((specifier) => !isAllowed(file, specifier))
-      .map((specifier) => ({ file, specifier }))
+    return find(file, readFileSync(path, "utf8")).map((specifier) => ({ file, specifier }))
   })
 
-export const adapterViolations = (root: string): ReadonlyArray<Violation> =>
-  sourceFiles(resolve(root, "adapters")).flatMap((path) => {
-    const file = relative(root, path).split(sep).join("/")
-    return importsOf(readFileSync(path, "utf8"))
-      .filter((specifier) => !isAllowedInAdapters(file, specifier))
-      .map((specifier) => ({ file, specifier }))
-  })
+const importsRefused = (allowed: (file: string, specifier: string) => boolean) => (file: string, source: string) =>
+  importsOf(source).filter((specifier) => !allowed(file, specifier))
 
-export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> =>
-  sourceFiles(resolve(root, "core")).flatMap((path) => {
-    const file = relative(root, path).split(sep).join("/")
-    return nodeGlobalsIn(file, readFileSync(path, "utf8")).map((global) => ({ file, specifier: global }))
-  })
+export const coreViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", importsRefused(isAllowed))
+
+export const adapterViolations = (root: string): ReadonlyArray<Violation> => scan(root, "adapters", importsRefused(isAllowedInAdapters))
+
+export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", nodeGlobalsIn)

@@ -4,20 +4,10 @@ import { describe, expect, it } from "vitest"
 import { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
 import { parseAmount, parseFeePercent, parseSignedAmount } from "../../core/money/parse.js"
 import { BodyFields } from "./body-fields.js"
+import { VERBATIM } from "../../conformance/http/voice-cases.js"
 import type { ApiError } from "./api-error.js"
 import { describeError } from "./error-table.js"
 
-/** Texts the contract fixes word for word: they keep its spelling, full stop or not. */
-const VERBATIM = new Set([
-  "Only completed payments can be refunded",
-  "Refund amount exceeds the refundable balance",
-  "This payment has already been fully refunded",
-  "Merchant wallet balance is insufficient to process this refund",
-  "Merchant Pending Approval",
-  "Invalid API credentials.",
-  "Currency is not enabled for this merchant.",
-  "Receiver wallet for this currency is not available."
-])
 
 /** One voice: a sentence, starting with a capital and ending with a full stop (or ? / !). */
 const expectSentence = (text: string, where: string) => {

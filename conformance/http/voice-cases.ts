@@ -5,7 +5,7 @@ import { paidPayment, refund } from "./refund-fixtures.js"
 import { adminRequest, type HttpResult, rawRequest, type Target } from "./signing.js"
 
 /** Texts the contract fixes word for word (spec 4.1, 4.3, 7.4): they keep its spelling. */
-const VERBATIM = new Set([
+export const VERBATIM: ReadonlySet<string> = new Set([
   "Only completed payments can be refunded",
   "Refund amount exceeds the refundable balance",
   "This payment has already been fully refunded",
