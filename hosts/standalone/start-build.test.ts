@@ -36,9 +36,9 @@ describe("npm start's build step", () => {
     if (copy !== "") rmSync(copy, { recursive: true, force: true })
   })
 
-  it("runs the build script before serving", () => {
+  it("runs the build script's command before serving (inline: a nested npm costs half a second)", () => {
     const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts
-    expect(scripts.start).toMatch(/^npm run build --silent && exec node dist\/hosts\/standalone\/main\.js serve$/)
+    expect(scripts.start).toBe(`${scripts.build} && exec node dist/hosts/standalone/main.js serve`)
   })
 
   it("writes nothing when no source changed, and rebuilds a changed source", () => {
