@@ -41,7 +41,12 @@ export const npmStart = async (env: Readonly<Record<string, string>>): Promise<S
     stderr: () => stderr,
     exited,
     signalGroup: (signal) => process.kill(-child.pid!, signal),
-    nodePid: () => Number(execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" }).trim())
+    nodePid: () => {
+      const pids = execFileSync("ps", ["-o", "pid=", "--ppid", String(child.pid)], { encoding: "utf8" }).trim().split(/\s+/)
+      // Never 0 or a guess: process.kill(0) would signal this test's own process group.
+      if (pids.length !== 1 || !/^[1-9]\d*$/.test(pids[0]!)) throw new Error(`npm should have one child, node; ps found: ${pids.join(" ")}`)
+      return Number(pids[0])
+    }
   }
   await waitFor(`npm start to answer on port ${port}`, 120_000, async () => {
     if (gone) throw new Error(`npm start exited during start-up:\n${stdout}\n${stderr}`)
