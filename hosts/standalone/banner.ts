@@ -25,13 +25,33 @@ export const demoCommands = (baseUrl: string, demo: DemoCredentials) => ({
 
 const indent = (text: string) => text.split("\n").map((line) => `  ${line}`).join("\n")
 
+/** How to reach the admin API; the token itself only when this start generated it, so it is seen once. */
+const adminLines = (baseUrl: string, secrets: HostSecrets): ReadonlyArray<string> => {
+  const api = `admin API: ${baseUrl}/admin/v1`
+  if (secrets.adminTokenSource === "ADMIN_TOKEN") return [`${api}  (Authorization: Bearer <ADMIN_TOKEN>)`]
+  if (secrets.adminTokenSource === "file") return [`${api}  (Authorization: Bearer <the token in ${secrets.adminTokenFile}>)`]
+  return [
+    `${api}  (Authorization: Bearer ${secrets.adminToken})`,
+    secrets.adminTokenFile === undefined
+      ? "  the admin token was generated for this run only: set ADMIN_TOKEN to keep one"
+      : `  the admin token was generated now and kept in ${secrets.adminTokenFile}; later starts do not print it`
+  ]
+}
+
+/** Single-quoted for a POSIX shell: the value exactly, whatever it holds. */
+const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
+
+/** `export` lines for the demo credentials, under the names the README's examples read. */
+export const exportLines = (demo: DemoCredentials): ReadonlyArray<string> => [
+  `export MERCHANT_KEY=${shellQuote(demo.merchant_key)}`,
+  `export API_KEY=${shellQuote(demo.api_key)}`,
+  `export CLIENT_SECRET=${shellQuote(demo.client_secret)}`,
+  `export WEBHOOK_SECRET=${shellQuote(demo.webhook_secret)}`
+]
+
 /** What `npm start` prints: where it listens, how to administer it, and requests to try. */
 export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredentials | undefined): string => {
-  const lines = [
-    `merchant-payments listening on ${baseUrl}`,
-    `admin API: ${baseUrl}/admin/v1  (Authorization: Bearer ${secrets.adminToken})` +
-      (secrets.adminTokenSource === "generated" ? "  [generated for this run: set ADMIN_TOKEN to keep one]" : "")
-  ]
+  const lines = [`merchant-payments listening on ${baseUrl}`, ...adminLines(baseUrl, secrets)]
   if (demo === undefined) return lines.join("\n")
   const commands = demoCommands(baseUrl, demo)
   return [
@@ -41,7 +61,12 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
     `  X-Merchant-Key: ${demo.merchant_key}`,
     `  X-API-Key:      ${demo.api_key}`,
     `  client secret:  ${demo.client_secret}`,
+    "                  signs your requests; verifies the refund events (payment.refunded) sent to you",
     `  webhook secret: ${demo.webhook_secret}`,
+    "                  verifies the payment events (IPNs) sent to your ipn_url",
+    "",
+    "to use them from this shell (the README's examples read these variables):",
+    indent(exportLines(demo).join("\n")),
     "",
     "try a signed request (bash, curl, openssl):",
     indent(commands.siteInfo),

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,7 +7,6 @@ import {
   type Host,
   currentReceiverUrl,
   stopReceiver,
-  ROOT,
   crash,
   describeReceived,
   killSurvivors,
@@ -20,6 +18,7 @@ import {
   stopAll,
   waitFor
 } from "./testing/child-hosts.js"
+import { ensureBuilt } from "./testing/build.js"
 import {
   adminGet,
   completedPayment,
@@ -40,12 +39,7 @@ describe("standalone host: webhooks survive SIGKILL", () => {
   let scratch = ""
   beforeAll(async () => {
     process.on("exit", killSurvivors)
-    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, encoding: "utf8", timeout: 110_000 })
-    if (build.error !== undefined || build.status !== 0) {
-      throw new Error(
-        `npm run build failed (status ${build.status}, signal ${build.signal}${build.error ? `, ${build.error.message}` : ""}):\n${build.stdout}\n${build.stderr}`
-      )
-    }
+    await ensureBuilt()
     scratch = mkdtempSync(join(tmpdir(), "mp-crash-delivery-"))
     await startReceiver()
   }, 120_000)

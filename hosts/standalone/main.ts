@@ -1,18 +1,18 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import { storageLayer } from "../kit-layer.js"
 import { banner } from "./banner.js"
 import { DemoSeed } from "./demo-merchant.js"
-import { ConfigProblem, readHostConfig } from "./host-config.js"
+import { type HostConfig, readHostConfig } from "./host-config.js"
 import { resolveSecrets } from "./local-secrets.js"
+import { runHost } from "./run-host.js"
 import { serverLayer } from "./server.js"
+import { explainFailure, HostFailure } from "./startup-problems.js"
 
 const USAGE = `usage: merchant-payments [serve|migrate]
   serve    start the HTTP API (default); migrations run first
   migrate  apply database migrations and exit`
 
-const program = (command: "serve" | "migrate"): Effect.Effect<void, unknown> => {
-  const config = readHostConfig()
+const run = (command: "serve" | "migrate", config: HostConfig): Effect.Effect<void, unknown> => {
   if (command === "migrate") {
     // Building the storage layer applies the migrations; nothing else is started.
     return Effect.zipRight(Layer.build(storageLayer(config.store)), Effect.log("migrations applied")).pipe(Effect.scoped)
@@ -24,18 +24,23 @@ const program = (command: "serve" | "migrate"): Effect.Effect<void, unknown> => 
   return Layer.launch(announce.pipe(Layer.provideMerge(serverLayer(config, secrets))))
 }
 
+/**
+ * Reading the settings, the secrets and the layers can throw (a bad setting, a data directory under a
+ * file): inside the effect, every failure, thrown or failed, becomes one line naming what to change.
+ */
+const program = (command: "serve" | "migrate"): Effect.Effect<void, unknown> =>
+  Effect.suspend(() => {
+    const config = readHostConfig()
+    return Effect.suspend(() => run(command, config)).pipe(
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.fail(new HostFailure(explainFailure(Cause.squash(cause), config)))
+      )
+    )
+  })
+
 const command = process.argv[2] ?? "serve"
 if (command !== "serve" && command !== "migrate") {
   console.error(USAGE)
   process.exit(2)
 }
-
-try {
-  // runMain turns SIGINT/SIGTERM into interruption: the server stops accepting, in-flight requests
-  // finish, the store closes, and the process exits.
-  NodeRuntime.runMain(program(command), { disablePrettyLogger: true })
-} catch (error) {
-  if (!(error instanceof ConfigProblem)) throw error
-  console.error(`merchant-payments: ${error.message}`)
-  process.exit(2)
-}
+runHost(program(command))

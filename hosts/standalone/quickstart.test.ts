@@ -1,19 +1,34 @@
 import { execFile, spawnSync } from "node:child_process"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, readFileSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { signRequest } from "../../core/signing/request-signature.js"
-import { demoCommands } from "./banner.js"
+import { banner, demoCommands } from "./banner.js"
 import { readHostConfig } from "./host-config.js"
+import { resolveSecrets } from "./local-secrets.js"
+import { ROOT } from "./testing/child-hosts.js"
 import { startServer } from "./server.js"
 
 const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)
 
-const quickstart = () => {
-  const directory = mkdtempSync(join(tmpdir(), "mp-quickstart-"))
-  return readHostConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: directory })
+const quickstartEnv = () => ({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(join(tmpdir(), "mp-quickstart-")) })
+const quickstart = () => readHostConfig(quickstartEnv())
+
+/** Runs a bash script asynchronously (the server answering it may run in this very process). */
+const bash = (script: string) =>
+  new Promise<string>((resolve, reject) =>
+    execFile("bash", ["-c", script], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)))
+  )
+
+/** The README's "A signed request" example, exactly as written there. */
+const readmeSignedRequest = () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8")
+  const section = readme.slice(readme.indexOf("## A signed request"))
+  const block = /```sh\n([\s\S]*?)```/.exec(section)
+  if (block === null) throw new Error("no sh block under README's \"A signed request\"")
+  return block[1]!
 }
 
 describe("standalone quickstart", () => {
@@ -21,9 +36,6 @@ describe("standalone quickstart", () => {
     const server = await startServer(quickstart())
     try {
       const commands = demoCommands(server.url, server.demo!)
-      // Asynchronously: the server answering curl runs in this very process.
-      const bash = (script: string) =>
-        new Promise<string>((resolve, reject) => execFile("bash", ["-c", script], (error, stdout) => (error ? reject(error) : resolve(stdout))))
       expect(await bash(`${commands.siteInfo} -o /dev/null -w '%{http_code}'`)).toBe("200")
       const session = JSON.parse(await bash(commands.initiate))
       expect(session.payment_url).toMatch(/\/checkout\//)
@@ -53,6 +65,41 @@ describe("standalone quickstart", () => {
       expect(JSON.parse(verified).status).toBe("success")
       expect(verified).toContain('"fee":3.2,')
       expect(verified).toContain('"net_amount":96.8,')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("shows the admin token only when this start generated it, never one from ADMIN_TOKEN", () => {
+    const fromEnvironment = resolveSecrets(readHostConfig({ ...quickstartEnv(), ADMIN_TOKEN: "adm_from_the_environment_0123456789", NODE_ENV: "production" }))
+    expect(banner("http://localhost:8080", fromEnvironment, undefined)).not.toContain("adm_from_the_environment_0123456789")
+
+    const config = quickstart()
+    const first = resolveSecrets(config)
+    expect(first.adminTokenSource).toBe("generated")
+    expect(banner(config.baseUrl, first, undefined)).toContain(first.adminToken)
+    const later = resolveSecrets(config)
+    expect(later.adminToken).toBe(first.adminToken)
+    const laterBanner = banner(config.baseUrl, later, undefined)
+    expect(laterBanner).not.toContain(first.adminToken)
+    expect(laterBanner).toContain(join(config.dataDir, "admin.token"))
+  })
+
+  it.skipIf(!hasTools)("prints export lines that set the demo credentials, after which the README's signed request runs as pasted", async () => {
+    const config = quickstart()
+    const server = await startServer(config)
+    try {
+      const demo = server.demo!
+      const text = banner(server.url, resolveSecrets(config), demo)
+      expect(text).toMatch(/client secret:[\s\S]*signs your requests; verifies the refund events/)
+      expect(text).toMatch(/webhook secret:[\s\S]*verifies the payment events/)
+      // The lines as printed, indent and all, as a person selects and pastes them.
+      const exports = text.split("\n").filter((line) => line.trimStart().startsWith("export ")).join("\n")
+      const set = await bash(`${exports}\nbash -c 'printf "%s\\n" "$MERCHANT_KEY" "$API_KEY" "$CLIENT_SECRET" "$WEBHOOK_SECRET"'`)
+      expect(set.split("\n").slice(0, 4)).toEqual([demo.merchant_key, demo.api_key, demo.client_secret, demo.webhook_secret])
+
+      const example = readmeSignedRequest().replace("http://localhost:8080", server.url)
+      expect(await bash(`${exports}\n${example}`)).toMatch(/^200 \{/)
     } finally {
       await server.close()
     }

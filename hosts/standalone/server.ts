@@ -1,6 +1,7 @@
 import { createServer as createNetServer } from "node:net"
 import { HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+// The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
 import * as Logging from "../../adapters/logging/logger-layer.js"
