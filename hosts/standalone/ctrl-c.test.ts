@@ -45,6 +45,7 @@ const refusing = (url: string) =>
     }
   })
 
+/** Lines that say the host stopped: the log's own line, human (`... INFO  stopped`) or JSON. */
 const stoppedLines = (output: string) => output.split("\n").filter((line) => /\bstopped\b/.test(line))
 const sqliteLeftovers = (directory: string) => readdirSync(directory).filter((name) => /-(wal|shm)$/.test(name))
 
@@ -88,7 +89,7 @@ describe("npm start: Ctrl-C stops cleanly", () => {
     expect(JSON.parse(answer.body).name).toBe("In flight")
     const status = await exitWithin(host, 30_000)
     expect(status, host.stderr()).toEqual({ code: 0, signal: null })
-    expect(stoppedLines(host.stdout() + host.stderr())).toEqual(["stopped"])
+    expect(stoppedLines(host.stdout() + host.stderr())).toHaveLength(1)
     expect(sqliteLeftovers(directory)).toEqual([])
   }, 200_000)
 
@@ -98,7 +99,7 @@ describe("npm start: Ctrl-C stops cleanly", () => {
     host.signalGroup("SIGTERM")
     const status = await exitWithin(host, 30_000)
     expect(status, host.stderr()).toEqual({ code: 0, signal: null })
-    expect(stoppedLines(host.stdout() + host.stderr())).toEqual(["stopped"])
+    expect(stoppedLines(host.stdout() + host.stderr())).toHaveLength(1)
     expect(sqliteLeftovers(directory)).toEqual([])
   }, 200_000)
 

@@ -19,7 +19,7 @@ const writeThenExit = (stream: NodeJS.WriteStream, text: string, code: number): 
  * at the first signal (so the forwarded copy killed node mid-shutdown, exit 130, WAL left behind):
  *
  * - SIGINT/SIGTERM interrupt the program: the server stops accepting, requests in flight finish,
- *   background jobs stop and the store closes; then one `stopped` line and exit 0.
+ *   background jobs stop and the store closes; the log says `stopped` once, and the exit code is 0.
  * - A second signal within the echo window is ignored; a later one stops at once (128 + signal).
  * - A failure prints one line on stderr (no stack trace) and exits 1.
  */
@@ -45,7 +45,8 @@ export const runHost = (program: Effect.Effect<void, unknown>): void => {
   fiber.addObserver((exit) => {
     clearInterval(keepAlive)
     if (Exit.isSuccess(exit)) return writeThenExit(process.stdout, "", 0)
-    if (Cause.isInterruptedOnly(exit.cause)) return writeThenExit(process.stdout, "stopped\n", 0)
+    // The server layer's own finalizer has logged `stopped` by now, once, in the configured format.
+    if (Cause.isInterruptedOnly(exit.cause)) return writeThenExit(process.stdout, "", 0)
     writeThenExit(process.stderr, `merchant-payments: ${explainFailure(Cause.squash(exit.cause))}\n`, 1)
   })
 }
