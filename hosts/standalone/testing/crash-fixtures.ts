@@ -33,7 +33,7 @@ export const answer = async (response: Response): Promise<Answer> => {
 }
 
 /** A merchant API call signed as spec 5 says: hex HMAC-SHA256 of `<ts>.<METHOD>.<path>.<raw body>`. */
-export const merchantCall = async (host: Host, demo: Demo, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> => {
+export const merchantCall = async (host: Pick<Host, "url">, demo: Demo, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> => {
   const raw = body === undefined ? "" : JSON.stringify(body)
   const timestamp = String(Math.floor(Date.now() / 1000))
   const signature = createHmac("sha256", demo.client_secret).update(`${timestamp}.${method}.${path}.${raw}`).digest("hex")
