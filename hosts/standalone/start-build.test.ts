@@ -26,7 +26,11 @@ describe("npm start's build step", () => {
   beforeAll(async () => {
     await ensureBuilt()
     copy = mkdtempSync(join(tmpdir(), "mp-start-build-"))
-    for (const name of ["package.json", "tsconfig.json", "tsconfig.build.json", "core", "adapters", "hosts", "dist"]) {
+    // Everything the build reads: its configs, the top folders of what it includes (an included entry
+    // file imports its neighbours), and what it wrote.
+    const included: ReadonlyArray<string> = JSON.parse(readFileSync(join(ROOT, "tsconfig.build.json"), "utf8")).include
+    const folders = [...new Set(included.map((entry) => entry.split("/")[0]!))]
+    for (const name of ["package.json", "tsconfig.json", "tsconfig.build.json", "dist", ...folders]) {
       cpSync(join(ROOT, name), join(copy, name), { recursive: true, preserveTimestamps: true })
     }
     symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"))
