@@ -26,7 +26,7 @@ import {
   onlyDelivery,
   readAdminToken,
   readDemo
-} from "./testing/crash-fixtures.js"
+} from "./testing/demo-fixtures.js"
 
 /**
  * Crash safety of webhook delivery, end to end against the built standalone host in child processes:

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { rawExchange } from "../../conformance/http/raw-socket.js"
-import { signRequest } from "../../core/signing/request-signature.js"
 import { ConfigProblem, readHostConfig } from "./host-config.js"
-import { startServer, type RunningServer } from "./server.js"
+import { startServer } from "./server.js"
+import { signedCall } from "./testing/demo-fixtures.js"
 
 const hostWith = async (env: Record<string, string>) => {
   const lines: Array<string> = []
@@ -16,25 +16,6 @@ const hostWith = async (env: Record<string, string>) => {
   return { server, lines }
 }
 
-const signedCall = (server: RunningServer, method: "GET" | "POST", path: string, body: string, extra: Record<string, string> = {}) => {
-  const demo = server.demo!
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = signRequest(demo.client_secret, { timestamp, method, pathWithQuery: path, rawBody: body })
-  const response = fetch(server.url + path, {
-    method,
-    ...(method === "POST" ? { body } : {}),
-    headers: {
-      "content-type": "application/json",
-      "x-environment": "sandbox",
-      "x-merchant-key": demo.merchant_key,
-      "x-api-key": demo.api_key,
-      "x-timestamp": timestamp,
-      "x-signature": signature,
-      ...extra
-    }
-  })
-  return { signature, response }
-}
 
 describe("standalone host: header and request timeouts", () => {
   it("cuts a client that sends its headers and then stalls its body, within the configured time", async () => {
@@ -84,11 +65,11 @@ describe("standalone host: logs", () => {
         headers: { authorization: `Bearer ${server.adminToken}`, "x-request-id": "edge-test-1" }
       })
       expect(settings.status).toBe(200)
-      const siteInfo = signedCall(server, "GET", "/api/v1/site-info", "")
+      const siteInfo = await signedCall(server.url, demo, "GET", "/api/v1/site-info")
       signature = siteInfo.signature
-      expect((await siteInfo.response).status).toBe(200)
+      expect(siteInfo.status).toBe(200)
       const body = JSON.stringify({ payment_amount: 10, currency_code: "USD", ref_trx: "body-value-secret", customer_email: "buyer@shop.example" })
-      expect((await signedCall(server, "POST", "/api/v1/initiate-payment", body).response).status).toBe(422)
+      expect((await signedCall(server.url, demo, "POST", "/api/v1/initiate-payment", { body })).status).toBe(422)
       expect((await fetch(`${server.url}/admin/v1/settings`, { headers: { authorization: "Bearer wrong-token-value" } })).status).toBe(401)
     } finally {
       await server.close()

@@ -4,33 +4,13 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formWith, offeredCodes, openGateway, submit, expectHtml, getPage } from "../../conformance/http/checkout-html.js"
 import type { Target } from "../../conformance/http/signing.js"
-import { signRequest } from "../../core/signing/request-signature.js"
 import { ensureBuilt } from "./testing/build.js"
 import { MAIN, ROOT } from "./testing/child-hosts.js"
-import { type Demo, readAdminToken, readDemo } from "./testing/crash-fixtures.js"
+import { readAdminToken, readDemo, signedCall } from "./testing/demo-fixtures.js"
 import { exitWithin, npmStart, type Started } from "./testing/npm-start.js"
 
-/** A signed merchant call that names its own request id, so its one log line can be found. */
-const signedCall = async (url: string, demo: Demo, method: string, path: string, requestId: string, body?: unknown) => {
-  const raw = body === undefined ? "" : JSON.stringify(body)
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = signRequest(demo.client_secret, { timestamp, method, pathWithQuery: path, rawBody: raw })
-  const response = await fetch(url + path, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      "x-environment": "sandbox",
-      "x-merchant-key": demo.merchant_key,
-      "x-api-key": demo.api_key,
-      "x-timestamp": timestamp,
-      "x-signature": signature,
-      "x-request-id": requestId
-    },
-    ...(raw === "" ? {} : { body: raw }),
-    signal: AbortSignal.timeout(15_000)
-  })
-  return { status: response.status, headers: response.headers, json: (await response.json()) as any, signature }
-}
+/** A call that names its own request id, so its one log line can be found. */
+const withId = (requestId: string, body?: unknown) => ({ headers: { "x-request-id": requestId }, ...(body === undefined ? {} : { body }) })
 
 /** Log lines (human format: they begin with their ISO time), apart from the banner a person reads once. */
 const logLines = (output: string) => output.split("\n").filter((line) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(line))
@@ -84,7 +64,7 @@ describe("a new user's session", () => {
       success_redirect: "https://shop.example/thanks", cancel_redirect: "https://shop.example/cart",
       ipn_url: "https://shop.example/ipn"
     }
-    const initiated = await signedCall(second.url, demo, "POST", "/api/v1/initiate-payment", ids.initiate, order)
+    const initiated = await signedCall(second.url, demo, "POST", "/api/v1/initiate-payment", withId(ids.initiate, order))
     expect(initiated.status, JSON.stringify(initiated.json)).toBe(200)
     const trxId: string = initiated.json.info.trx_id
     const page = expectHtml(await getPage(target, initiated.json.payment_url), 200)
@@ -95,18 +75,18 @@ describe("a new user's session", () => {
     expect(back.origin + back.pathname).toBe("https://shop.example/thanks")
     expect(back.searchParams.get("trx_id")).toBe(trxId)
     expect(back.searchParams.get("ref_trx")).toBe("order-1001")
-    const verified = await signedCall(second.url, demo, "GET", `/api/v1/verify-payment/${trxId}`, ids.verify)
+    const verified = await signedCall(second.url, demo, "GET", `/api/v1/verify-payment/${trxId}`, withId(ids.verify))
     expect(verified.json.status).toBe("success")
 
     // A wrong method on a known path is a 405 that says which methods it takes.
-    const wrongMethod = await signedCall(second.url, demo, "DELETE", "/api/v1/site-info", ids.wrongMethod)
+    const wrongMethod = await signedCall(second.url, demo, "DELETE", "/api/v1/site-info", withId(ids.wrongMethod))
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.headers.get("allow")).toMatch(/\bGET\b/)
     expect(wrongMethod.json).toMatchObject({ success: false, error_code: "METHOD_NOT_ALLOWED" })
 
     // A webhook target on this machine could never be delivered to: refused at once, on ipn_url.
-    const loopback = await signedCall(second.url, demo, "POST", "/api/v1/initiate-payment", ids.loopback,
-      { ...order, ref_trx: "order-1002", ipn_url: "http://127.0.0.1:9/ipn" })
+    const loopback = await signedCall(second.url, demo, "POST", "/api/v1/initiate-payment",
+      withId(ids.loopback, { ...order, ref_trx: "order-1002", ipn_url: "http://127.0.0.1:9/ipn" }))
     expect(loopback.status).toBe(422)
     expect(Object.keys(loopback.json.errors)).toEqual(["ipn_url"])
 

@@ -4,11 +4,11 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { signRequest } from "../../core/signing/request-signature.js"
 import { banner, demoCommands } from "./banner.js"
 import { readHostConfig } from "./host-config.js"
 import { resolveSecrets } from "./local-secrets.js"
 import { ROOT } from "./testing/child-hosts.js"
+import { signedCall } from "./testing/demo-fixtures.js"
 import { startServer } from "./server.js"
 
 const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)
@@ -44,21 +44,7 @@ describe("standalone quickstart", () => {
       expect(pending.status).toBe("pending")
       // Pay as the sandbox would (the hosted page itself is driven by the browser test).
       const demo = server.demo!
-      const path = `/api/v1/sandbox/payments/${trx}/simulate`
-      const body = JSON.stringify({ outcome: "success" })
-      const timestamp = String(Math.floor(Date.now() / 1000))
-      const paid = await fetch(server.url + path, {
-        method: "POST",
-        body,
-        headers: {
-          "content-type": "application/json",
-          "x-environment": "sandbox",
-          "x-merchant-key": demo.merchant_key,
-          "x-api-key": demo.api_key,
-          "x-timestamp": timestamp,
-          "x-signature": signRequest(demo.client_secret, { timestamp, method: "POST", pathWithQuery: path, rawBody: body })
-        }
-      })
+      const paid = await signedCall(server.url, demo, "POST", `/api/v1/sandbox/payments/${trx}/simulate`, { body: { outcome: "success" } })
       expect(paid.status).toBe(200)
       // The printed verify then shows success with the demo's exact fee (2.9 % + 0.30) and net.
       const verified = await bash(`TRX=${trx}\n${commands.verify()}`)

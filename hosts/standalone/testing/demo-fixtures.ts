@@ -1,4 +1,4 @@
-/** Signed calls to a child host and the checks a delivered completion must pass. */
+/** The demo merchant of a started host: its credentials, signed calls as it, and the checks a delivered completion must pass. */
 import { createHmac } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -32,12 +32,27 @@ export const answer = async (response: Response): Promise<Answer> => {
   return { status: response.status, text, json }
 }
 
-/** A merchant API call signed as spec 5 says: hex HMAC-SHA256 of `<ts>.<METHOD>.<path>.<raw body>`. */
-export const merchantCall = async (host: Pick<Host, "url">, demo: Demo, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> => {
-  const raw = body === undefined ? "" : JSON.stringify(body)
+export interface SignedAnswer extends Answer {
+  readonly headers: Headers
+  /** The X-Signature sent: a test may look for it where it must never appear (logs). */
+  readonly signature: string
+}
+
+/**
+ * A sandbox merchant API call signed as spec 5 says: HMAC-SHA256 with the demo's client secret of
+ * `<ts>.<METHOD>.<path>.<raw body>`. `headers` adds to (or overrides) the signed request's headers.
+ */
+export const signedCall = async (
+  baseUrl: string,
+  demo: Pick<Demo, "merchant_key" | "api_key" | "client_secret">,
+  method: string,
+  path: string,
+  options: { readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } = {}
+): Promise<SignedAnswer> => {
+  const raw = options.body === undefined ? "" : typeof options.body === "string" ? options.body : JSON.stringify(options.body)
   const timestamp = String(Math.floor(Date.now() / 1000))
-  const signature = createHmac("sha256", demo.client_secret).update(`${timestamp}.${method}.${path}.${raw}`).digest("hex")
-  const response = await fetch(host.url + path, {
+  const signature = `sha256=${createHmac("sha256", demo.client_secret).update(`${timestamp}.${method}.${path}.${raw}`).digest("hex")}`
+  const response = await fetch(baseUrl + path, {
     method,
     headers: {
       "content-type": "application/json",
@@ -45,13 +60,17 @@ export const merchantCall = async (host: Pick<Host, "url">, demo: Demo, method: 
       "x-merchant-key": demo.merchant_key,
       "x-api-key": demo.api_key,
       "x-timestamp": timestamp,
-      "x-signature": `sha256=${signature}`
+      "x-signature": signature,
+      ...options.headers
     },
-    body: method === "GET" ? null : raw,
+    body: raw === "" ? null : raw,
     signal: AbortSignal.timeout(15_000)
   })
-  return answer(response)
+  return { ...(await answer(response)), headers: response.headers, signature }
 }
+
+export const merchantCall = (host: Pick<Host, "url">, demo: Demo, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> =>
+  signedCall(host.url, demo, method, path, body === undefined ? {} : { body })
 
 /** Initiates a sandbox payment whose IPN goes to the receiver, pays it, and checks it verifies as success. */
 export const completedPayment = async (host: Host, demo: Demo, refTrx: string): Promise<string> => {
