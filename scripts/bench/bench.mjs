@@ -1,46 +1,50 @@
-// `npm run bench [-- --duration N --warmup N --skip-build]`: throughput of signed merchant API calls
-// on the standalone host (GET /api/v1/site-info, GET /api/v1/verify-payment/{trxId}, POST
-// /api/v1/initiate-payment) against a bare node:http server on the same machine, on SQLite and, when
-// DATABASE_URL is a postgres:// URL, on that PostgreSQL database too (the host migrates it and writes
-// rows: use a throw-away one). It prints numbers only; PASS/BELOW TARGET is information, never the exit code.
+// `npm run bench [-- --duration N --warmup N --skip-build]` measures, in one run on this machine:
+// the hand-written twin (twin-server.mjs: Express 5 + better-sqlite3 with the signature check and
+// nothing else), the hellos of bare node:http, Express 5 and @effect/platform, the durable-commit
+// ceilings (SQLite one-row commits with the kit's pragmas; PostgreSQL one-row inserts at the bench's
+// concurrency), and the kit's standalone host on SQLite and, when DATABASE_URL is postgres://, on that
+// database too (the host migrates it and writes rows: use a throw-away one). Each kit row is printed
+// as a ratio to its twin. `--soak SECONDS` runs the soak of soak.mjs instead. Numbers only, never an
+// exit code: the issue's targets are for a reader of the output.
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { availableParallelism, tmpdir } from "node:os"
+import { mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { findWrk, runLoad, runNodeLoad } from "./load.mjs"
+import { runLoad, runPostgresInserts, runSqliteCommits } from "./load.mjs"
 import { freePort, killNow, logTail, peakRssMiB, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
-import { describePinning, pinThisProcessToLoadCore } from "./pinning.mjs"
-import { INITIATE, initiateBody, signedHeaders } from "./signing.mjs"
+import { cpuCount, describePinning, pinThisProcessToLoadCore } from "./pinning.mjs"
+import { printCeilingTable, printContext, printFailures, printHttpTable, printKitVersusTwin } from "./report.mjs"
+import { createKitMerchant, prepareRoute, ROUTES, twinCredentials } from "./routes.mjs"
+import { runSoak } from "./soak.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
 const CONNECTIONS = 50
-const SITE_INFO = "/api/v1/site-info"
-/** Each signed target's share of bare node:http's req/s it should reach (information only). */
-const TARGET_PERCENT = { "signed site-info": 35, "signed verify-payment": 25, "signed initiate-payment": 12 }
 // Fixed so a PostgreSQL database can be benched again: its stored secrets are sealed with this key.
 const BENCH_MASTER_KEY = "6d702d62656e63682d6d61737465722d6b65792d6e6f742d7365637265742121"
 const ADMIN_TOKEN = `adm_${randomBytes(24).toString("hex")}`
+const TMPFS_MAGIC = 0x01021994
 
 const { values: flags } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
+    soak: { type: "string" },
     "skip-build": { type: "boolean", default: false }
   }
 })
-const durationSeconds = Number(flags.duration)
-const warmupSeconds = Number(flags.warmup)
-// Each run is signed once with a fresh timestamp; the host accepts 300 s of skew, so keep runs well inside it.
-if (!Number.isInteger(durationSeconds) || durationSeconds < 1 || durationSeconds > 240) {
-  throw new Error(`--duration must be a whole number of seconds from 1 to 240, got "${flags.duration}"`)
+const wholeSeconds = (flag, value, min, max) => {
+  const seconds = Number(value)
+  if (!Number.isInteger(seconds) || seconds < min || seconds > max) throw new Error(`--${flag} must be a whole number of seconds from ${min} to ${max}, got "${value}"`)
+  return seconds
 }
-if (!Number.isInteger(warmupSeconds) || warmupSeconds < 0 || warmupSeconds > 60) {
-  throw new Error(`--warmup must be a whole number of seconds from 0 to 60, got "${flags.warmup}"`)
-}
+// Every request is signed afresh, so no run is bounded by the host's 300 s timestamp tolerance.
+const durationSeconds = wholeSeconds("duration", flags.duration, 1, 600)
+const warmupSeconds = wholeSeconds("warmup", flags.warmup, 0, 60)
+const soakSeconds = flags.soak === undefined ? undefined : wholeSeconds("soak", flags.soak, 1, 86_400)
 
 /** @type {import("./processes.mjs").Server[]} */
 const servers = []
@@ -61,26 +65,10 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   })
 }
 
-const wrk = findWrk()
-const loader = wrk === undefined ? "autocannon" : "wrk"
-
 // A postgres:// DATABASE_URL adds a PostgreSQL pass; anything else is never handed to the host.
 const databaseUrl = process.env["DATABASE_URL"] ?? ""
 const postgresUrl = /^postgres(ql)?:\/\//.test(databaseUrl) ? databaseUrl : undefined
 const shownUrl = (url) => url.replace(/\/\/[^@/]*@/, (auth) => auth.replace(/:[^@]*@/, ":***@"))
-
-/** Fixed headers, signed afresh for each run (the host accepts 300 s of skew), loaded by wrk or autocannon. */
-const fixedLoad = (url, headers) => (seconds) =>
-  runLoad({ wrk, workDir, url, headers: headers(), connections: CONNECTIONS, durationSeconds: seconds })
-
-/** Warm-up (discarded: JIT, SQLite page cache, connection setup), then the measured run. */
-const measure = async (server, load) => {
-  const idleRssMiB = rssMiB(server)
-  if (warmupSeconds > 0) await load(warmupSeconds)
-  const result = await load(durationSeconds)
-  if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) during the run:\n${logTail(server)}`)
-  return { ...result, idleRssMiB, peakRssMiB: peakRssMiB(server) }
-}
 
 const startAndWait = async (name, args, env, healthPath) => {
   const port = await freePort()
@@ -95,19 +83,36 @@ const startAndWait = async (name, args, env, healthPath) => {
   return { server, base }
 }
 
-/** A server that answers `/` with a small JSON, measured alone (one server at a time: an idle one still holds memory and timers). */
-const benchPlain = async (name, script) => {
-  const { server, base } = await startAndWait(name, [join(HERE, script)], {}, "/")
-  const result = await measure(server, fixedLoad(`${base}/`, () => ({})))
+/** One load on `server` (its own fresh process, so its idle and peak RSS are its own), then stop it. */
+const measure = async (server, base, load) => {
+  const idleRssMiB = rssMiB(server)
+  const result = await runLoad({ base, connections: CONNECTIONS, warmupSeconds, durationSeconds, ...load })
+  if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) during the run:\n${logTail(server)}`)
+  const measured = { ...result, idleRssMiB, peakRssMiB: peakRssMiB(server) }
   await stop(server)
-  return { ...result, loader }
+  return measured
 }
 
-/** One request first: a signing or setup mistake should fail loudly here, not as a run of 401s. */
-const expectOk = async (what, response) => {
-  const text = await response.text()
-  if (response.status < 200 || response.status > 299) throw new Error(`${what} answered ${response.status}: ${text}`)
-  return JSON.parse(text)
+/** A hello server answering `/` with a small JSON. */
+const benchHello = async (label, script) => {
+  const { server, base } = await startAndWait(label, [join(HERE, script)], {}, "/")
+  return { label, group: "floor", result: await measure(server, base, { kind: "plain", path: "/" }) }
+}
+
+/** The twin, one fresh process per route over one database file seeded with its merchant. */
+const benchTwin = async () => {
+  const credentials = twinCredentials()
+  const env = {
+    TWIN_DB: join(workDir, "twin.db"), TWIN_MERCHANT_KEY: credentials.merchant_key, TWIN_API_KEY: credentials.api_key,
+    TWIN_CLIENT_SECRET: credentials.client_secret, BASE_URL: ""
+  }
+  const rows = []
+  for (const route of ROUTES) {
+    const { server, base } = await startAndWait("hand-written twin", [join(HERE, "twin-server.mjs")], env, "/healthz")
+    const load = await prepareRoute(route, base, credentials)
+    rows.push({ label: `twin ${route}`, group: "twin", route, result: await measure(server, base, load) })
+  }
+  return rows
 }
 
 /**
@@ -125,75 +130,50 @@ const storeEnv = (dataDir, databaseUrl, masterKey) => ({
   RATE_LIMIT_PER_MINUTE: "1000000",
   BASE_URL: "", SIGNATURE_TOLERANCE_SECONDS: "", CRYPTO_CURRENCIES: "", CLOCK: ""
 })
+const HOST_MAIN = join(ROOT, "dist", "hosts", "standalone", "main.js")
+const sqliteEnv = () => storeEnv(join(workDir, "sqlite"), "", "")
 
-/** A fresh approved merchant with USD, a sandbox USD wallet and sandbox credentials, through the admin API. */
-const createMerchant = async (base) => {
-  const admin = (method, path, body) =>
-    fetch(`${base}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-      body: JSON.stringify(body)
-    }).then((response) => expectOk(`admin ${method} ${path}`, response))
-  const merchant = await admin("POST", "/merchants", { name: "Bench merchant", status: "approved" })
-  await admin("PUT", `/merchants/${merchant.id}/currencies`, { currency_codes: ["USD"] })
-  await admin("POST", `/merchants/${merchant.id}/wallets`, { currency_code: "USD", environment: "sandbox" })
-  return admin("POST", `/merchants/${merchant.id}/credentials`, { environment: "sandbox" })
+/** The kit's host on one store; the merchant is made on the first host process and kept in the store. */
+const startKit = async (store, env, credentials) => {
+  mkdirSync(env.DATA_DIR, { recursive: true })
+  const { server, base } = await startAndWait(`standalone host (${store})`, [HOST_MAIN, "serve"], env, "/healthz")
+  return { server, base, credentials: credentials ?? (await createKitMerchant(base, ADMIN_TOKEN)) }
 }
 
-/** Per target, on its own fresh host process (so its idle and peak RSS are its own): probe, then load. */
-const SIGNED_TARGETS = [
-  ["signed site-info", async (base, credentials) => {
-    const url = base + SITE_INFO
-    await expectOk("signed site-info probe", await fetch(url, { headers: signedHeaders(credentials, "GET", SITE_INFO) }))
-    return { loader, load: fixedLoad(url, () => signedHeaders(credentials, "GET", SITE_INFO)) }
-  }],
-  ["signed verify-payment", async (base, credentials) => {
-    const body = initiateBody(`bench-verify-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`)
-    const created = await expectOk("signed initiate-payment (for verify)",
-      await fetch(base + INITIATE, { method: "POST", body, headers: signedHeaders(credentials, "POST", INITIATE, body) }))
-    const path = `/api/v1/verify-payment/${created.info.trx_id}`
-    await expectOk("signed verify-payment probe", await fetch(base + path, { headers: signedHeaders(credentials, "GET", path) }))
-    return { loader, load: fixedLoad(base + path, () => signedHeaders(credentials, "GET", path)) }
-  }],
-  ["signed initiate-payment", async (base, credentials) => {
-    const body = initiateBody(`bench-probe-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`)
-    await expectOk("signed initiate-payment probe",
-      await fetch(base + INITIATE, { method: "POST", body, headers: signedHeaders(credentials, "POST", INITIATE, body) }))
-    const script = join(HERE, "initiate-load.mjs")
-    return {
-      loader: "autocannon (child)",
-      load: (seconds) => runNodeLoad(script, { base, credentials, connections: CONNECTIONS, durationSeconds: seconds })
-    }
-  }]
-]
-
-/** Every signed target on one store; the merchant is made on the first host and kept in the store. */
-const benchStore = async (label, env) => {
-  const main = join(ROOT, "dist", "hosts", "standalone", "main.js")
-  /** @type {Array<[string, object]>} */
+/** Every signed route on one store, each on a fresh host process. */
+const benchKit = async (store, env) => {
   const rows = []
-  mkdirSync(env.DATA_DIR, { recursive: true })
   let credentials
-  for (const [name, prepare] of SIGNED_TARGETS) {
-    const { server, base } = await startAndWait(`standalone host (${label})`, [main, "serve"], env, "/healthz")
-    credentials ??= await createMerchant(base)
-    const { loader: used, load } = await prepare(base, credentials)
-    rows.push([`${name} (${label})`, { ...(await measure(server, load)), loader: used, target: TARGET_PERCENT[name] }])
-    await stop(server)
+  for (const route of ROUTES) {
+    const kit = await startKit(store, env, credentials)
+    credentials = kit.credentials
+    const load = await prepareRoute(route, kit.base, credentials)
+    rows.push({ label: `kit ${route} (${store})`, group: "kit", route, store, result: await measure(kit.server, kit.base, load) })
   }
   return rows
 }
 
-const fixed = (value, digits) => (value === undefined || Number.isNaN(value) ? "n/a" : value.toFixed(digits))
+const ceilings = async () => {
+  const timing = { warmupSeconds, durationSeconds }
+  const sqlite = await runSqliteCommits({ dir: workDir, ...timing })
+  const rows = [{ label: "SQLite one-row commits, sequential", result: sqlite, note: "WAL, synchronous=FULL (the kit's pragmas)" }]
+  if (postgresUrl !== undefined) {
+    const pg = await runPostgresInserts({ url: postgresUrl, clients: CONNECTIONS, ...timing })
+    rows.push({ label: `PostgreSQL one-row inserts, ${CONNECTIONS} clients`, result: pg,
+      note: `synchronous_commit=${pg.synchronousCommit}, fsync=${pg.fsync}; RSS is PostgreSQL's own` })
+  }
+  return rows
+}
 
-const printTable = (rows, bare) => {
-  const head = ["target", "req/s", "vs bare", "p50 ms", "p99 ms", "non-2xx", "errors", "requests", "idle RSS MiB", "peak RSS MiB", "load"]
-  const body = rows.map(([name, r]) => [
-    name, fixed(r.rps, 1), `${fixed((r.rps / bare.rps) * 100, 1)} %`, fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), String(r.non2xx), String(r.errors),
-    String(r.requests), fixed(r.idleRssMiB, 1), fixed(r.peakRssMiB, 1), r.loader
-  ])
-  const widths = head.map((title, column) => Math.max(title.length, ...body.map((row) => row[column].length)))
-  for (const row of [head, ...body]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd())
+const printHeader = () => {
+  console.log(`load: autocannon in its own process per row, ${CONNECTIONS} keep-alive connections, ${warmupSeconds} s warm-up on the same ` +
+    `connections (discarded) + ${durationSeconds} s measured, no coordinated-omission correction; every signed request signed afresh, ` +
+    "every initiate with a fresh ref_trx")
+  console.log(`machine: Node ${process.version}, ${cpuCount} CPUs; ${describePinning()}`)
+  console.log(`stores: SQLite${postgresUrl === undefined ? "" : `, PostgreSQL at ${shownUrl(postgresUrl)} (the host migrates it and writes rows)`}`)
+  if (databaseUrl !== "" && postgresUrl === undefined) console.log("DATABASE_URL is not postgres:// and is ignored: SQLite only")
+  if (statfsSync(workDir).type === TMPFS_MAGIC) console.log(`!!!!! ${tmpdir()} is tmpfs: fsync costs nothing there, so no SQLite number is durable`)
+  console.log("")
 }
 
 const main = async () => {
@@ -201,33 +181,32 @@ const main = async () => {
     const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" })
     if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status})`)
   }
-  if (wrk === undefined) pinThisProcessToLoadCore()
-  console.log(`load: ${wrk === undefined ? "autocannon (in this process)" : `wrk (${wrk})`}, initiate-payment: autocannon in a child process` +
-    ` (a fresh body and signature per request); ${CONNECTIONS} connections; ${warmupSeconds} s warm-up + ${durationSeconds} s measured per target`)
-  console.log(`machine: Node ${process.version}, ${availableParallelism()} CPUs; ${describePinning()}`)
-  console.log(`stores: SQLite${postgresUrl === undefined ? "" : `, PostgreSQL at ${shownUrl(postgresUrl)} (the host migrates it and writes rows)`}`)
-  if (databaseUrl !== "" && postgresUrl === undefined) console.log("DATABASE_URL is not postgres:// and is ignored: SQLite only")
+  pinThisProcessToLoadCore()
+  if (soakSeconds !== undefined) {
+    console.log(`machine: Node ${process.version}, ${cpuCount} CPUs; ${describePinning()}`)
+    const kit = await startKit("SQLite", sqliteEnv(), undefined)
+    await prepareRoute("initiate-payment", kit.base, kit.credentials)
+    await runSoak({ ...kit, seconds: soakSeconds, connections: CONNECTIONS })
+    return
+  }
+  printHeader()
+  const http = []
+  for (const [label, script] of [["bare node:http hello", "bare-server.mjs"], ["Express 5 hello", "express-hello.mjs"], ["@effect/platform hello", "platform-hello.mjs"]]) {
+    http.push(await benchHello(label, script))
+  }
+  const durable = await ceilings()
+  http.push(...(await benchTwin()))
+  http.push(...(await benchKit("SQLite", sqliteEnv())))
+  if (postgresUrl !== undefined) http.push(...(await benchKit("PostgreSQL", storeEnv(join(workDir, "postgres"), postgresUrl, BENCH_MASTER_KEY))))
+
+  printHttpTable(http)
   console.log("")
-
-  const bare = await benchPlain("bare node:http", "bare-server.mjs")
-  const floor = await benchPlain("@effect/platform hello", "platform-hello.mjs")
-  const signed = await benchStore("SQLite", storeEnv(join(workDir, "sqlite"), "", ""))
-  if (postgresUrl !== undefined) signed.push(...(await benchStore("PostgreSQL", storeEnv(join(workDir, "postgres"), postgresUrl, BENCH_MASTER_KEY))))
-  printTable([["bare node:http", bare], ["@effect/platform hello", floor], ...signed], bare)
-  console.log(`\n@effect/platform hello / bare node:http: ${((floor.rps / bare.rps) * 100).toFixed(1)} % (the framework's own ceiling)`)
-  // autocannon's own ceiling (one Node core) is far above what initiate-payment answers, so it does not cap that row.
-  console.log(`bare node:http was loaded by ${loader}, initiate-payment by autocannon: each ratio below is against that one baseline.\n`)
-
-  for (const [name, r] of signed) {
-    const percent = (r.rps / bare.rps) * 100
-    console.log(`${name} / bare node:http: ${fixed(percent, 1)} % (target >= ${r.target} %): ${percent >= r.target ? "PASS" : "BELOW TARGET"}`)
-  }
-  for (const [name, r] of signed) {
-    if (r.non2xx > 0 || r.errors > 0) {
-      console.log(`\n!!!!! WARNING: ${name} had ${r.non2xx} non-2xx responses and ${r.errors} socket errors/timeouts.`)
-      console.log("!!!!! Its req/s counts failures too, so its numbers above are NOT a valid measurement.")
-    }
-  }
+  printCeilingTable(durable)
+  console.log("\nthe kit against its hand-written twin (Express 5 + better-sqlite3, same routes, same run; the twin runs on SQLite only):")
+  printKitVersusTwin(http)
+  console.log("")
+  printContext(http, durable)
+  printFailures([...http, ...durable])
 }
 
 try {

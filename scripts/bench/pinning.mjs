@@ -5,16 +5,19 @@ import { availableParallelism } from "node:os"
 
 const hasTaskset = spawnSync("which", ["taskset"], { encoding: "utf8" }).status === 0
 
+/** The CPUs this process may use, read before it pins itself to one. */
+export const cpuCount = availableParallelism()
+
 /** Whether runs are pinned (taskset present and at least two CPUs). */
-export const pinned = hasTaskset && availableParallelism() >= 2
+export const pinned = hasTaskset && cpuCount >= 2
 
 /** The command prefix that runs a server on CPU 0, or nothing when not pinned. */
 export const serverPrefix = pinned ? ["taskset", "-c", "0"] : []
 
-/** The command prefix that runs an external load generator on CPU 1, or nothing when not pinned. */
+/** The command prefix that runs a load generator (or database client) on CPU 1, or nothing when not pinned. */
 export const loadPrefix = pinned ? ["taskset", "-c", "1"] : []
 
-/** Moves this process (autocannon's load runs in it) to CPU 1. */
+/** Moves this process (it only starts, samples and stops the others) off the server's CPU. */
 export const pinThisProcessToLoadCore = () => {
   if (pinned) spawnSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })
 }

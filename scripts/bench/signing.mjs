@@ -1,8 +1,9 @@
-// The merchant API's request signing and the initiate-payment body, shared by bench.mjs (probes,
-// fixed-header loads) and initiate-load.mjs (a fresh body and signature per request).
+// The merchant API's request signing and the initiate-payment body, shared by the bench's probes
+// (routes.mjs), its load generator (load-run.mjs, a fresh signature per request) and the twin's test.
 import { createHmac } from "node:crypto"
 
 export const INITIATE = "/api/v1/initiate-payment"
+export const SITE_INFO = "/api/v1/site-info"
 
 /**
  * Headers of a signed sandbox request: HMAC-SHA256 with the client secret over
