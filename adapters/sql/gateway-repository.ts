@@ -38,6 +38,9 @@ const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
 
 const gateways = rowMapper(GatewayRow, toGateway)
 
+// Built once: a schema made per call cost more than the query it decoded.
+const decodeSelection = Schema.decodeUnknown(Schema.Array(Schema.Struct({ gateway_id: SafeInt })))
+
 export const layer = Layer.effect(
   GatewayRepository,
   Effect.gen(function*() {
@@ -96,7 +99,7 @@ export const layer = Layer.effect(
         ).pipe(dbCall),
       merchantSelection: (merchantId) =>
         sql`SELECT gateway_id FROM merchant_gateways WHERE merchant_id = ${merchantId} ORDER BY gateway_id`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ gateway_id: SafeInt })))),
+          Effect.flatMap(decodeSelection),
           Effect.map((rows) => rows.map((row) => GatewayId(row.gateway_id))),
           dbCall
         )
