@@ -15,6 +15,7 @@ import type { SiteSettings } from "../core/settings/site-settings.js"
 import * as SiteSettingsService from "../core/settings/site-settings-service.js"
 import { secretBoxLayer } from "../core/signing/secret-box.js"
 import { sandboxPlugin } from "../adapters/gateways/sandbox/index.js"
+import * as CheckoutConfig from "../core/payments/checkout-config.js"
 import * as CheckoutLinks from "../core/payments/checkout-links.js"
 import type { GatewayPlugin } from "../core/payments/gateway-plugin.js"
 import * as GatewayPluginRegistry from "../core/payments/gateway-plugin-registry.js"
@@ -106,7 +107,8 @@ export const kitLayer = (config: KitConfig) => {
     Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
-    IdsLive
+    IdsLive,
+    CheckoutConfig.layer()
   ).pipe(Layer.provideMerge(storageLayer(config.store)))
   // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.
   return backgroundJobsLayer(config).pipe(Layer.provideMerge(base))

@@ -13,6 +13,7 @@ import { MerchantCurrencyRepository } from "./currency-repository.js"
 import type { Environment } from "./environment.js"
 import { type Merchant, MerchantNotFound, type MerchantPatch, type MerchantStatus } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
+import { changesCheckoutConfig } from "../payments/checkout-config.js"
 
 /** Administrator input: money fields arrive as their raw JSON text and are parsed exactly here. */
 export interface MerchantInput {
@@ -115,4 +116,4 @@ export const replaceCurrencies = (id: MerchantId, codes: ReadonlyArray<string>) 
     const repository = yield* MerchantCurrencyRepository
     yield* repository.replace(id, codes)
     return yield* repository.list(id)
-  })
+  }).pipe(changesCheckoutConfig)

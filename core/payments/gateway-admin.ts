@@ -7,6 +7,7 @@ import { GatewayNotFound, type GatewayPatch, type GatewayType } from "./gateway.
 import type { GatewayPlugin } from "./gateway-plugin.js"
 import { GatewayPlugins } from "./gateway-plugin.js"
 import { GatewayRepository } from "./gateway-repository.js"
+import { changesCheckoutConfig } from "./checkout-config.js"
 
 /** Administrator input for a new gateway; the HTTP edge has already applied the defaults. */
 export interface GatewayInput {
@@ -85,7 +86,7 @@ export const createGateway = (input: GatewayInput) =>
       active: input.active,
       config: config.right
     })
-  })
+  }).pipe(changesCheckoutConfig)
 
 export const listGateways = Effect.flatMap(GatewayRepository, (repository) => repository.list)
 
@@ -95,7 +96,7 @@ export const updateGateway = (id: GatewayId, patch: Pick<GatewayPatch, "name" | 
     const updated = yield* (yield* GatewayRepository).update(id, patch)
     if (Option.isNone(updated)) return yield* new GatewayNotFound({ gatewayId: id })
     return updated.value
-  })
+  }).pipe(changesCheckoutConfig)
 
 /**
  * The gateways a merchant offers on checkout; an empty list clears the restriction (all eligible
@@ -113,4 +114,4 @@ export const replaceMerchantGateways = (merchantId: MerchantId, gatewayIds: Read
     }
     yield* repository.replaceMerchantSelection(merchantId, wanted)
     return yield* repository.merchantSelection(merchantId)
-  })
+  }).pipe(changesCheckoutConfig)

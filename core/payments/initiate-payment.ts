@@ -1,18 +1,16 @@
 import { Effect, Either, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
-import { MerchantCurrencyRepository } from "../merchants/currency-repository.js"
 import { ATOMS_PER_UNIT, SCALE } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
 import { fromSeconds, now, toSeconds } from "../shared/instant.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/ids.js"
-import { WalletRepository } from "../wallets/wallet-repository.js"
+import { CheckoutConfigCache } from "./checkout-config.js"
 import { CheckoutLinks } from "./checkout-links.js"
 import type { Gateway } from "./gateway.js"
 import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
 import { GatewayPlugins } from "./gateway-plugin.js"
-import { GatewayRepository } from "./gateway-repository.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
@@ -55,23 +53,22 @@ export const initiatePayment = (caller: AuthenticatedMerchant, request: Initiate
     if (Either.isLeft(atScale)) return yield* amountInvalid(atScale.left.message)
     if (atScale.right < ATOMS_PER_UNIT) return yield* amountInvalid("The payment amount must be at least 1.00.")
 
-    const enabled = yield* (yield* MerchantCurrencyRepository).list(merchant.id)
+    const config = yield* CheckoutConfigCache
+    const { currencies, wallets, selection } = yield* config.forMerchant(merchant.id)
     const exponent = (yield* CurrencyCatalog).exponentOf(request.currency)
-    if (!enabled.includes(request.currency) || Option.isNone(exponent)) {
+    if (!currencies.includes(request.currency) || Option.isNone(exponent)) {
       return yield* new CurrencyNotEnabled({ currency: request.currency })
     }
-    const wallet = yield* (yield* WalletRepository).find(merchant.id, request.currency, environment)
-    if (Option.isNone(wallet) || !wallet.value.active) return yield* new ReceiverWalletUnavailable({ currency: request.currency })
+    const wallet = wallets.find((candidate) => candidate.currency === request.currency && candidate.environment === environment)
+    if (wallet === undefined || !wallet.active) return yield* new ReceiverWalletUnavailable({ currency: request.currency })
 
     const amount = parseAmount(request.amount, exponent.value)
     if (Either.isLeft(amount)) return yield* amountInvalid(amount.left.message)
 
-    const gateways = yield* GatewayRepository
-    const selection = yield* gateways.merchantSelection(merchant.id)
     // A gateway whose plugin cannot take payments in this environment (a simulator in production,
     // or a plugin no longer installed) could only fail on the page: it is not eligible.
     const serving = new Set((yield* GatewayPlugins).list.filter((plugin) => plugin.environments.includes(environment)).map((plugin) => plugin.id))
-    const eligible = eligibleGateways({ gateways: yield* gateways.list, selection, currency: request.currency })
+    const eligible = eligibleGateways({ gateways: yield* config.gateways, selection, currency: request.currency })
       .filter((gateway) => serving.has(gateway.plugin))
     const shown = narrowByKeywords(eligible, request.keywords)
 

@@ -7,6 +7,7 @@ import type { MerchantId, WalletId } from "../shared/ids.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { WalletNotFound } from "./wallet.js"
 import { WalletRepository } from "./wallet-repository.js"
+import { changesCheckoutConfig } from "../payments/checkout-config.js"
 
 export const createWallet = (merchantId: MerchantId, currency: string, environment: Environment) =>
   Effect.gen(function*() {
@@ -15,7 +16,7 @@ export const createWallet = (merchantId: MerchantId, currency: string, environme
       return yield* ValidationFailed.field("currency_code", `Unsupported currency code: ${currency}.`, "INVALID_CURRENCY")
     }
     return yield* (yield* WalletRepository).create({ merchantId, currency, environment })
-  })
+  }).pipe(changesCheckoutConfig)
 
 export const listWallets = (merchantId: MerchantId) =>
   Effect.gen(function*() {
@@ -28,7 +29,8 @@ export const setWalletActive = (walletId: WalletId, active: boolean) =>
     Effect.flatMap(Option.match({
       onNone: () => Effect.fail(new WalletNotFound({ walletId })),
       onSome: Effect.succeed
-    }))
+    })),
+    changesCheckoutConfig
   )
 
 /**
