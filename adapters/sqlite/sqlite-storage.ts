@@ -3,6 +3,7 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
+import * as GroupCommit from "./group-commit.js"
 
 export interface SqliteStorageConfig {
   /** A file path, or ":memory:" for a throw-away store. */
@@ -30,5 +31,9 @@ export const clientLayer = (config: SqliteStorageConfig) =>
     Layer.provideMerge(SqliteClient.layer({ filename: config.filename }))
   )
 
-/** Every storage port on one SQLite file: the embedded default. */
-export const layer = (config: SqliteStorageConfig) => sqlStorageLayer.pipe(Layer.provideMerge(clientLayer(config)))
+/**
+ * Every storage port on one SQLite file: the embedded default. Its SqlClient joins concurrent
+ * transactions into one durable commit (group commit), for every repository alike.
+ */
+export const layer = (config: SqliteStorageConfig) =>
+  sqlStorageLayer.pipe(Layer.provideMerge(GroupCommit.layer.pipe(Layer.provide(clientLayer(config)))))

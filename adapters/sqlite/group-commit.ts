@@ -1,0 +1,103 @@
+import { SqlClient } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Deferred, Effect, Exit, Layer, Option, Queue } from "effect"
+
+/** How many transactions one durable commit may carry: readers wait while a batch holds the file. */
+export const MAX_BATCH = 64
+
+/**
+ * How long a batch waits for company before it begins: about one durable commit's cost. Machine
+ * time, on a real timer: a manual or test clock must not hold a commit back.
+ */
+const GATHER_MILLIS = 1
+
+const gatherWindow = Effect.async<void>((resume) => {
+  const timer = setTimeout(() => resume(Effect.void), GATHER_MILLIS)
+  return Effect.sync(() => clearTimeout(timer))
+})
+
+interface Job {
+  /** Handed the open connection when it is this transaction's turn to run. */
+  readonly turn: Deferred.Deferred<Connection, SqlError>
+  /** Completed by the transaction once its own work has ended (well or not). */
+  readonly done: Deferred.Deferred<void>
+  /** How the batch's commit went: the transaction answers only after it. */
+  readonly committed: Deferred.Deferred<void, SqlError>
+}
+
+/**
+ * Group commit on SQLite: concurrent transactions are joined into one durable commit instead of
+ * one fsync each. A committer opens a transaction and gives each waiting transaction its turn on
+ * the one connection, inside its own savepoint (so a failing one rolls back alone, as it would
+ * have on its own), until none is waiting or the batch is full; then it commits once and every
+ * transaction of the batch answers, none before the commit. Durability is unchanged: nothing is
+ * answered before the commit that holds it, and synchronous=FULL still syncs that commit.
+ *
+ * Nested transactions (a savepoint inside a transaction) are left to the client as before.
+ */
+export const layer = Layer.scoped(
+  SqlClient.SqlClient,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const waiting = yield* Queue.unbounded<Job>()
+
+    const runBatch = (first: Job) =>
+      Effect.scoped(Effect.gen(function*() {
+        const conn = yield* sql.reserve
+        const batch: Array<Job> = []
+        const began = yield* Effect.exit(conn.executeUnprepared("BEGIN", [], undefined))
+        let next: Option.Option<Job> = Option.some(first)
+        while (Option.isSome(next) && batch.length < MAX_BATCH) {
+          const job = next.value
+          batch.push(job)
+          if (Exit.isSuccess(began)) {
+            yield* Deferred.succeed(job.turn, conn)
+            yield* Deferred.await(job.done)
+          }
+          next = batch.length < MAX_BATCH ? yield* Queue.poll(waiting) : Option.none()
+        }
+        const outcome = Exit.isFailure(began)
+          ? began
+          : yield* Effect.exit(conn.executeUnprepared("COMMIT", [], undefined)).pipe(
+            Effect.tap((exit) => (Exit.isFailure(exit) ? Effect.ignore(conn.executeUnprepared("ROLLBACK", [], undefined)) : Effect.void))
+          )
+        const committed: Exit.Exit<void, SqlError> = Exit.asVoid(outcome)
+        for (const job of batch) yield* Deferred.done(job.committed, committed)
+        // A transaction still waiting for its turn when the BEGIN failed is told at once.
+        if (Exit.isFailure(began)) for (const job of batch) yield* Deferred.failCause(job.turn, began.cause)
+      }))
+
+    // A moment's wait after the first transaction arrives lets the others in flight join its commit.
+    const gather = (first: Job) => Effect.as(gatherWindow, first)
+    yield* Effect.forkScoped(Effect.forever(Queue.take(waiting).pipe(Effect.flatMap(gather), Effect.flatMap(runBatch))))
+
+    const joinBatch = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const job: Job = {
+            turn: yield* Deferred.make<Connection, SqlError>(),
+            done: yield* Deferred.make<void>(),
+            committed: yield* Deferred.make<void, SqlError>()
+          }
+          yield* Queue.offer(waiting, job)
+          const conn = yield* Deferred.await(job.turn)
+          // Depth 0 is the batch's transaction, so the client makes this one a savepoint of it.
+          const own = yield* Effect.exit(restore(sql.withTransaction(effect)).pipe(
+            Effect.provideService(SqlClient.TransactionConnection, [conn, 0] as const)
+          ))
+          yield* Deferred.succeed(job.done, undefined)
+          yield* Deferred.await(job.committed)
+          return yield* own
+        })
+      )
+
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
+        Option.isSome(open) ? sql.withTransaction(effect) : joinBatch(effect))
+
+    // The client is a tagged-template function carrying its methods: a copy with one method replaced.
+    const grouped: SqlClient.SqlClient = Object.assign((...args: Parameters<typeof sql>) => sql(...args), sql, { withTransaction })
+    return Object.assign(grouped, { safe: grouped })
+  })
+)
