@@ -7,13 +7,12 @@ import * as Logging from "../adapters/logging/logger-layer.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
-import { defaultCurrencyCatalog } from "../core/money/currencies.js"
 import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
-import { defaultSiteSettings } from "../core/settings/site-settings.js"
 import { createWallet } from "../core/wallets/wallet-admin.js"
 import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
 import { defaultWebhookConfig, kitLayer } from "./kit-layer.js"
+import { testKitConfig } from "./testing/test-kit-config.js"
 
 describe("webhook SSRF guard, end to end", () => {
   let connections = 0
@@ -27,17 +26,12 @@ describe("webhook SSRF guard, end to end", () => {
   beforeAll(async () => {
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
     port = (receiver.address() as { port: number }).port
-    runtime = ManagedRuntime.make(kitLayer({
-      store: { kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-ssrf-")), "store.db") },
-      masterKey: new Uint8Array(32).fill(6),
-      adminToken: "t",
-      settings: defaultSiteSettings,
-      currencies: defaultCurrencyCatalog,
-      baseUrl: "https://pay.example",
+    runtime = ManagedRuntime.make(kitLayer(testKitConfig({ kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-ssrf-")), "store.db") }, {
       checkoutLifetimeSeconds: 600,
+      backgroundJobs: true,
       // The production default: private and loopback targets are refused.
       webhooks: { ...defaultWebhookConfig, pollIntervalMillis: 50 }
-    }).pipe(Layer.provide(Logging.layer({ format: "json", level: "info", write: (line) => logLines.push(line) }))))
+    })).pipe(Layer.provide(Logging.layer({ format: "json", level: "info", write: (line) => logLines.push(line) }))))
   })
   afterAll(async () => {
     await runtime.dispose()

@@ -1,14 +1,14 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
 import { Deferred, Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../kit-layer.js"
-import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
+import { kitLayer, type StoreConfig } from "../kit-layer.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { created } from "../../adapters/http/api-response.js"
 import { merchantEndpoint } from "../../adapters/http/merchant-endpoint.js"
 import { jsonObjectBody } from "../../adapters/http/request-body.js"
 import { makeCaller, signedRequest, type TestCaller } from "../../adapters/http/testing/signed-client.js"
+import { testKitConfig } from "./test-kit-config.js"
 
 /**
  * Idempotency-Key through the real edge (authentication, rate limit, idempotency store) on a POST
@@ -43,17 +43,7 @@ export const idempotencySuite = (name: string, store: () => StoreConfig, options
     let other: TestCaller
 
     const kit = () =>
-      kitLayer({
-        store: store(),
-        masterKey: new Uint8Array(32).fill(7),
-        adminToken: "admin-token",
-        settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
-        currencies: defaultCurrencyCatalog,
-        baseUrl: "http://kit.test",
-        checkoutLifetimeSeconds: 3600,
-        webhooks: defaultWebhookConfig,
-        backgroundJobs: false
-      })
+      kitLayer(testKitConfig(store(), { settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 }, baseUrl: "http://kit.test" }))
 
     beforeAll(async () => {
       const runtime = ManagedRuntime.make(kit())

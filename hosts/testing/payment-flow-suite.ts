@@ -6,15 +6,14 @@ import { RefundRepository } from "../../core/refunds/refund-repository.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
-import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
 import { createGateway } from "../../core/payments/gateway-admin.js"
 import { initiatePayment, type InitiateRequest } from "../../core/payments/initiate-payment.js"
-import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
-import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { testKitConfig } from "./test-kit-config.js"
 
 const request = (refTrx: string, amount = "100.00"): InitiateRequest => ({
   amount: { kind: "json-number", text: amount },
@@ -37,17 +36,7 @@ export const paymentFlowSuite = (name: string, store: () => StoreConfig) =>
     const run = <A, E>(effect: Effect.Effect<A, E, any>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
 
     beforeAll(async () => {
-      runtime = ManagedRuntime.make(kitLayer({
-        store: store(),
-        masterKey: new Uint8Array(32).fill(9),
-        adminToken: "t",
-        settings: defaultSiteSettings,
-        currencies: defaultCurrencyCatalog,
-        baseUrl: "https://pay.example",
-        checkoutLifetimeSeconds: 3600,
-        webhooks: defaultWebhookConfig,
-        backgroundJobs: false
-      }))
+      runtime = ManagedRuntime.make(kitLayer(testKitConfig(store())))
       caller = await run(Effect.gen(function*() {
         // 2.5 % + 0.30 on 100.00 is 2.80: the fee rounds once, to the cent.
         const merchant = yield* createMerchant({

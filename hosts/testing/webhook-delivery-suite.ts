@@ -4,15 +4,14 @@ import { Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
-import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
 import { initiatePayment } from "../../core/payments/initiate-payment.js"
-import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import type { WebhookDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { testKitConfig } from "./test-kit-config.js"
 
 interface Received {
   readonly path: string
@@ -70,18 +69,13 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
 
     beforeAll(async () => {
       base = await endpoint.start()
-      runtime = ManagedRuntime.make(kitLayer({
-        store: store(),
-        masterKey: new Uint8Array(32).fill(5),
-        adminToken: "t",
-        settings: defaultSiteSettings,
-        currencies: defaultCurrencyCatalog,
-        baseUrl: "https://pay.example",
+      runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
         checkoutLifetimeSeconds: 600,
+        backgroundJobs: true,
         webhooks: { timeoutMs: 300, retryDelaysMillis: [1_000, 2_000], allowPrivateTargets: true, pollIntervalMillis: 50 },
         expirySweepIntervalMillis: 50,
         manualClock: manual
-      }))
+      })))
       caller = await run(Effect.gen(function*() {
         const merchant = yield* createMerchant({ name: "Hooks", status: "approved" })
         yield* replaceCurrencies(merchant.id, ["USD"])

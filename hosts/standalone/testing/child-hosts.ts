@@ -22,6 +22,17 @@ export const waitFor = async <A>(what: string, timeoutMs: number, check: () => A
   }
 }
 
+/** True once `url` answers GET /healthz with 200; undefined while it does not (yet). */
+export const answersHealthz = async (url: string): Promise<true | undefined> => {
+  try {
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) })
+    await response.arrayBuffer()
+    return response.status === 200 ? true : undefined
+  } catch {
+    return undefined
+  }
+}
+
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createNetServer()
@@ -147,13 +158,7 @@ export const startHost = async (dataDir: string, extraEnv: Readonly<Record<strin
     if (gone !== undefined) {
       throw new Error(`the host exited during start-up (code ${gone.code}, signal ${gone.signal}):\n${output}`)
     }
-    try {
-      const response = await fetch(`${host.url}/healthz`, { signal: AbortSignal.timeout(2_000) })
-      await response.arrayBuffer()
-      return response.status === 200 ? true : undefined
-    } catch {
-      return undefined
-    }
+    return answersHealthz(host.url)
   }, 100)
   return host
 }

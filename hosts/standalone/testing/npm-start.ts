@@ -1,6 +1,6 @@
 /** `npm start` as a person runs it: npm, then node, in a process group of their own, as in a terminal. */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { baseEnv, freePort, ROOT, sleep, waitFor } from "./child-hosts.js"
+import { answersHealthz, baseEnv, freePort, ROOT, sleep, waitFor } from "./child-hosts.js"
 
 export interface Started {
   readonly url: string
@@ -50,13 +50,7 @@ export const npmStart = async (env: Readonly<Record<string, string>>): Promise<S
   }
   await waitFor(`npm start to answer on port ${port}`, 120_000, async () => {
     if (gone) throw new Error(`npm start exited during start-up:\n${stdout}\n${stderr}`)
-    try {
-      const response = await fetch(`${started.url}/healthz`, { signal: AbortSignal.timeout(2_000) })
-      await response.arrayBuffer()
-      return response.status === 200 ? true : undefined
-    } catch {
-      return undefined
-    }
+    return answersHealthz(started.url)
   }, 50)
   return started
 }
