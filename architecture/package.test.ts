@@ -29,7 +29,10 @@ const readmeBlock = (heading: string, lang: string) => {
 beforeAll(async () => {
   const stage = join(scratch, "stage")
   // A build of its own: other tests may be building ./dist at the same moment.
-  await run(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(stage, "dist")])
+  // What `npm pack` builds (prepack): the host's build, then the exported suites' own.
+  for (const config of ["tsconfig.build.json", "tsconfig.conformance.json"]) {
+    await run(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, config), "--outDir", join(stage, "dist")])
+  }
   for (const file of ["package.json", "README.md", "LICENSE"]) cpSync(join(root, file), join(stage, file))
   const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", scratch], { cwd: stage })
   mkdirSync(installed, { recursive: true })
