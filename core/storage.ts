@@ -9,6 +9,7 @@ import type { RefundRepository } from "./refunds/refund-repository.js"
 import type { SettingsRepository } from "./settings/settings-repository.js"
 import type { StoreHealth } from "./shared/store-health.js"
 import type { Transactor } from "./shared/transactor.js"
+import type { SchedulerLease } from "./subscriptions/scheduler-lease.js"
 import type { SubscriptionRepository } from "./subscriptions/subscription-repository.js"
 import type { WalletRepository } from "./wallets/wallet-repository.js"
 import type { WebhookOutbox } from "./webhooks/webhook-outbox.js"
@@ -24,6 +25,7 @@ export type Storage =
   | PaymentRepository
   | RefundRepository
   | SubscriptionRepository
+  | SchedulerLease
   | WebhookOutbox
   | IdempotencyStore
   | RateLimitCounters

@@ -7,6 +7,7 @@ import * as Merchants from "./merchant-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
+import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
 import * as StoreHealth from "./store-health.js"
 import * as Subscriptions from "./subscription-repository.js"
@@ -28,6 +29,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   RateLimits.layer,
   Settings.layer,
   Subscriptions.layer,
+  SchedulerLease.layer,
   WebhookOutbox.layer,
   StoreHealth.layer
 )

@@ -8,6 +8,7 @@ import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { requestGuardCases } from "./request-guard-cases.js"
+import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
 
@@ -20,6 +21,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
   layer(storage, { excludeTestServices: true, timeout: "120 seconds" })(`storage conformance: ${name}`, (it) => {
     merchantCases(it)
     subscriptionCases(it)
+    schedulerLeaseCases(it)
     webhookOutboxCases(it)
     merchantConfigCases(it)
     walletCases(it)
