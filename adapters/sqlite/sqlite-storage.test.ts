@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { migrations } from "../sql/migrations/index.js"
 import { clientLayer } from "./sqlite-storage.js"
 
 describe("SQLite store opens durable", () => {
@@ -34,6 +35,6 @@ describe("SQLite store opens durable", () => {
     const first = await count.pipe(Effect.provide(clientLayer({ filename })), Effect.runPromise)
     const second = await count.pipe(Effect.provide(clientLayer({ filename })), Effect.runPromise)
     expect(second).toEqual(first)
-    expect(Number(first[0]!.n)).toBe(1)
+    expect(Number(first[0]!.n)).toBe(Object.keys(migrations).length)
   })
 })
