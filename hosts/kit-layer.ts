@@ -21,6 +21,8 @@ import type { GatewayPlugin } from "../core/payments/gateway-plugin.js"
 import * as GatewayPluginRegistry from "../core/payments/gateway-plugin-registry.js"
 import { layer as IdsLive } from "../core/signing/ids.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
+import * as InvoiceSettlement from "../core/subscriptions/invoice-settlement.js"
+import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
@@ -42,6 +44,8 @@ export interface KitConfig {
   readonly backgroundJobs?: boolean
   /** How often expired checkouts are swept to failed (default 15 s: within the minute promised). */
   readonly expirySweepIntervalMillis?: number
+  /** The subscription scheduler: its minute loop (with the background jobs) and its batch size. */
+  readonly scheduler?: { readonly enabled: boolean; readonly batchSize: number; readonly intervalMillis?: number }
   /** Business time that moves only when told to (CLOCK=manual). */
   readonly manualClock?: ManualClock
 }
@@ -80,7 +84,13 @@ const backgroundJobsLayer = (config: KitConfig) => {
       interval: Duration.millis(config.expirySweepIntervalMillis ?? 15_000),
       ...(clock !== undefined ? { clock } : {})
     }),
-    IdempotencyRecordPurger.layer()
+    IdempotencyRecordPurger.layer(),
+    config.scheduler?.enabled === false
+      ? Layer.empty
+      : SubscriptionScheduler.loopLayer({
+        interval: Duration.millis(config.scheduler?.intervalMillis ?? 60_000),
+        ...(clock !== undefined ? { clock } : {})
+      })
   ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets })))
 }
 
@@ -108,8 +118,14 @@ export const kitLayer = (config: KitConfig) => {
     GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive,
-    CheckoutConfig.layer()
+    CheckoutConfig.layer(),
+    WebhookHttp.targetCheckLayer({ allowPrivateTargets: config.webhooks.allowPrivateTargets })
   ).pipe(Layer.provideMerge(storageLayer(config.store)))
+  // Built over the services they capture: invoice settlement rides every payment's end.
+  const subscriptions = Layer.mergeAll(
+    InvoiceSettlement.layer,
+    SubscriptionScheduler.configLayer({ batchSize: config.scheduler?.batchSize ?? SubscriptionScheduler.DEFAULT_BATCH_SIZE })
+  ).pipe(Layer.provideMerge(base))
   // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.
-  return backgroundJobsLayer(config).pipe(Layer.provideMerge(base))
+  return backgroundJobsLayer(config).pipe(Layer.provideMerge(subscriptions))
 }

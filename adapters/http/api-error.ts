@@ -17,6 +17,13 @@ import type {
   WalletInsufficientForRefund
 } from "../../core/refunds/refund.js"
 import type { StorageError } from "../../core/shared/storage-error.js"
+import type { SchedulerBusy } from "../../core/subscriptions/scheduler.js"
+import type {
+  ExternalReferenceTaken,
+  InvoiceSequenceTaken,
+  SubscriptionNotFound,
+  SubscriptionTransitionRefused
+} from "../../core/subscriptions/subscription.js"
 import type { ValidationFailed } from "../../core/shared/validation.js"
 import type { BalanceOverflow, InsufficientBalance, WalletExists, WalletNotFound } from "../../core/wallets/wallet.js"
 import type {
@@ -73,6 +80,11 @@ export type ApiError =
   | RefundExceedsBalance
   | RefundReferenceConflict
   | WalletInsufficientForRefund
+  | SubscriptionNotFound
+  | SubscriptionTransitionRefused
+  | ExternalReferenceTaken
+  | InvoiceSequenceTaken
+  | SchedulerBusy
   | StoreUnavailable
   | StorageError
   | RateLimited

@@ -14,7 +14,9 @@ import { refundRoutes } from "./routes/refund-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
 import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
 import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
+import { adminSchedulerRoutes } from "./routes/admin-scheduler-routes.js"
 import { adminWebhookRoutes } from "./routes/admin-webhook-routes.js"
+import { subscriptionRoutes } from "./routes/subscription-routes.js"
 import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
 
 const ADMIN_PREFIX = "/admin/v1"
@@ -25,10 +27,18 @@ const adminRoutes = HttpRouter.concatAll(
   adminSettingsRoutes,
   adminGatewayRoutes,
   adminClockRoutes,
-  adminWebhookRoutes
+  adminWebhookRoutes,
+  adminSchedulerRoutes
 )
 
-export const router = HttpRouter.concatAll(siteInfoRoutes, healthRoutes, paymentRoutes, refundRoutes, checkoutRoutes).pipe(
+export const router = HttpRouter.concatAll(
+  siteInfoRoutes,
+  healthRoutes,
+  paymentRoutes,
+  refundRoutes,
+  subscriptionRoutes,
+  checkoutRoutes
+).pipe(
   HttpRouter.mount(ADMIN_PREFIX, adminRoutes)
 )
 

@@ -185,6 +185,22 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "INSUFFICIENT_BALANCE",
         errors: { wallet_balance: [`The wallet's available balance is ${moneyText(error)}.`] }
       }
+    case "SubscriptionNotFound":
+      return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
+    case "SubscriptionTransitionRefused":
+      return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { status: [`The subscription is ${String(error.status)}.`] } }
+    case "ExternalReferenceTaken":
+      return {
+        status: 409,
+        message: "Transaction reference already exists.",
+        errorCode: "DUPLICATE_REFERENCE",
+        errors: { external_reference: [`A subscription with the reference ${String(error.externalReference)} already exists in this environment.`] }
+      }
+    case "InvoiceSequenceTaken":
+      // Two writers raced to open one invoice: nothing the caller did; the identical retry answers.
+      return { status: 503, message: "The invoice could not be created this time; retry the identical request.", errorCode: "SERVICE_UNAVAILABLE", headers: { "retry-after": "1" } }
+    case "SchedulerBusy":
+      return { status: 409, message: "A scheduler run is in progress; try again shortly.", errorCode: "INVALID_STATE", headers: { "retry-after": "5" } }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
     case "StorageError":

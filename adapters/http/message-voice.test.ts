@@ -32,7 +32,8 @@ const sampleFields = {
   limitBytes: 1_048_576,
   allow: ["GET", "HEAD"],
   environment: "sandbox",
-  refRefund: "rf-1"
+  refRefund: "rf-1",
+  message: "Active subscriptions cannot renew early: the current period is paid."
 }
 
 const describedMessages = (error: object): Array<string> => {

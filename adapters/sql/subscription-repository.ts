@@ -187,6 +187,13 @@ export const layer = Layer.effect(
 
       findById: (id) => oneSubscription(sql`SELECT * FROM subscriptions WHERE id = ${id}`),
 
+      findByIdForUpdate: (id) =>
+        oneSubscription(sql.onDialectOrElse({
+          pg: () => sql`SELECT * FROM subscriptions WHERE id = ${id} FOR UPDATE`,
+          // SQLite has one writer: the transaction itself is the lock.
+          orElse: () => sql`SELECT * FROM subscriptions WHERE id = ${id}`
+        })),
+
       findScoped: (merchantId, environment, id) =>
         oneSubscription(sql`SELECT * FROM subscriptions
           WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment}`),
@@ -212,8 +219,8 @@ export const layer = Layer.effect(
 
       listDue: (at, limit) =>
         sql`SELECT * FROM subscriptions
-            WHERE status <> ${"cancelled" satisfies SubscriptionStatus}
-              AND next_billing_at IS NOT NULL AND next_billing_at <= ${at}
+            WHERE next_billing_at IS NOT NULL AND next_billing_at <= ${at}
+              AND status <> ${"cancelled" satisfies SubscriptionStatus}
             ORDER BY next_billing_at, id LIMIT ${limit}`.pipe(Effect.flatMap(subscriptions.all), dbCall),
 
       // Only the sequence constraint is the expected race; a duplicate reference is a bug and
@@ -254,6 +261,13 @@ export const layer = Layer.effect(
       updateInvoice: (id, from, change, at) =>
         oneInvoice(sql`UPDATE subscription_invoices SET ${sql.update({ ...invoiceColumns(change), updated_at: at })}
           WHERE id = ${id} AND ${sql.in("status", from)} RETURNING *`),
+
+      latestInvoiceOf: (subscriptionIds) =>
+        subscriptionIds.length === 0
+          ? Effect.succeed([])
+          : sql`SELECT * FROM subscription_invoices i WHERE ${sql.in("i.subscription_id", subscriptionIds)}
+              AND i.sequence = (SELECT MAX(sequence) FROM subscription_invoices m WHERE m.subscription_id = i.subscription_id)`
+            .pipe(Effect.flatMap(invoices.all), dbCall),
 
       latestInvoices: (subscriptionId, limit) =>
         sql`SELECT * FROM subscription_invoices WHERE subscription_id = ${subscriptionId}

@@ -9,6 +9,7 @@ import { WalletRepository } from "../wallets/wallet-repository.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
 import { type Completion, PaymentAlreadyFinal, type PaymentEnding, PaymentNotFound } from "./payment.js"
 import { paymentEventDelivery } from "./payment-event.js"
+import { PaymentSettlement } from "./payment-settlement.js"
 import { PaymentRepository } from "./payment-repository.js"
 
 /**
@@ -26,6 +27,9 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
       if (payment.value.status !== "pending") {
         return yield* new PaymentAlreadyFinal({ trxId, status: payment.value.status })
       }
+      // Locks and moves what the payment settles first (an invoice's subscription), in the order every
+      // writer of a subscription locks: its row, then its invoice, then the payment.
+      yield* (yield* PaymentSettlement).settle(payment.value, ending.outcome, at)
       const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.value.merchantId))
 
       let completion: Completion

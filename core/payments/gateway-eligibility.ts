@@ -58,3 +58,7 @@ export const narrowByKeywords = (gateways: ReadonlyArray<Gateway>, keywords: Rea
     return wanted.some((keyword) => name.includes(keyword) || code.includes(keyword))
   })
 }
+
+/** Keeps the gateways whose code is one of `codes` exactly; no codes keeps them all. */
+export const narrowByCodes = (gateways: ReadonlyArray<Gateway>, codes: ReadonlyArray<string>): ReadonlyArray<Gateway> =>
+  codes.length === 0 ? gateways : gateways.filter((gateway) => codes.includes(gateway.code))

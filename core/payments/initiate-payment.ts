@@ -9,10 +9,13 @@ import { Ids } from "../signing/ids.js"
 import { CheckoutConfigCache } from "./checkout-config.js"
 import { CheckoutLinks } from "./checkout-links.js"
 import type { Gateway } from "./gateway.js"
-import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
+import { eligibleGateways, narrowByCodes, narrowByKeywords } from "./gateway-eligibility.js"
 import { GatewayPlugins } from "./gateway-plugin.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
+
+/** Whose checkout it is: the merchant and the environment its records live in. */
+export type CheckoutOwner = Pick<AuthenticatedMerchant, "merchant" | "environment">
 
 export interface InitiateRequest {
   readonly amount: AmountInput
@@ -26,6 +29,10 @@ export interface InitiateRequest {
   readonly customerEmail: string | null
   /** Already normalized keywords (normalizeKeywords). */
   readonly keywords: ReadonlyArray<string>
+  /** Exact gateway codes the checkout is limited to (a subscription's methods); empty for no limit. */
+  readonly gatewayCodes?: ReadonlyArray<string>
+  /** The subscription invoice this checkout settles; null for a plain payment. */
+  readonly invoiceId?: string | null
 }
 
 export interface CheckoutSession {
@@ -42,35 +49,46 @@ export interface CheckoutSession {
 const amountInvalid = (message: string) => ValidationFailed.field("payment_amount", message, "INVALID_AMOUNT")
 
 /**
- * Spec 4.1 in its order, after authentication (which chose the key set and checked the merchant):
- * the amount's own rules, the currency enabled for the merchant, an active wallet in it, then the
- * amount against the currency's minor unit, the gateways, and the session itself.
+ * Spec 4.1 steps 3 to 5 and the amount's rules, which every checkout in a currency must meet (a
+ * payment session and a subscription invoice alike): the amount at least 1, the currency enabled
+ * for the merchant, an active wallet in it, the amount within the currency's minor unit, and the
+ * gateways that can serve it in this environment.
  */
-export const initiatePayment = (caller: AuthenticatedMerchant, request: InitiateRequest) =>
+export const checkoutTerms = (owner: CheckoutOwner, currency: string, amountInput: AmountInput) =>
   Effect.gen(function*() {
-    const { merchant, environment } = caller
-    const atScale = parseAmount(request.amount, SCALE)
+    const { merchant, environment } = owner
+    const atScale = parseAmount(amountInput, SCALE)
     if (Either.isLeft(atScale)) return yield* amountInvalid(atScale.left.message)
     if (atScale.right < ATOMS_PER_UNIT) return yield* amountInvalid("The payment amount must be at least 1.00.")
 
     const config = yield* CheckoutConfigCache
     const { currencies, wallets, selection } = yield* config.forMerchant(merchant.id)
-    const exponent = (yield* CurrencyCatalog).exponentOf(request.currency)
-    if (!currencies.includes(request.currency) || Option.isNone(exponent)) {
-      return yield* new CurrencyNotEnabled({ currency: request.currency })
-    }
-    const wallet = wallets.find((candidate) => candidate.currency === request.currency && candidate.environment === environment)
-    if (wallet === undefined || !wallet.active) return yield* new ReceiverWalletUnavailable({ currency: request.currency })
+    const exponent = (yield* CurrencyCatalog).exponentOf(currency)
+    if (!currencies.includes(currency) || Option.isNone(exponent)) return yield* new CurrencyNotEnabled({ currency })
+    const wallet = wallets.find((candidate) => candidate.currency === currency && candidate.environment === environment)
+    if (wallet === undefined || !wallet.active) return yield* new ReceiverWalletUnavailable({ currency })
 
-    const amount = parseAmount(request.amount, exponent.value)
+    const amount = parseAmount(amountInput, exponent.value)
     if (Either.isLeft(amount)) return yield* amountInvalid(amount.left.message)
 
     // A gateway whose plugin cannot take payments in this environment (a simulator in production,
     // or a plugin no longer installed) could only fail on the page: it is not eligible.
     const serving = new Set((yield* GatewayPlugins).list.filter((plugin) => plugin.environments.includes(environment)).map((plugin) => plugin.id))
-    const eligible = eligibleGateways({ gateways: yield* config.gateways, selection, currency: request.currency })
+    const eligible = eligibleGateways({ gateways: yield* config.gateways, selection, currency })
       .filter((gateway) => serving.has(gateway.plugin))
-    const shown = narrowByKeywords(eligible, request.keywords)
+    return { amount: amount.right, exponent: exponent.value, eligible, restricted: selection.length > 0 }
+  })
+
+/**
+ * Spec 4.1 in its order, after authentication (which chose the key set and checked the merchant):
+ * the terms above, the keywords' narrowing, and the pending payment with its signed link. The one
+ * way a checkout begins: subscription invoices open theirs here too.
+ */
+export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) =>
+  Effect.gen(function*() {
+    const { merchant, environment } = owner
+    const { amount, eligible, restricted } = yield* checkoutTerms(owner, request.currency, request.amount)
+    const shown = narrowByCodes(narrowByKeywords(eligible, request.keywords), request.gatewayCodes ?? [])
 
     const links = yield* CheckoutLinks
     const at = yield* now
@@ -82,7 +100,7 @@ export const initiatePayment = (caller: AuthenticatedMerchant, request: Initiate
       merchantId: merchant.id,
       environment,
       refTrx: request.refTrx,
-      amount: amount.right,
+      amount,
       currency: request.currency,
       description: request.description,
       customerName: request.customerName,
@@ -92,16 +110,10 @@ export const initiatePayment = (caller: AuthenticatedMerchant, request: Initiate
       cancelRedirect: request.cancelRedirect,
       allowPaymentMethods: request.keywords,
       gatewayIds: shown.map((gateway) => gateway.id),
-      invoiceId: null,
+      invoiceId: request.invoiceId ?? null,
       expiresAt
     }, at).pipe(Effect.catchTag("ReferenceHeld", () => Effect.fail(new DuplicateReference({ refTrx: request.refTrx }))))
 
-    const session: CheckoutSession = {
-      payment,
-      paymentUrl: links.linkFor(trxId, toSeconds(expiresAt)),
-      eligible,
-      shown,
-      restricted: selection.length > 0
-    }
+    const session: CheckoutSession = { payment, paymentUrl: links.linkFor(trxId, toSeconds(expiresAt)), eligible, shown, restricted }
     return session
   })

@@ -26,6 +26,12 @@ export class SubscriptionRepository extends Context.Tag("merchant-payments/Subsc
   {
     readonly insert: (subscription: NewSubscription) => Effect.Effect<Subscription, ExternalReferenceTaken | StorageError>
     readonly findById: (id: string) => Effect.Effect<Option.Option<Subscription>, StorageError>
+    /**
+     * As findById, and holds the subscription's row until the transaction ends: every writer of a
+     * subscription (API calls, the scheduler, an invoice's payment) takes this lock first, so their
+     * decisions are made one at a time. Call inside a transaction.
+     */
+    readonly findByIdForUpdate: (id: string) => Effect.Effect<Option.Option<Subscription>, StorageError>
     readonly findScoped: (
       merchantId: MerchantId,
       environment: Environment,
@@ -47,7 +53,10 @@ export class SubscriptionRepository extends Context.Tag("merchant-payments/Subsc
       change: SubscriptionChange,
       now: Instant
     ) => Effect.Effect<Option.Option<Subscription>, StorageError>
-    /** Subscriptions the scheduler must look at: not cancelled, with next billing at or before `now`. */
+    /**
+     * Subscriptions the scheduler must look at: not cancelled, next billing at or before `now`, earliest first. Only
+     * subscriptions with scheduled work carry a next billing time, so the index on it is the queue.
+     */
     readonly listDue: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Subscription>, StorageError>
     readonly insertInvoice: (invoice: NewInvoice) => Effect.Effect<Invoice, InvoiceSequenceTaken | StorageError>
     readonly findInvoiceById: (id: string) => Effect.Effect<Option.Option<Invoice>, StorageError>
@@ -59,6 +68,8 @@ export class SubscriptionRepository extends Context.Tag("merchant-payments/Subsc
       change: InvoiceChange,
       now: Instant
     ) => Effect.Effect<Option.Option<Invoice>, StorageError>
+    /** The newest invoice of each subscription named that has one. */
+    readonly latestInvoiceOf: (subscriptionIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Invoice>, StorageError>
     /** Highest sequence first. */
     readonly latestInvoices: (subscriptionId: string, limit: number) => Effect.Effect<ReadonlyArray<Invoice>, StorageError>
   }

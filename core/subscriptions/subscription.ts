@@ -81,3 +81,15 @@ export class InvoiceSequenceTaken extends Schema.TaggedError<InvoiceSequenceTake
   subscriptionId: Schema.String,
   sequence: Schema.Number
 }) {}
+
+/** No such subscription for this merchant in this environment. */
+export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
+  subscriptionId: Schema.String
+}) {}
+
+/** A lifecycle step the subscription's status does not allow (spec 3.2: 409). */
+export class SubscriptionTransitionRefused extends Schema.TaggedError<SubscriptionTransitionRefused>()("SubscriptionTransitionRefused", {
+  status: SubscriptionStatus,
+  action: Schema.String,
+  message: Schema.String
+}) {}

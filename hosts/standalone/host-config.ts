@@ -1,6 +1,7 @@
 import { resolve } from "node:path"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
+import { fromIsoString } from "../../core/shared/instant.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
@@ -19,6 +20,10 @@ export interface HostConfig {
   readonly checkoutLifetimeSeconds: number
   /** `manual`: business time starts at real time and moves only through the admin clock API. */
   readonly clock: "real" | "manual"
+  /** Where a manual clock starts (CLOCK_START, ISO 8601); real time of start-up when unset. */
+  readonly clockStartMillis: number | undefined
+  /** The subscription scheduler's minute loop in this host (SCHEDULER=off stops it) and its batch. */
+  readonly scheduler: { readonly enabled: boolean; readonly batchSize: number }
   readonly webhooks: WebhookConfig
   readonly http: HttpTimeouts
   readonly logging: { readonly format: LogFormat; readonly level: LogLevelName }
@@ -66,6 +71,14 @@ const clockMode = (value: string | undefined): "real" | "manual" => {
   throw new ConfigProblem(`CLOCK must be "real" or "manual", got "${value}"`)
 }
 
+const clockStart = (value: string | undefined, mode: "real" | "manual"): number | undefined => {
+  if (value === undefined || value === "") return undefined
+  if (mode !== "manual") throw new ConfigProblem("CLOCK_START is only read with CLOCK=manual")
+  const instant = fromIsoString(value)
+  if (instant === undefined) throw new ConfigProblem(`CLOCK_START must be an ISO 8601 date-time with an offset, got "${value}"`)
+  return Number(instant / 1000n)
+}
+
 const oneOf = <A extends string>(name: string, value: string | undefined, allowed: ReadonlyArray<A>, fallback: A): A => {
   if (value === undefined || value === "") return fallback
   const found = allowed.find((candidate) => candidate === value.toLowerCase())
@@ -103,6 +116,11 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== ""),
     checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], 1, 10_080) ?? 60) * 60,
     clock: clockMode(env["CLOCK"]),
+    clockStartMillis: clockStart(env["CLOCK_START"], clockMode(env["CLOCK"])),
+    scheduler: {
+      enabled: oneOf("SCHEDULER", env["SCHEDULER"], ["on", "off"] as const, "on") === "on",
+      batchSize: integer("SCHEDULER_BATCH_SIZE", env["SCHEDULER_BATCH_SIZE"], 1, 10_000) ?? 100
+    },
     webhooks: {
       timeoutMs: integer("WEBHOOK_TIMEOUT_MS", env["WEBHOOK_TIMEOUT_MS"], 100, 120_000) ?? defaultWebhookConfig.timeoutMs,
       retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),

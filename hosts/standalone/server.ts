@@ -26,6 +26,7 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
     baseUrl: config.baseUrl,
     checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
     webhooks: config.webhooks,
+    scheduler: config.scheduler,
     settings: {
       ...defaultSiteSettings,
       siteUrl: config.baseUrl,
@@ -46,8 +47,8 @@ export interface ServerOptions {
 }
 
 export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: ServerOptions = {}) => {
-  // A manual clock starts at the real time of start-up; every request then runs on it.
-  const manual = config.clock === "manual" ? makeManualClock(Date.now()) : undefined
+  // A manual clock starts at CLOCK_START or the real time of start-up; every request then runs on it.
+  const manual = config.clock === "manual" ? makeManualClock(config.clockStartMillis ?? Date.now()) : undefined
   const kit = kitLayer({ ...kitConfigFor(config, secrets), ...(manual !== undefined ? { manualClock: manual } : {}) })
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))

@@ -11,6 +11,7 @@ import { GatewayPlugins } from "../../../core/payments/gateway-plugin.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { PaymentRepository } from "../../../core/payments/payment-repository.js"
 import { GatewayId } from "../../../core/shared/ids.js"
+import { settlesVoidedInvoice } from "../../../core/subscriptions/invoices.js"
 import { now, toSeconds } from "../../../core/shared/instant.js"
 import { PAGE_HEADERS } from "../checkout/html.js"
 import { merchantReturnUrl } from "../checkout/merchant-return.js"
@@ -43,6 +44,11 @@ const session = (token: string) => Effect.gen(function*() {
   const found = yield* (yield* PaymentRepository).findByTrxId(read.trxId)
   if (Option.isNone(found)) return yield* Effect.fail(notFound())
   let payment = found.value
+  if (yield* settlesVoidedInvoice(payment)) {
+    const back = merchantReturnUrl(payment, "cancel")
+    return yield* Effect.fail(new PageAnswer(410, messagePage("This invoice was cancelled", "It can no longer be paid. Contact the merchant if you expected to pay it.",
+      back === undefined ? undefined : { href: back, label: "Return to the merchant" })))
+  }
   if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
     if (payment.status === "pending") payment = yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
     const back = merchantReturnUrl(payment, "cancel")

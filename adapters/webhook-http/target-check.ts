@@ -1,0 +1,22 @@
+import { Effect, Layer } from "effect"
+import { WebhookTargetCheck } from "../../core/webhooks/target-check.js"
+import { pinTarget, type ResolveAll } from "./pinned-lookup.js"
+
+/**
+ * The delivery guard (pinTarget) asked as if private targets were forbidden: a refusal that names an
+ * address is a private target, which passes only where the operator allows private targets.
+ */
+export const targetCheckLayer = (options: { readonly allowPrivateTargets: boolean; readonly resolveAll?: ResolveAll }) =>
+  Layer.succeed(WebhookTargetCheck, WebhookTargetCheck.of({
+    check: (url) =>
+      pinTarget(url, { allowPrivateTargets: false, ...(options.resolveAll === undefined ? {} : { resolveAll: options.resolveAll }) }).pipe(
+        Effect.as({ privateTarget: false }),
+        Effect.catchTags({
+          TargetRefused: (refused) =>
+            Effect.succeed(refused.address !== undefined && options.allowPrivateTargets
+              ? { privateTarget: true }
+              : { refusal: refused.reason, privateTarget: refused.address !== undefined }),
+          LookupFailed: () => Effect.succeed({ refusal: "its host name does not resolve", privateTarget: false })
+        })
+      )
+  }))

@@ -1,0 +1,66 @@
+import { Effect, Option } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { MerchantRepository } from "../merchants/merchant-repository.js"
+import { now } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
+import { carryOutDue } from "./due-work.js"
+import { latestInvoice, openInvoice, retireInvoice, retirePendingInvoices } from "./invoices.js"
+import { planCancel, planRenew } from "./lifecycle.js"
+import { SubscriptionTransitionRefused } from "./subscription.js"
+import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { scopedSubscription } from "./subscription-queries.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+
+/** A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts. */
+const locked = <A, E, R>(caller: AuthenticatedMerchant, id: string, change: (subscription: Parameters<typeof planCancel>[0]) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Transactor, ({ withTransaction }) =>
+    withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), change)))
+
+/**
+ * Spec 4.8. At period end: the subscription stays active with `cancel_at_period_end` until its paid
+ * period ends, then the scheduler cancels it. Now: cancelled at once, every pending invoice voided
+ * (its link answers 410, its payment can no longer complete), and `subscription.cancelled` sent.
+ */
+export const cancelSubscription = (caller: AuthenticatedMerchant, id: string, atPeriodEnd: boolean) =>
+  locked(caller, id, (subscription) =>
+    Effect.gen(function*() {
+      const at = yield* now
+      const plan = planCancel(subscription, atPeriodEnd, at)
+      if (plan instanceof SubscriptionTransitionRefused) return yield* plan
+      const repo = yield* SubscriptionRepository
+      if (plan._tag === "Now") yield* retirePendingInvoices(subscription.id, at)
+      const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+      const latest = yield* latestInvoice(subscription.id)
+      if (plan._tag === "Now") yield* enqueueSubscriptionEvent("subscription.cancelled", moved, latest)
+      return { subscription: moved, latest }
+    }))
+
+/**
+ * Spec 4.9: the open checkout of the period that needs paying, or a new one (after expiry or
+ * failure, or when `force_new` retires the open one). An active subscription whose period is due
+ * and not yet processed is renewed as the scheduler would; otherwise active refuses (409).
+ */
+export const renewSubscription = (caller: AuthenticatedMerchant, id: string, forceNew: boolean) =>
+  locked(caller, id, (subscription) =>
+    Effect.gen(function*() {
+      const at = yield* now
+      const latest = yield* latestInvoice(subscription.id)
+      const plan = planRenew(subscription, latest, forceNew, at)
+      if (plan instanceof SubscriptionTransitionRefused) return yield* plan
+      switch (plan._tag) {
+        case "ReturnOpen":
+          return { subscription, latest: plan.invoice }
+        case "RunDue": {
+          const done = yield* carryOutDue(subscription, plan.plan, at, false)
+          return { subscription: done.subscription, latest: done.invoice ?? (yield* latestInvoice(subscription.id)) }
+        }
+        case "NewInvoice": {
+          if (plan.retire !== undefined) yield* retireInvoice(plan.retire, at)
+          const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(subscription.merchantId))
+          const invoice = yield* openInvoice(subscription, merchant, plan.period, (latest?.sequence ?? 0) + 1)
+          const current = Option.getOrThrow(yield* (yield* SubscriptionRepository).findById(subscription.id))
+          yield* enqueueSubscriptionEvent("invoice.created", current, invoice, invoice)
+          return { subscription: current, latest: invoice }
+        }
+      }
+    }))

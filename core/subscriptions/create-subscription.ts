@@ -1,0 +1,88 @@
+import { Effect } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { AmountInput } from "../money/parse.js"
+import { checkoutTerms } from "../payments/initiate-payment.js"
+import { type Instant, now } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
+import { ValidationFailed } from "../shared/validation.js"
+import { Ids } from "../signing/ids.js"
+import { openInvoice } from "./invoices.js"
+import { duePeriod } from "./lifecycle.js"
+import type { BillingCycle } from "./subscription.js"
+import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+
+export interface CreateSubscriptionRequest {
+  readonly externalReference: string
+  readonly billingCycle: BillingCycle
+  readonly amount: AmountInput
+  readonly currency: string
+  readonly customerEmail: string
+  readonly customerName: string | null
+  readonly description: string | null
+  readonly successRedirect: string
+  readonly cancelRedirect: string
+  readonly ipnUrl: string
+  /** null for an immediate start. */
+  readonly startsAt: Instant | null
+  /** Exact gateway codes; empty for every eligible method. */
+  readonly allowPaymentMethods: ReadonlyArray<string>
+  readonly metadata: Readonly<Record<string, unknown>>
+}
+
+/**
+ * Spec 4.5 and the first row(s) of 3.2: the checkout terms of the currency (enabled, wallet, amount
+ * at least 1 in its digits), methods among the eligible ones, a start not in the past; then the
+ * subscription, and for an immediate start its first invoice and `invoice.created`, in one
+ * transaction. A future start waits for the scheduler.
+ */
+export const createSubscription = (caller: AuthenticatedMerchant, request: CreateSubscriptionRequest) =>
+  Effect.flatMap(Transactor, ({ withTransaction }) =>
+    withTransaction(Effect.gen(function*() {
+      const at = yield* now
+      if (request.startsAt !== null && request.startsAt < at) {
+        return yield* ValidationFailed.field("starts_at", "The starts at field must not be in the past.")
+      }
+      const { amount, eligible } = yield* checkoutTerms(caller, request.currency, request.amount)
+      const offered = new Set(eligible.map((gateway) => gateway.code))
+      const unknown = request.allowPaymentMethods.filter((code) => !offered.has(code))
+      if (unknown.length > 0) {
+        const known = [...offered].join(", ") || "none"
+        return yield* ValidationFailed.field(
+          "allow_payment_methods",
+          `These methods are not available for ${request.currency}: ${unknown.join(", ")}. Available: ${known}.`
+        )
+      }
+
+      const immediate = request.startsAt === null || request.startsAt <= at
+      const repo = yield* SubscriptionRepository
+      const subscription = yield* repo.insert({
+        id: yield* (yield* Ids).uuid,
+        merchantId: caller.merchant.id,
+        environment: caller.environment,
+        externalReference: request.externalReference,
+        status: "pending",
+        billingCycle: request.billingCycle,
+        amount,
+        currency: request.currency,
+        customerEmail: request.customerEmail,
+        customerName: request.customerName,
+        description: request.description,
+        successRedirect: request.successRedirect,
+        cancelRedirect: request.cancelRedirect,
+        ipnUrl: request.ipnUrl,
+        allowPaymentMethods: request.allowPaymentMethods,
+        metadata: request.metadata,
+        // The billing anchor: every period boundary is counted from it.
+        startsAt: request.startsAt ?? at,
+        currentPeriodStart: null,
+        currentPeriodEnd: null,
+        nextBillingAt: immediate ? null : request.startsAt,
+        cancelAtPeriodEnd: false,
+        cancelledAt: null
+      })
+      if (!immediate) return { subscription, latest: undefined }
+      const invoice = yield* openInvoice(subscription, caller.merchant, duePeriod(subscription), 1)
+      yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
+      return { subscription, latest: invoice }
+    })))

@@ -1,0 +1,48 @@
+import { Effect, Option } from "effect"
+import { MerchantRepository } from "../merchants/merchant-repository.js"
+import type { Instant } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
+import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
+import type { DuePlan } from "./lifecycle.js"
+import type { Subscription } from "./subscription.js"
+import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+
+/** What carrying out a due plan did, as the scheduler counts it. */
+export type DueOutcome = "none" | "started" | "past_due" | "cancelled"
+
+/**
+ * Carries out a due plan (see planDue) for a subscription whose row the caller holds locked: ends an
+ * at-period-end cancellation, or opens the period's invoice and moves the subscription. When the
+ * invoice cannot be opened (the currency or wallet was switched off since), `lenient` (the
+ * scheduler) still moves it, as a renewal that failed, and logs why; a renew call propagates the
+ * error to its caller instead. The invoice is opened in a savepoint so a failure leaves no half.
+ */
+export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Instant, lenient: boolean) =>
+  Effect.gen(function*() {
+    const repo = yield* SubscriptionRepository
+    if (plan._tag === "NotDue") return { outcome: "none" as DueOutcome, subscription, invoice: undefined }
+    if (plan._tag === "EndAtPeriodEnd") {
+      yield* retirePendingInvoices(subscription.id, at)
+      const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+      yield* enqueueSubscriptionEvent("subscription.cancelled", moved, yield* latestInvoice(subscription.id))
+      return { outcome: "cancelled" as DueOutcome, subscription: moved, invoice: undefined }
+    }
+    const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(subscription.merchantId))
+    const sequence = ((yield* latestInvoice(subscription.id))?.sequence ?? 0) + 1
+    const opening = (yield* Transactor).withTransaction(openInvoice(subscription, merchant, plan.period, sequence))
+    const invoice = lenient
+      ? yield* opening.pipe(
+        Effect.catchTags({
+          CurrencyNotEnabled: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error._tag }), undefined),
+          ReceiverWalletUnavailable: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error._tag }), undefined),
+          ValidationFailed: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error.errors }), undefined)
+        })
+      )
+      : yield* opening
+    const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+    const latest = invoice ?? (yield* latestInvoice(subscription.id))
+    if (plan._tag === "Renew") yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
+    if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)
+    return { outcome: (plan._tag === "Start" ? "started" : "past_due") as DueOutcome, subscription: moved, invoice }
+  })

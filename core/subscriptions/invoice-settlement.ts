@@ -1,0 +1,47 @@
+import { Effect, Layer, Option } from "effect"
+import { PaymentSettlement } from "../payments/payment-settlement.js"
+import type { Payment, PaymentOutcome } from "../payments/payment.js"
+import type { Instant } from "../shared/instant.js"
+import { planPaid } from "./lifecycle.js"
+import { SubscriptionTransitionRefused } from "./subscription.js"
+import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+import { CheckoutLinks } from "../payments/checkout-links.js"
+import { Ids } from "../signing/ids.js"
+import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+
+/**
+ * An invoice payment's end, in the payment's transaction: paid marks the invoice paid and activates
+ * or extends the subscription (with its event); any failure leaves the invoice `expired`, to be
+ * recovered by renew. An invoice already retired (void) is left alone: its payment was ended with
+ * it, so the payment's own compare-and-set refuses this second end and the transaction rolls back.
+ */
+const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
+  Effect.gen(function*() {
+    const repo = yield* SubscriptionRepository
+    const found = yield* repo.findInvoiceById(payment.invoiceId!)
+    if (Option.isNone(found)) return yield* Effect.dieMessage(`payment ${payment.trxId} names a missing invoice`)
+    const subscription = Option.getOrThrow(yield* repo.findByIdForUpdate(found.value.subscriptionId))
+    // Re-read under the lock: a cancel or renew may have retired it since.
+    const invoice = Option.getOrThrow(yield* repo.findInvoiceById(found.value.id))
+    if (invoice.status !== "pending") return
+    if (outcome !== "paid") {
+      yield* repo.updateInvoice(invoice.id, ["pending"], { status: "expired" }, at)
+      return
+    }
+    const plan = planPaid(subscription, invoice)
+    if (plan instanceof SubscriptionTransitionRefused) return
+    const paid = Option.getOrThrow(yield* repo.updateInvoice(invoice.id, ["pending"], { status: "paid", paidAt: at }, at))
+    const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+    const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
+    yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
+  })
+
+/** Wires invoice settlement into the one path every payment ends by (finishPayment). */
+export const layer = Layer.effect(
+  PaymentSettlement,
+  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox>(), (context) => ({
+    settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
+      payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
+  }))
+)

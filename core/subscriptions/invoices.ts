@@ -1,0 +1,86 @@
+import { Effect, Option } from "effect"
+import type { Merchant } from "../merchants/merchant.js"
+import { toFixed8String } from "../money/format.js"
+import { finishPayment } from "../payments/finish-payment.js"
+import { initiatePayment } from "../payments/initiate-payment.js"
+import type { Instant } from "../shared/instant.js"
+import { Ids } from "../signing/ids.js"
+import type { Period } from "./lifecycle.js"
+import type { Invoice, Subscription } from "./subscription.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+
+/**
+ * Opens the invoice for `period`: a hosted checkout begun exactly as any payment is (same gateways,
+ * fees and link rules, limited to the subscription's methods), whose ref_trx is the invoice
+ * reference, then the invoice row naming it. Call inside the transaction holding the subscription.
+ */
+export const openInvoice = (subscription: Subscription, merchant: Merchant, period: Period, sequence: number) =>
+  Effect.gen(function*() {
+    const id = yield* (yield* Ids).uuid
+    const reference = `INV-${id}`
+    const session = yield* initiatePayment({ merchant, environment: subscription.environment }, {
+      amount: { kind: "string", value: toFixed8String(subscription.amount) },
+      currency: subscription.currency,
+      refTrx: reference,
+      successRedirect: subscription.successRedirect,
+      cancelRedirect: subscription.cancelRedirect,
+      ipnUrl: subscription.ipnUrl,
+      description: subscription.description,
+      customerName: subscription.customerName,
+      customerEmail: subscription.customerEmail,
+      keywords: [],
+      gatewayCodes: subscription.allowPaymentMethods,
+      invoiceId: id
+    })
+    return yield* (yield* SubscriptionRepository).insertInvoice({
+      id,
+      subscriptionId: subscription.id,
+      sequence,
+      reference,
+      status: "pending",
+      amount: subscription.amount,
+      currency: subscription.currency,
+      trxId: session.payment.trxId,
+      periodStart: period.start,
+      periodEnd: period.end,
+      checkoutExpiresAt: session.payment.expiresAt,
+      paidAt: null
+    })
+  })
+
+/**
+ * Takes a pending invoice out of play: `expired` when its checkout already ran out, else `void`; its
+ * payment ends with it (expired or cancelled), so its link answers 410 and it can never complete.
+ */
+export const retireInvoice = (invoice: Invoice, at: Instant) =>
+  Effect.gen(function*() {
+    const lapsed = invoice.checkoutExpiresAt !== null && invoice.checkoutExpiresAt <= at
+    const retired = yield* (yield* SubscriptionRepository).updateInvoice(invoice.id, ["pending"], { status: lapsed ? "expired" : "void" }, at)
+    if (Option.isNone(retired)) return
+    if (invoice.trxId !== null) {
+      yield* finishPayment(invoice.trxId, { outcome: lapsed ? "expired" : "cancelled", gatewayId: null }).pipe(
+        Effect.catchTag("PaymentAlreadyFinal", () => Effect.void),
+        Effect.catchTag("PaymentNotFound", (error) => Effect.die(error))
+      )
+    }
+  })
+
+/** Retires the subscription's pending invoices (by construction at most one). */
+export const retirePendingInvoices = (subscriptionId: string, at: Instant) =>
+  Effect.gen(function*() {
+    const recent = yield* (yield* SubscriptionRepository).latestInvoices(subscriptionId, 20)
+    yield* Effect.forEach(recent.filter((invoice) => invoice.status === "pending"), (invoice) => retireInvoice(invoice, at), { discard: true })
+  })
+
+/** The subscription's newest invoice, if any. */
+export const latestInvoice = (subscriptionId: string) =>
+  Effect.map(Effect.flatMap(SubscriptionRepository, (repo) => repo.latestInvoices(subscriptionId, 1)), (list) => list[0])
+
+/** Whether a payment belongs to an invoice that was voided (its link then answers 410). */
+export const settlesVoidedInvoice = (payment: { readonly invoiceId: string | null }) =>
+  payment.invoiceId === null
+    ? Effect.succeed(false)
+    : Effect.map(
+      Effect.flatMap(SubscriptionRepository, (repo) => repo.findInvoiceById(payment.invoiceId!)),
+      (invoice) => Option.isSome(invoice) && invoice.value.status === "void"
+    )

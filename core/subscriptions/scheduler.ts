@@ -1,0 +1,105 @@
+import { type Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { fromMillis, now, plusSeconds } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
+import { Ids } from "../signing/ids.js"
+import { carryOutDue, type DueOutcome } from "./due-work.js"
+import { planDue } from "./lifecycle.js"
+import { SchedulerLease } from "./scheduler-lease.js"
+import { SubscriptionRepository } from "./subscription-repository.js"
+
+/** What one tick did: how many due subscriptions it looked at, and how each moved. */
+export interface TickReport {
+  readonly processed: number
+  readonly started: number
+  readonly pastDue: number
+  readonly cancelled: number
+  readonly unchanged: number
+  readonly failed: number
+}
+
+/** Another host (or another call) is running a tick now: runs never overlap (spec 4.10). */
+export class SchedulerBusy extends Schema.TaggedError<SchedulerBusy>()("SchedulerBusy", {}) {}
+
+export const DEFAULT_BATCH_SIZE = 100
+const LEASE_NAME = "subscription-scheduler"
+// Far longer than a batch takes; a host that dies mid-run frees the lease when it lapses.
+const LEASE_SECONDS = 300
+
+/** One due subscription, in its own transaction under its row lock, re-checked there. */
+const processDue = (id: string) =>
+  Effect.flatMap(Transactor, ({ withTransaction }) =>
+    withTransaction(Effect.gen(function*() {
+      const at = yield* now
+      const locked = yield* (yield* SubscriptionRepository).findByIdForUpdate(id)
+      if (Option.isNone(locked)) return "none" as DueOutcome
+      return (yield* carryOutDue(locked.value, planDue(locked.value, at), at, true)).outcome
+    })))
+
+/**
+ * One pass of spec 4.10 on business time: at most `batchSize` due subscriptions, earliest first.
+ * A subscription that fails is logged and counted; the others go on.
+ */
+export const tick = (batchSize: number) =>
+  Effect.gen(function*() {
+    const due = yield* (yield* SubscriptionRepository).listDue(yield* now, batchSize)
+    const counts = { processed: due.length, started: 0, pastDue: 0, cancelled: 0, unchanged: 0, failed: 0 }
+    for (const subscription of due) {
+      const outcome = yield* processDue(subscription.id).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logError("subscription could not be processed", { subscription: subscription.id }, cause), "failed" as const))
+      )
+      if (outcome === "started") counts.started++
+      else if (outcome === "past_due") counts.pastDue++
+      else if (outcome === "cancelled") counts.cancelled++
+      else if (outcome === "failed") counts.failed++
+      else counts.unchanged++
+    }
+    return counts satisfies TickReport
+  })
+
+/** This host's scheduler: its lease holder name, the real clock the lease is timed on, the batch size. */
+export class SchedulerConfig extends Context.Tag("merchant-payments/SchedulerConfig")<SchedulerConfig, {
+  readonly holder: string
+  readonly realClock: Clock.Clock
+  readonly batchSize: number
+}>() {}
+
+/**
+ * One tick now, under the store's lease; SchedulerBusy while another host (or call) holds it. The
+ * lease is taken and timed on real time whatever business time says, so hosts on different manual
+ * clocks still never overlap; the tick itself sees business time.
+ */
+export const runOnce = Effect.gen(function*() {
+  const { batchSize, holder, realClock } = yield* SchedulerConfig
+  const lease = yield* SchedulerLease
+  const realNow = fromMillis(realClock.unsafeCurrentTimeMillis())
+  if (!(yield* lease.acquire(LEASE_NAME, holder, realNow, plusSeconds(realNow, LEASE_SECONDS)))) {
+    return yield* new SchedulerBusy()
+  }
+  return yield* tick(batchSize).pipe(Effect.ensuring(Effect.ignore(lease.release(LEASE_NAME, holder))))
+})
+
+/** Built outside any manual clock, so `realClock` is the real one. */
+export const configLayer = (options: { readonly batchSize?: number } = {}) =>
+  Layer.effect(SchedulerConfig, Effect.gen(function*() {
+    return {
+      holder: yield* (yield* Ids).uuid,
+      realClock: yield* Effect.clock,
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE
+    }
+  }))
+
+/**
+ * Ticks every `interval` (a minute, spec 4.10) in this host; a tick another host is running is
+ * skipped, a failed one logged. Business time follows `clock` when given (CLOCK=manual).
+ */
+export const loopLayer = (options: { readonly interval?: Duration.DurationInput; readonly clock?: Clock.Clock } = {}) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const pass = runOnce.pipe(
+      Effect.tap((report) => report.processed > 0 ? Effect.logInfo("subscription scheduler tick", report) : Effect.void),
+      Effect.catchTag("SchedulerBusy", () => Effect.void),
+      Effect.catchAllCause((cause) => Effect.logWarning("subscription scheduler tick failed; retrying next minute", cause))
+    )
+    const scheduled = Effect.repeat(pass, Schedule.spaced(options.interval ?? "1 minute"))
+    yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
+  }))

@@ -1,0 +1,68 @@
+import { toFixed8String } from "../money/format.js"
+import { type Instant, toIsoString, toSeconds } from "../shared/instant.js"
+import type { Invoice, Subscription } from "./subscription.js"
+
+/** Issues an invoice's checkout link (CheckoutLinks.linkFor). */
+export type LinkFor = (trxId: string, expiresAtSeconds: number) => string
+
+const iso = (instant: Instant | null): string | null => (instant === null ? null : toIsoString(instant))
+
+/**
+ * Spec 2.6 plus the invoice's own facts. The one shape of an invoice: API responses and webhook
+ * payloads both render it here, so they cannot disagree. `payment_url` is the invoice's checkout
+ * link (answering 410 once the invoice is void or its checkout expired).
+ */
+export const invoiceJson = (invoice: Invoice, linkFor: LinkFor) => ({
+  id: invoice.id,
+  reference: invoice.reference,
+  sequence: invoice.sequence,
+  status: invoice.status,
+  trx_id: invoice.trxId,
+  payment_url: invoice.trxId === null || invoice.checkoutExpiresAt === null
+    ? null
+    : linkFor(invoice.trxId, toSeconds(invoice.checkoutExpiresAt)),
+  checkout_expires_at: iso(invoice.checkoutExpiresAt),
+  amount: toFixed8String(invoice.amount),
+  currency_code: invoice.currency,
+  period_start: iso(invoice.periodStart),
+  period_end: iso(invoice.periodEnd),
+  paid_at: iso(invoice.paidAt),
+  created_at: toIsoString(invoice.createdAt)
+})
+
+/**
+ * Spec 2.5 and the fields docs/decisions.md adds. `latest` is the newest invoice; `invoices`, when
+ * given (retrieve), the newest twenty.
+ */
+export const subscriptionJson = (
+  subscription: Subscription,
+  latest: Invoice | undefined,
+  linkFor: LinkFor,
+  invoices?: ReadonlyArray<Invoice>
+) => ({
+  id: subscription.id,
+  external_reference: subscription.externalReference,
+  environment: subscription.environment,
+  status: subscription.status,
+  billing_cycle: subscription.billingCycle,
+  amount: toFixed8String(subscription.amount),
+  currency_code: subscription.currency,
+  customer_email: subscription.customerEmail,
+  customer_name: subscription.customerName,
+  description: subscription.description,
+  metadata: subscription.metadata,
+  allow_payment_methods: subscription.allowPaymentMethods,
+  success_redirect: subscription.successRedirect,
+  cancel_redirect: subscription.cancelRedirect,
+  ipn_url: subscription.ipnUrl,
+  starts_at: iso(subscription.startsAt),
+  current_period_start: iso(subscription.currentPeriodStart),
+  current_period_end: iso(subscription.currentPeriodEnd),
+  next_billing_at: iso(subscription.nextBillingAt),
+  cancel_at_period_end: subscription.cancelAtPeriodEnd,
+  cancelled_at: iso(subscription.cancelledAt),
+  created_at: toIsoString(subscription.createdAt),
+  updated_at: toIsoString(subscription.updatedAt),
+  latest_invoice: latest === undefined ? null : invoiceJson(latest, linkFor),
+  ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) })
+})
