@@ -336,4 +336,35 @@ export const subscriptionCases = (it: StorageIt) => {
       expect(Option.isSome(yield* repo.findById(fresh.id))).toBe(true)
       expect((yield* repo.latestInvoices(existing.id, 10)).length).toBe(1)
     }))
+
+  it.effect("subscription: latestInvoiceOf answers the newest invoice of each subscription named", () =>
+    Effect.gen(function*() {
+      const repo = yield* SubscriptionRepository
+      const first = yield* subscribed()
+      const second = yield* repo.insert(newSubscription(first.merchantId))
+      const bare = yield* repo.insert(newSubscription(first.merchantId))
+      for (const sequence of [2, 3, 1]) yield* repo.insertInvoice(newInvoice(first.id, sequence))
+      yield* repo.insertInvoice(newInvoice(second.id, 1))
+      const latest = yield* repo.latestInvoiceOf([first.id, second.id, bare.id, unique("sub_missing")])
+      expect(latest.map((invoice) => [invoice.subscriptionId, invoice.sequence]).sort()).toEqual([[first.id, 3], [second.id, 1]].sort())
+      expect(yield* repo.latestInvoiceOf([])).toEqual([])
+    }))
+
+  it.effect("subscription: findByIdForUpdate makes concurrent read-modify-write transactions take turns", () =>
+    Effect.gen(function*() {
+      const repo = yield* SubscriptionRepository
+      const transactor = yield* Transactor
+      const at = yield* now
+      const subscription = yield* subscribed({ status: "active", nextBillingAt: at })
+      // Each writer reads the value under the lock, waits, and writes it plus one second: without
+      // the lock both would read the same value and one increment would be lost.
+      const bump = transactor.withTransaction(Effect.gen(function*() {
+        const locked = Option.getOrThrow(yield* repo.findByIdForUpdate(subscription.id))
+        yield* Effect.sleep("40 millis")
+        yield* repo.transition(subscription.id, ["active"], { nextBillingAt: plusSeconds(locked.nextBillingAt!, 1) }, yield* now)
+      }))
+      yield* Effect.all([bump, bump, bump], { concurrency: "unbounded" })
+      expect(Option.getOrThrow(yield* repo.findById(subscription.id)).nextBillingAt).toBe(plusSeconds(at, 3))
+      expect(yield* repo.findByIdForUpdate(unique("sub_missing"))).toEqual(Option.none())
+    }))
 }
