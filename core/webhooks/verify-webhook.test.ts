@@ -59,5 +59,8 @@ describe("verifyWebhook (merchant side)", () => {
     for (const status of ["completed", "failed", "cancelled", "expired"]) {
       expect(webhookKindOf(`{"event":"payment.${status}","status":"${status}"}`)).toBe("payment")
     }
+    for (const event of ["subscription.activated", "subscription.renewed", "subscription.past_due", "subscription.cancelled", "invoice.created"]) {
+      expect(webhookKindOf(`{"event":"${event}","status":"active"}`)).toBe("subscription")
+    }
   })
 })

@@ -1,8 +1,11 @@
 import type { Environment } from "../merchants/environment.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
 
-/** Payment events (spec 6.2) are signed with the webhook secret, refund events (6.3) with the client (API) secret. */
-export type WebhookKind = "payment" | "refund"
+/**
+ * Payment events (spec 6.2) and subscription events (`subscription.*`, `invoice.created`) are signed
+ * with the webhook secret, refund events (6.3) with the client (API) secret.
+ */
+export type WebhookKind = "payment" | "refund" | "subscription"
 
 export type WebhookCheck =
   | { readonly valid: true; readonly kind: WebhookKind }
@@ -22,7 +25,8 @@ export const webhookKindOf = (rawBody: string | Uint8Array): WebhookKind | undef
     const parsed: unknown = JSON.parse(typeof rawBody === "string" ? rawBody : utf8.decode(rawBody))
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
     const { event, status } = parsed as { readonly event?: unknown; readonly status?: unknown }
-    return event === "payment.refunded" || status === "refunded" ? "refund" : "payment"
+    if (event === "payment.refunded" || status === "refunded") return "refund"
+    return typeof event === "string" && (event.startsWith("subscription.") || event.startsWith("invoice.")) ? "subscription" : "payment"
   } catch {
     return undefined
   }

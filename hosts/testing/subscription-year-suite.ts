@@ -131,7 +131,7 @@ export const subscriptionYearSuite = (name: string, store: () => StoreConfig) =>
       expect(completed.map((e) => e.body["data"]["ref_trx"]).sort()).toEqual([...references].sort())
       expect(invoiceCreated.map((e) => e.body["data"]["invoice"]["reference"]).sort()).toEqual([...references].sort())
       expect(invoiceCreated.every((e) => typeof e.body["data"]["invoice"]["payment_url"] === "string")).toBe(true)
-      for (const { request } of events()) {
+      for (const { body, request } of events()) {
         const check = verifyWebhook({
           webhookSecret: caller.webhookSecret,
           clientSecret: caller.clientSecret,
@@ -140,7 +140,7 @@ export const subscriptionYearSuite = (name: string, store: () => StoreConfig) =>
           environmentHeader: request.headers["x-environment"] as string,
           expectedEnvironment: "sandbox"
         })
-        expect(check.valid).toBe(true)
+        expect(check).toEqual({ valid: true, kind: String(body["event"]).startsWith("payment.") ? "payment" : "subscription" })
       }
       expect(events().filter((e) => e.body["event"] === "subscription.activated").length).toBe(1)
       expect(events().filter((e) => e.body["event"] === "subscription.renewed").length).toBe(11)
