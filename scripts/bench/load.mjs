@@ -54,9 +54,11 @@ const runScript = (script, options, prefix, onProgress = () => {}) =>
  * One HTTP load (see load-run.mjs for the kinds).
  * @param {{ base: string, kind: "plain"|"signed-get"|"initiate"|"mixed", path?: string, credentials?: object,
  *           connections: number, warmupSeconds: number, durationSeconds: number, progressSeconds?: number }} options
+ * @param {(progress: object) => void} [onProgress]
+ * @param {string[]} [prefix]  how the load process is started (default: pinned to the load core)
  * @returns {Promise<LoadResult>}
  */
-export const runLoad = (options, onProgress) => runScript("load-run.mjs", options, loadPrefix, onProgress)
+export const runLoad = (options, onProgress, prefix = loadPrefix) => runScript("load-run.mjs", options, prefix, onProgress)
 
 /**
  * Sequential one-row INSERT commits on a fresh SQLite file with the kit's pragmas.

@@ -26,10 +26,10 @@ export const freePort = () =>
  */
 
 /** Starts `node <args>` with `env`, its output in `logPath` (never on our stdout: the banner prints secrets). */
-export const startNode = (name, args, env, logPath) => {
+export const startNode = (name, args, env, logPath, prefix = serverPrefix) => {
   const log = openSync(logPath, "a")
   // taskset execs node, so the child's pid is the server's own (RSS is read from it).
-  const [command, ...prefixArgs] = [...serverPrefix, process.execPath]
+  const [command, ...prefixArgs] = [...prefix, process.execPath]
   const child = spawn(/** @type {string} */ (command), [...prefixArgs, ...args], { env, stdio: ["ignore", log, log] })
   closeSync(log)
   /** @type {Server} */
