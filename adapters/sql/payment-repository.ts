@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { MAX_BALANCE } from "../../core/money/amount.js"
-import { ReferenceHeld } from "../../core/payments/payment.js"
+import { type NewPayment, ReferenceHeld } from "../../core/payments/payment.js"
+import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
@@ -13,59 +14,84 @@ const payments = rowMapper(PaymentRow, toPayment)
 const HELD_FOREVER = MAX_BALANCE
 const RELEASED = 0n
 
+/** A new payment's row, pending. */
+const paymentColumns = (payment: NewPayment, now: Instant) => ({
+  trx_id: payment.trxId,
+  merchant_id: payment.merchantId,
+  environment: payment.environment,
+  ref_trx: payment.refTrx,
+  amount: payment.amount,
+  currency: payment.currency,
+  status: "pending",
+  failure_reason: null,
+  fee: null,
+  net: null,
+  refunded_amount: 0n,
+  description: payment.description,
+  customer_name: payment.customerName,
+  customer_email: payment.customerEmail,
+  ipn_url: payment.ipnUrl,
+  success_redirect: payment.successRedirect,
+  cancel_redirect: payment.cancelRedirect,
+  allow_payment_methods: JSON.stringify(payment.allowPaymentMethods),
+  gateway_ids: JSON.stringify(payment.gatewayIds),
+  gateway_id: null,
+  invoice_id: payment.invoiceId,
+  expires_at: payment.expiresAt,
+  completed_at: null,
+  created_at: now,
+  updated_at: now
+})
+
+/** The payments table's column types (migrations/0001_initial.ts), for the PostgreSQL casts above. */
+const PG_TYPES: Record<keyof ReturnType<typeof paymentColumns>, "text" | "bigint"> = {
+  trx_id: "text", merchant_id: "bigint", environment: "text", ref_trx: "text", amount: "bigint", currency: "text",
+  status: "text", failure_reason: "text", fee: "bigint", net: "bigint", refunded_amount: "bigint", description: "text",
+  customer_name: "text", customer_email: "text", ipn_url: "text", success_redirect: "text", cancel_redirect: "text",
+  allow_payment_methods: "text", gateway_ids: "text", gateway_id: "bigint", invoice_id: "text", expires_at: "bigint",
+  completed_at: "bigint", created_at: "bigint", updated_at: "bigint"
+}
+
 export const layer = Layer.effect(
   PaymentRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return PaymentRepository.of({
-      insert: (payment, now) =>
-        sql.withTransaction(
-          Effect.gen(function*() {
-            // One upsert decides the claim: it only takes over a row whose holder's horizon has
-            // passed, and the conflicting row is re-read under its lock, so racing inserts serialize.
-            const claimed = yield* sql`INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
-              VALUES (${payment.merchantId}, ${payment.environment}, ${payment.refTrx}, ${payment.trxId}, ${payment.expiresAt})
-              ON CONFLICT (merchant_id, environment, ref_trx)
-              DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
-              WHERE payment_references.held_until <= ${now}
-              RETURNING trx_id`
-            if (claimed.length === 0) {
-              const holder = yield* sql<{ trx_id: string }>`SELECT trx_id FROM payment_references
-                WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment} AND ref_trx = ${payment.refTrx}`
-              return yield* new ReferenceHeld({ refTrx: payment.refTrx, heldBy: holder[0]?.trx_id ?? "" })
-            }
-            const rows = yield* sql`INSERT INTO payments ${
-              sql.insert({
-                trx_id: payment.trxId,
-                merchant_id: payment.merchantId,
-                environment: payment.environment,
-                ref_trx: payment.refTrx,
-                amount: payment.amount,
-                currency: payment.currency,
-                status: "pending",
-                failure_reason: null,
-                fee: null,
-                net: null,
-                refunded_amount: 0n,
-                description: payment.description,
-                customer_name: payment.customerName,
-                customer_email: payment.customerEmail,
-                ipn_url: payment.ipnUrl,
-                success_redirect: payment.successRedirect,
-                cancel_redirect: payment.cancelRedirect,
-                allow_payment_methods: JSON.stringify(payment.allowPaymentMethods),
-                gateway_ids: JSON.stringify(payment.gatewayIds),
-                gateway_id: null,
-                invoice_id: payment.invoiceId,
-                expires_at: payment.expiresAt,
-                completed_at: null,
-                created_at: now,
-                updated_at: now
-              })
-            } RETURNING *`
-            return yield* payments.one(rows)
-          })
-        ).pipe(dbCall),
+      // One upsert decides the claim: it only takes over a row whose holder's horizon has passed,
+      // and the conflicting row is re-read under its lock, so racing inserts serialize. On PostgreSQL
+      // the claim and the payment are one statement (a data-modifying CTE: one round trip, atomic
+      // without a transaction of its own); SQLite, which has no such CTE, runs the two in one.
+      insert: (payment, now) => {
+        const claim = sql`INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
+          VALUES (${payment.merchantId}, ${payment.environment}, ${payment.refTrx}, ${payment.trxId}, ${payment.expiresAt})
+          ON CONFLICT (merchant_id, environment, ref_trx)
+          DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
+          WHERE payment_references.held_until <= ${now}
+          RETURNING trx_id`
+        const row = paymentColumns(payment, now)
+        const heldBy = Effect.gen(function*() {
+          const holder = yield* sql<{ trx_id: string }>`SELECT trx_id FROM payment_references
+            WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment} AND ref_trx = ${payment.refTrx}`
+          return yield* new ReferenceHeld({ refTrx: payment.refTrx, heldBy: holder[0]?.trx_id ?? "" })
+        })
+        const inserted = sql.onDialectOrElse({
+          pg: () =>
+            Effect.gen(function*() {
+              // Every value typed explicitly: in INSERT ... SELECT PostgreSQL cannot infer it from the column.
+              const values = sql.join(", ", false)(Object.entries(row).map(([column, value]) =>
+                sql`${value}::${sql.literal(PG_TYPES[column as keyof typeof PG_TYPES])}`))
+              const rows = yield* sql`WITH claim AS (${claim})
+                INSERT INTO payments (${sql.literal(Object.keys(row).join(", "))}) SELECT ${values} FROM claim RETURNING *`
+              return rows.length === 0 ? yield* heldBy : yield* payments.one(rows)
+            }),
+          orElse: () =>
+            sql.withTransaction(Effect.gen(function*() {
+              if ((yield* claim).length === 0) return yield* heldBy
+              return yield* payments.one(yield* sql`INSERT INTO payments ${sql.insert(row)} RETURNING *`)
+            }))
+        })
+        return inserted.pipe(dbCall)
+      },
       findByTrxId: (trxId) => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`.pipe(Effect.flatMap(payments.first), dbCall),
       findScoped: (merchantId, environment, trxId) =>
         sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
