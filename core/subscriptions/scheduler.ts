@@ -72,11 +72,14 @@ export class SchedulerConfig extends Context.Tag("merchant-payments/SchedulerCon
 export const runOnce = Effect.gen(function*() {
   const { batchSize, holder, realClock } = yield* SchedulerConfig
   const lease = yield* SchedulerLease
+  // Each call holds the lease under its own name: the store extends a lease for the holder that
+  // has it, so one name per host would let two calls on one host (the loop and an admin run) overlap.
+  const runHolder = `${holder}/${yield* (yield* Ids).uuid}`
   const realNow = fromMillis(realClock.unsafeCurrentTimeMillis())
-  if (!(yield* lease.acquire(LEASE_NAME, holder, realNow, plusSeconds(realNow, LEASE_SECONDS)))) {
+  if (!(yield* lease.acquire(LEASE_NAME, runHolder, realNow, plusSeconds(realNow, LEASE_SECONDS)))) {
     return yield* new SchedulerBusy()
   }
-  return yield* tick(batchSize).pipe(Effect.ensuring(Effect.ignore(lease.release(LEASE_NAME, holder))))
+  return yield* tick(batchSize).pipe(Effect.ensuring(Effect.ignore(lease.release(LEASE_NAME, runHolder))))
 })
 
 /** Built outside any manual clock, so `realClock` is the real one. */
