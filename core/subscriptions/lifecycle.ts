@@ -82,13 +82,14 @@ export const planDue = (subscription: Subscription, at: Instant): DuePlan => {
 export type RenewPlan =
   | { readonly _tag: "ReturnOpen"; readonly invoice: Invoice }
   | { readonly _tag: "NewInvoice"; readonly period: Period; readonly retire: Invoice | undefined }
-  | { readonly _tag: "RunDue"; readonly plan: Extract<DuePlan, { readonly _tag: "Renew" }> }
+  | { readonly _tag: "RunDue"; readonly plan: Extract<DuePlan, { readonly _tag: "Start" | "Renew" }> }
 
 /**
  * POST renew (spec 4.9): the open checkout of the period that needs paying, or a fresh one when
  * there is none (expired, failed) or `force_new` asks for it (the open one is then retired first,
  * so a subscription never has two payable invoices). An active subscription renews only once its
- * period is due and the scheduler has not yet run for it; never early (409).
+ * period is due and the scheduler has not yet run for it; never early (409). Likewise a future start
+ * that has arrived is started as the scheduler would (clearing next_billing_at), never beside it.
  */
 export const planRenew = (
   subscription: Subscription,
@@ -108,7 +109,9 @@ export const planRenew = (
     }
     case "pending":
     case "past_due": {
-      if (subscription.status === "pending" && subscription.nextBillingAt !== null && subscription.nextBillingAt > at) {
+      if (subscription.status === "pending" && subscription.nextBillingAt !== null) {
+        const due = planDue(subscription, at)
+        if (due._tag === "Start") return { _tag: "RunDue", plan: due }
         return refused(subscription, "renew", "This subscription has not started; its first invoice is created at starts_at.")
       }
       const pending = latest !== undefined && latest.status === "pending" ? latest : undefined

@@ -8,10 +8,12 @@ export const MAX_METADATA_KEY_LENGTH = 40
 /** The whole object as JSON text; keeps every response and webhook that echoes it small. */
 export const MAX_METADATA_BYTES = 8 * 1024
 
-const SECRET_KEY = /pass(word|wd)?|secret|token|cvv|cvc|card[_-]?(number|no)|\bpan\b|iban/i
+// `pan` stands alone or between separators (`card_pan`); `\b` would miss snake_case, `_` being a word character.
+const SECRET_KEY = /pass(word|wd)?|secret|token|cvv|cvc|card[_-]?(number|no)|(?<![a-z\d])pan(?![a-z\d])|iban/i
 
-// 13 to 19 digits, optionally grouped by spaces or dashes, as card numbers are written.
-const CARD_CANDIDATE = /(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)/g
+// Digit groups joined by single spaces or dashes, as card numbers are written.
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g
+const CARD_DIGITS = { min: 13, max: 19 }
 
 const passesLuhn = (digits: string): boolean => {
   let sum = 0
@@ -26,9 +28,21 @@ const passesLuhn = (digits: string): boolean => {
   return sum % 10 === 0
 }
 
-/** Whether text holds what is probably a payment card number (a Luhn-valid 13 to 19 digit run). */
+/**
+ * Whether text holds what is probably a payment card number: whole consecutive digit groups, 13 to 19
+ * digits together, that pass Luhn. Every such span of a run is tried, so digits written next to the
+ * number (an expiry, a CVV, a prefix: `4111 1111 1111 1111 12/28`) do not hide it.
+ */
 export const holdsCardNumber = (text: string): boolean =>
-  Array.from(text.matchAll(CARD_CANDIDATE), (match) => match[0].replace(/[ -]/g, "")).some(passesLuhn)
+  Array.from(text.matchAll(DIGIT_RUN), (match) => match[0].split(/[ -]/)).some((groups) =>
+    groups.some((_, first) => {
+      let digits = ""
+      for (let last = first; last < groups.length && digits.length + groups[last]!.length <= CARD_DIGITS.max; last++) {
+        digits += groups[last]
+        if (digits.length >= CARD_DIGITS.min && passesLuhn(digits)) return true
+      }
+      return false
+    }))
 
 const texts = (value: unknown): ReadonlyArray<string> => {
   if (typeof value === "string") return [value]
