@@ -9,7 +9,7 @@ export const MAX_METADATA_KEY_LENGTH = 40
 export const MAX_METADATA_BYTES = 8 * 1024
 
 // `pan` stands alone or between separators (`card_pan`); `\b` would miss snake_case, `_` being a word character.
-const SECRET_KEY = /pass(word|wd)?|secret|token|cvv|cvc|card[_-]?(number|no)|(?<![a-z\d])pan(?![a-z\d])|iban/i
+const SECRET_KEY = /passw(or)?d|passphrase|(?<![a-z\d])pass(?![a-z\d])|secret|token|api[_-]?key|private[_-]?key|cvv|cvc|card[_-]?(number|no)|(?<![a-z\d])pan(?![a-z\d])|iban/i
 
 // Digit groups joined by single spaces or dashes, as card numbers are written.
 const DIGIT_RUN = /\d+(?:[ -]\d+)*/g
