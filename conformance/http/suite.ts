@@ -22,6 +22,9 @@ import { signatureCases } from "./signature-cases.js"
 import type { Target } from "./signing.js"
 import { simulateCases } from "./simulate-cases.js"
 import { siteInfoCases } from "./site-info-cases.js"
+import { subscriptionCases, subscriptionListCases } from "./subscription-cases.js"
+import { subscriptionChangeCases, subscriptionLifecycleCases } from "./subscription-lifecycle-cases.js"
+import { subscriptionRuleCases } from "./subscription-rule-cases.js"
 import { timestampCases } from "./timestamp-cases.js"
 import { verifyCases } from "./verify-cases.js"
 import { voiceCases } from "./voice-cases.js"
@@ -46,7 +49,11 @@ export type { Target } from "./signing.js"
  *
  * Not covered yet: Idempotency-Key on initiate-payment and the simulate endpoint; a refund of a
  * completed production payment (no black-box way to complete one: the sandbox gateway refuses
- * production), so the PRODUCTION_ prefix of refund_trx_id is not checked.
+ * production), so the PRODUCTION_ prefix of refund_trx_id is not checked. For subscriptions: their
+ * webhooks (invoice.created, subscription.*; the host refuses a loopback ipn_url, so no receiver of
+ * the suite's can hear them), an identical create still running (409 with Retry-After), a 503 on
+ * checkout creation, the scheduler's batch limit (tested in-process) and an active subscription's
+ * production renewal (no black-box way to pay a production invoice).
  */
 export const httpConformance = (name: string, target: () => Target): void => {
   describe.sequential(`HTTP conformance: ${name}`, () => {
@@ -75,6 +82,12 @@ export const httpConformance = (name: string, target: () => Target): void => {
     refundAmountCases(target)
     webhookLogCases(target)
     voiceCases(target)
+    subscriptionCases(target)
+    subscriptionRuleCases(target)
+    subscriptionChangeCases(target)
+    // These move a CLOCK=manual host's business clock (a second per listed subscription, then days).
+    subscriptionListCases(target)
+    subscriptionLifecycleCases(target)
     expiryCases(target)
   })
 }
