@@ -1,0 +1,162 @@
+// `node scripts/bench/scheduler-scale.mjs [--skip-build]` with DATABASE_URL (or TEST_DATABASE_URL) a
+// postgres:// URL whose user may create databases. How the subscription scheduler's tick scales with
+// the subscriptions table: on a throw-away database per size (migrated by the kit itself, dropped at
+// the end), a merchant with USD, an active sandbox wallet and a sandbox gateway, then multi-row
+// INSERTs of N subscriptions (each with its paid first invoice, its payment and its reference), of
+// which 10,000 are due: active, the paid period ended, next_billing_at in the past. Ticks of 1,000
+// then run through the kit's own `tick` until nothing is due; it prints the time per processed
+// subscription at 10,000 and 200,000 rows, their ratio, and the plan of the due query. Numbers only,
+// never an exit code: the targets (<= 2 ms per subscription, ratio <= 1.3) are for the reader.
+import { spawnSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { dirname, join, resolve } from "node:path"
+import { performance } from "node:perf_hooks"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { parseArgs } from "node:util"
+import pg from "pg"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+const DUE = 10_000
+const BATCH = 1_000
+const SIZES = [10_000, 200_000]
+const DAY_MICROS = 86_400_000_000n
+
+const { values: flags } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } } })
+const baseUrl = process.env["DATABASE_URL"] || process.env["TEST_DATABASE_URL"] || ""
+if (!/^postgres(ql)?:\/\//.test(baseUrl)) {
+  console.error("scheduler-scale: set DATABASE_URL (or TEST_DATABASE_URL) to a postgres:// URL whose user may create databases")
+  process.exit(1)
+}
+if (!flags["skip-build"]) {
+  const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "inherit" })
+  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status})`)
+}
+const load = (path) => import(pathToFileURL(join(ROOT, "dist", path)).href)
+const { Effect, Layer, Logger, LogLevel, ManagedRuntime } = await import("effect")
+const { defaultWebhookConfig, kitLayer } = await load("hosts/kit-layer.js")
+const { defaultCurrencyCatalog } = await load("core/money/currencies.js")
+const { defaultSiteSettings } = await load("core/settings/site-settings.js")
+const { createMerchant, replaceCurrencies } = await load("core/merchants/merchant-admin.js")
+const { createWallet } = await load("core/wallets/wallet-admin.js")
+const { createGateway } = await load("core/payments/gateway-admin.js")
+const { tick } = await load("core/subscriptions/scheduler.js")
+
+const onServer = async (url, run) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * `total` subscriptions, the first DUE of them due (their daily period ended 1..DUE seconds ago), the
+ * rest as a live table holds them: three in four active inside their period (due within the day),
+ * the others past_due or cancelled (no next billing). Each has its paid first invoice and payment.
+ */
+const seed = (client, merchantId, gatewayId, total, nowMicros) => {
+  const params = [merchantId, gatewayId, String(nowMicros), String(DAY_MICROS), DUE, total]
+  // $3 now, $4 a day; per row: anchor (the paid period's start) and status.
+  const rows = `SELECT i,
+      CASE WHEN i <= $5 THEN $3::bigint - $4::bigint - i * 1000000
+           ELSE $3::bigint - ((i * 7919) % 86000 + 1) * 1000000 END AS anchor,
+      CASE WHEN i <= $5 OR i % 4 <> 0 THEN 'active' WHEN i % 8 = 0 THEN 'cancelled' ELSE 'past_due' END AS status,
+      md5('s' || i)::uuid::text AS sid, md5('i' || i)::uuid::text AS iid, 'SANDBOX_BENCH' || lpad(i::text, 13, '0') AS trx
+    FROM generate_series(1::bigint, $6::bigint) AS i`
+  return client.query(`WITH r AS (${rows}),
+    s AS (INSERT INTO subscriptions (id, merchant_id, environment, external_reference, status, billing_cycle, amount, currency,
+        customer_email, customer_name, description, success_redirect, cancel_redirect, ipn_url, allow_payment_methods, metadata,
+        starts_at, current_period_start, current_period_end, next_billing_at, cancel_at_period_end, cancelled_at, created_at, updated_at)
+      SELECT sid, $1::bigint, 'sandbox', 'bench-' || i, status, 'daily', 1000000000, 'USD', 'payer' || i || '@example.com', NULL, NULL,
+        'https://shop.example/ok', 'https://shop.example/cancel', 'https://shop.example/ipn', '[]', '{}',
+        anchor, anchor, anchor + $4::bigint, CASE WHEN status = 'active' THEN anchor + $4::bigint END, 0,
+        CASE WHEN status = 'cancelled' THEN anchor END, anchor, anchor FROM r RETURNING 1),
+    p AS (INSERT INTO payments (trx_id, merchant_id, environment, ref_trx, amount, currency, status, failure_reason, fee, net,
+        refunded_amount, description, customer_name, customer_email, ipn_url, success_redirect, cancel_redirect,
+        allow_payment_methods, gateway_ids, gateway_id, invoice_id, expires_at, completed_at, created_at, updated_at)
+      SELECT trx, $1::bigint, 'sandbox', 'INV-' || iid, 1000000000, 'USD', 'success', NULL, 0, 1000000000, 0, NULL, NULL,
+        'payer' || i || '@example.com', 'https://shop.example/ipn', 'https://shop.example/ok', 'https://shop.example/cancel',
+        '[]', '[' || $2::bigint || ']', $2::bigint, iid, anchor + 3600000000, anchor, anchor, anchor FROM r RETURNING 1),
+    f AS (INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
+      SELECT $1::bigint, 'sandbox', 'INV-' || iid, trx, 9223372036854775807 FROM r RETURNING 1)
+    INSERT INTO subscription_invoices (id, subscription_id, sequence, reference, status, amount, currency, trx_id,
+        period_start, period_end, checkout_expires_at, paid_at, created_at, updated_at)
+      SELECT iid, sid, 1, 'INV-' || iid, 'paid', 1000000000, 'USD', trx, anchor, anchor + $4::bigint, anchor + 3600000000,
+        anchor, anchor, anchor FROM r`, params)
+}
+
+const DUE_QUERY = `SELECT * FROM subscriptions WHERE next_billing_at IS NOT NULL AND next_billing_at <= $1
+  AND status <> 'cancelled' ORDER BY next_billing_at, id LIMIT ${BATCH}`
+
+/** One size on its own database: seed, plan, then ticks until nothing is due. */
+const runSize = async (total) => {
+  const name = `mp_sched_bench_${randomBytes(5).toString("hex")}`
+  await onServer(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  const kit = kitLayer({
+    store: { kind: "postgres", url: url.toString() },
+    masterKey: new Uint8Array(32).fill(7),
+    adminToken: "bench-admin-token",
+    settings: defaultSiteSettings,
+    currencies: defaultCurrencyCatalog,
+    baseUrl: "https://pay.example",
+    checkoutLifetimeSeconds: 3600,
+    webhooks: defaultWebhookConfig,
+    backgroundJobs: false,
+    scheduler: { enabled: false, batchSize: BATCH }
+  })
+  // As the standalone host runs: no spans, warnings and errors only.
+  const runtime = ManagedRuntime.make(kit.pipe(Layer.provide(Layer.setTracerEnabled(false)), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))))
+  try {
+    const { gatewayId, merchantId } = await runtime.runPromise(Effect.gen(function*() {
+      const merchant = yield* createMerchant({ name: "Bench shop", status: "approved" })
+      yield* replaceCurrencies(merchant.id, ["USD"])
+      yield* createWallet(merchant.id, "USD", "sandbox")
+      const gateway = yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: "benchcard", type: "automatic", active: true })
+      return { merchantId: merchant.id, gatewayId: gateway.id }
+    }))
+    const nowMicros = BigInt(Date.now()) * 1000n
+    const plan = await onServer(url.toString(), async (client) => {
+      const started = performance.now()
+      await seed(client, merchantId, gatewayId, total, nowMicros)
+      const seededMs = performance.now() - started
+      await client.query("VACUUM ANALYZE")
+      const explained = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${DUE_QUERY}`, [String(nowMicros)])
+      const due = await client.query("SELECT COUNT(*)::int AS n FROM subscriptions WHERE next_billing_at <= $1", [String(nowMicros)])
+      return { seededMs, due: due.rows[0].n, lines: explained.rows.map((row) => row["QUERY PLAN"]) }
+    })
+    const ticks = []
+    for (;;) {
+      const started = performance.now()
+      const report = await runtime.runPromise(tick(BATCH))
+      if (report.processed === 0) break
+      ticks.push({ ms: performance.now() - started, ...report })
+    }
+    return { total, ...plan, ticks }
+  } finally {
+    await runtime.dispose()
+    await onServer(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  }
+}
+
+const perItem = (ticks) => ticks.reduce((sum, t) => sum + t.ms, 0) / ticks.reduce((sum, t) => sum + t.pastDue, 0)
+const fixed = (value, digits = 3) => value.toFixed(digits)
+
+console.log(`scheduler scale: Node ${process.version}, PostgreSQL at ${baseUrl.replace(/\/\/[^@/]*@/, "//***@")}, ticks of ${BATCH}, ${DUE} due per size`)
+const results = []
+for (const total of SIZES) {
+  const result = await runSize(total)
+  results.push(result)
+  const processed = result.ticks.reduce((sum, t) => sum + t.processed, 0)
+  const failed = result.ticks.reduce((sum, t) => sum + t.failed, 0)
+  console.log(`\n${total.toLocaleString("en")} subscriptions (${result.due.toLocaleString("en")} due), seeded in ${fixed(result.seededMs / 1000, 1)} s`)
+  console.log(`  ${result.ticks.length} ticks, ${processed} processed, ${failed} failed; ms per tick: ${result.ticks.map((t) => Math.round(t.ms)).join(", ")}`)
+  console.log(`  per processed subscription: ${fixed(perItem(result.ticks))} ms (after the first tick: ${fixed(perItem(result.ticks.slice(1)))} ms)`)
+  console.log("  due query plan (first batch):")
+  for (const line of result.lines) console.log(`    ${line}`)
+}
+const [small, large] = results.map((result) => perItem(result.ticks.slice(1)))
+console.log(`\nper subscription, after the first tick: ${fixed(small)} ms at 10k, ${fixed(large)} ms at 200k; ratio ${fixed(large / small, 2)} (targets: <= 2 ms, ratio <= 1.3)`)
