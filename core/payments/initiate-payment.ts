@@ -14,8 +14,11 @@ import { GatewayPlugins } from "./gateway-plugin.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
-/** Whose checkout it is: the merchant and the environment its records live in. */
-export type CheckoutOwner = Pick<AuthenticatedMerchant, "merchant" | "environment">
+/** Whose checkout it is: the merchant (only its id is read) and the environment its records live in. */
+export interface CheckoutOwner {
+  readonly merchant: Pick<AuthenticatedMerchant["merchant"], "id">
+  readonly environment: AuthenticatedMerchant["environment"]
+}
 
 export interface InitiateRequest {
   readonly amount: AmountInput

@@ -1,6 +1,5 @@
 import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
-import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { carryOutDue } from "./due-work.js"
@@ -56,8 +55,7 @@ export const renewSubscription = (caller: AuthenticatedMerchant, id: string, for
         }
         case "NewInvoice": {
           if (plan.retire !== undefined) yield* retireInvoice(plan.retire, at)
-          const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(subscription.merchantId))
-          const invoice = yield* openInvoice(subscription, merchant, plan.period, (latest?.sequence ?? 0) + 1)
+          const invoice = yield* openInvoice(subscription, plan.period, (latest?.sequence ?? 0) + 1)
           const current = Option.getOrThrow(yield* (yield* SubscriptionRepository).findById(subscription.id))
           yield* enqueueSubscriptionEvent("invoice.created", current, invoice, invoice)
           return { subscription: current, latest: invoice }

@@ -82,7 +82,7 @@ export const createSubscription = (caller: AuthenticatedMerchant, request: Creat
         cancelledAt: null
       })
       if (!immediate) return { subscription, latest: undefined }
-      const invoice = yield* openInvoice(subscription, caller.merchant, duePeriod(subscription), 1)
+      const invoice = yield* openInvoice(subscription, duePeriod(subscription), 1)
       yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
       return { subscription, latest: invoice }
     })))

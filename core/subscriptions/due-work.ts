@@ -1,7 +1,5 @@
 import { Effect, Option } from "effect"
-import { MerchantRepository } from "../merchants/merchant-repository.js"
 import type { Instant } from "../shared/instant.js"
-import { Transactor } from "../shared/transactor.js"
 import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
 import type { DuePlan } from "./lifecycle.js"
 import type { Subscription } from "./subscription.js"
@@ -16,7 +14,8 @@ export type DueOutcome = "none" | "started" | "past_due" | "cancelled"
  * at-period-end cancellation, or opens the period's invoice and moves the subscription. When the
  * invoice cannot be opened (the currency or wallet was switched off since), `lenient` (the
  * scheduler) still moves it, as a renewal that failed, and logs why; a renew call propagates the
- * error to its caller instead. The invoice is opened in a savepoint so a failure leaves no half.
+ * error to its caller instead. The errors it forgives are raised by the checkout's terms before
+ * anything is written, so forgiving them leaves no half-opened invoice behind.
  */
 export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Instant, lenient: boolean) =>
   Effect.gen(function*() {
@@ -28,9 +27,8 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
       yield* enqueueSubscriptionEvent("subscription.cancelled", moved, yield* latestInvoice(subscription.id))
       return { outcome: "cancelled" as DueOutcome, subscription: moved, invoice: undefined }
     }
-    const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(subscription.merchantId))
     const sequence = ((yield* latestInvoice(subscription.id))?.sequence ?? 0) + 1
-    const opening = (yield* Transactor).withTransaction(openInvoice(subscription, merchant, plan.period, sequence))
+    const opening = openInvoice(subscription, plan.period, sequence)
     const invoice = lenient
       ? yield* opening.pipe(
         Effect.catchTags({

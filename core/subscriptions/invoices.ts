@@ -1,5 +1,4 @@
 import { Effect, Option } from "effect"
-import type { Merchant } from "../merchants/merchant.js"
 import { toFixed8String } from "../money/format.js"
 import { finishPayment } from "../payments/finish-payment.js"
 import { initiatePayment } from "../payments/initiate-payment.js"
@@ -14,11 +13,11 @@ import { SubscriptionRepository } from "./subscription-repository.js"
  * fees and link rules, limited to the subscription's methods), whose ref_trx is the invoice
  * reference, then the invoice row naming it. Call inside the transaction holding the subscription.
  */
-export const openInvoice = (subscription: Subscription, merchant: Merchant, period: Period, sequence: number) =>
+export const openInvoice = (subscription: Subscription, period: Period, sequence: number) =>
   Effect.gen(function*() {
     const id = yield* (yield* Ids).uuid
     const reference = `INV-${id}`
-    const session = yield* initiatePayment({ merchant, environment: subscription.environment }, {
+    const session = yield* initiatePayment({ merchant: { id: subscription.merchantId }, environment: subscription.environment }, {
       amount: { kind: "string", value: toFixed8String(subscription.amount) },
       currency: subscription.currency,
       refTrx: reference,
