@@ -5,13 +5,13 @@ import { Transactor } from "../shared/transactor.js"
 import { carryOutDue } from "./due-work.js"
 import { latestInvoice, openInvoice, retireInvoice, retirePendingInvoices } from "./invoices.js"
 import { planCancel, planRenew } from "./lifecycle.js"
-import { SubscriptionTransitionRefused } from "./subscription.js"
+import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { scopedSubscription } from "./subscription-queries.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 
 /** A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts. */
-const locked = <A, E, R>(caller: AuthenticatedMerchant, id: string, change: (subscription: Parameters<typeof planCancel>[0]) => Effect.Effect<A, E, R>) =>
+const locked = <A, E, R>(caller: AuthenticatedMerchant, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), change)))
 
@@ -55,10 +55,10 @@ export const renewSubscription = (caller: AuthenticatedMerchant, id: string, for
         }
         case "NewInvoice": {
           if (plan.retire !== undefined) yield* retireInvoice(plan.retire, at)
+          // The subscription itself does not move: a new checkout for the same period.
           const invoice = yield* openInvoice(subscription, plan.period, (latest?.sequence ?? 0) + 1)
-          const current = Option.getOrThrow(yield* (yield* SubscriptionRepository).findById(subscription.id))
-          yield* enqueueSubscriptionEvent("invoice.created", current, invoice, invoice)
-          return { subscription: current, latest: invoice }
+          yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
+          return { subscription, latest: invoice }
         }
       }
     }))

@@ -8,27 +8,31 @@ import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/ids.js"
 import { openInvoice } from "./invoices.js"
 import { duePeriod } from "./lifecycle.js"
-import type { BillingCycle } from "./subscription.js"
+import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 
-export interface CreateSubscriptionRequest {
-  readonly externalReference: string
-  readonly billingCycle: BillingCycle
-  readonly amount: AmountInput
-  readonly currency: string
-  readonly customerEmail: string
-  readonly customerName: string | null
-  readonly description: string | null
-  readonly successRedirect: string
-  readonly cancelRedirect: string
-  readonly ipnUrl: string
-  /** null for an immediate start. */
-  readonly startsAt: Instant | null
-  /** Exact gateway codes; empty for every eligible method. */
-  readonly allowPaymentMethods: ReadonlyArray<string>
-  readonly metadata: Readonly<Record<string, unknown>>
-}
+/** What a merchant asks for: the subscription's own terms, with the amount as sent and an optional start. */
+export type CreateSubscriptionRequest =
+  & Pick<
+    Subscription,
+    | "externalReference"
+    | "billingCycle"
+    | "currency"
+    | "customerEmail"
+    | "customerName"
+    | "description"
+    | "successRedirect"
+    | "cancelRedirect"
+    | "ipnUrl"
+    | "allowPaymentMethods"
+    | "metadata"
+  >
+  & {
+    readonly amount: AmountInput
+    /** null for an immediate start. */
+    readonly startsAt: Instant | null
+  }
 
 /**
  * Spec 4.5 and the first row(s) of 3.2: the checkout terms of the currency (enabled, wallet, amount

@@ -29,14 +29,14 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
     }
     const sequence = ((yield* latestInvoice(subscription.id))?.sequence ?? 0) + 1
     const opening = openInvoice(subscription, plan.period, sequence)
+    const forgiven = (reason: unknown) =>
+      Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason }), undefined)
     const invoice = lenient
-      ? yield* opening.pipe(
-        Effect.catchTags({
-          CurrencyNotEnabled: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error._tag }), undefined),
-          ReceiverWalletUnavailable: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error._tag }), undefined),
-          ValidationFailed: (error) => Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason: error.errors }), undefined)
-        })
-      )
+      ? yield* opening.pipe(Effect.catchTags({
+        CurrencyNotEnabled: (error) => forgiven(error._tag),
+        ReceiverWalletUnavailable: (error) => forgiven(error._tag),
+        ValidationFailed: (error) => forgiven(error.errors)
+      }))
       : yield* opening
     const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
