@@ -6,7 +6,7 @@ import { fromIsoString } from "../../../core/shared/instant.js"
 import { cancelSubscription, renewSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"
 import { metadataProblem } from "../../../core/subscriptions/metadata-rules.js"
-import { BillingCycle } from "../../../core/subscriptions/subscription.js"
+import { BillingCycle, type Invoice, type Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../../../core/subscriptions/subscription-resource.js"
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
@@ -63,7 +63,7 @@ const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined) =>
     }
   })
 
-const subscriptionAnswer = (result: { readonly subscription: Parameters<typeof subscriptionJson>[0]; readonly latest: Parameters<typeof subscriptionJson>[1] }) =>
+const subscriptionAnswer = (result: { readonly subscription: Subscription; readonly latest: Invoice | undefined }) =>
   Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }))
 
 const create = Effect.gen(function*() {
