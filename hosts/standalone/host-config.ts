@@ -27,6 +27,10 @@ export interface HostConfig {
   readonly webhooks: WebhookConfig
   readonly http: HttpTimeouts
   readonly logging: { readonly format: LogFormat; readonly level: LogLevelName }
+  /** Gateway plugin modules to load (GATEWAY_PLUGINS): npm package names or file paths, as written. */
+  readonly gatewayPlugins: ReadonlyArray<string>
+  /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
+  readonly pluginCallTimeoutMillis: number | undefined
 }
 
 /** How long a client may take: to send its headers, and to send its whole request. */
@@ -86,6 +90,10 @@ const oneOf = <A extends string>(name: string, value: string | undefined, allowe
   return found
 }
 
+/** A comma-separated list; blanks around and between commas are the operator's formatting, not entries. */
+const listOf = (value: string | undefined): ReadonlyArray<string> =>
+  (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "")
+
 /** Node refuses a header timeout longer than the request timeout; said here in the setting's names. */
 const httpTimeouts = (env: NodeJS.ProcessEnv): HttpTimeouts => {
   const requestTimeoutMs = integer("HTTP_REQUEST_TIMEOUT_MS", env["HTTP_REQUEST_TIMEOUT_MS"], 100, 3_600_000) ?? 30_000
@@ -131,6 +139,8 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     logging: {
       format: oneOf("LOG_FORMAT", env["LOG_FORMAT"], ["human", "json"] as const, "human"),
       level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")
-    }
+    },
+    gatewayPlugins: listOf(env["GATEWAY_PLUGINS"]),
+    pluginCallTimeoutMillis: integer("GATEWAY_PLUGIN_TIMEOUT_MS", env["GATEWAY_PLUGIN_TIMEOUT_MS"], 100, 120_000)
   }
 }

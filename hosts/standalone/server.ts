@@ -6,6 +6,7 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
 import * as Logging from "../../adapters/logging/logger-layer.js"
 import { makeCurrencyCatalog } from "../../core/money/currencies.js"
+import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { kitLayer, type KitConfig } from "../kit-layer.js"
@@ -14,8 +15,10 @@ import { createGracefulServer } from "./graceful-server.js"
 import { ConfigProblem, type HostConfig } from "./host-config.js"
 import { listeningLine, stoppedLine } from "./lifecycle-log.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
+import { loadPluginModules } from "./plugin-modules.js"
+import { HostFailure } from "./startup-problems.js"
 
-export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfig => {
+export const kitConfigFor = (config: HostConfig, secrets: HostSecrets, plugins: ReadonlyArray<PluginEntry> = []): KitConfig => {
   const currencies = makeCurrencyCatalog({ cryptoCodes: config.cryptoCurrencies })
   if (Either.isLeft(currencies)) throw new ConfigProblem(`CRYPTO_CURRENCIES: ${currencies.left.message}`)
   return {
@@ -27,6 +30,8 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
     checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
     webhooks: config.webhooks,
     scheduler: config.scheduler,
+    plugins,
+    ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
     settings: {
       ...defaultSiteSettings,
       siteUrl: config.baseUrl,
@@ -35,6 +40,15 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets): KitConfi
     }
   }
 }
+
+/** GATEWAY_PLUGINS, imported relative to the directory the host was started in. */
+const pluginModules = (config: HostConfig): Effect.Effect<ReadonlyArray<PluginEntry>, HostFailure> =>
+  config.gatewayPlugins.length === 0
+    ? Effect.succeed([])
+    : Effect.tryPromise({
+      try: () => loadPluginModules(config.gatewayPlugins, process.cwd()),
+      catch: (error) => (error instanceof HostFailure ? error : new HostFailure(`GATEWAY_PLUGINS: ${String(error)}`))
+    })
 
 /**
  * The HTTP server over the kit. Tracing is off: it costs about half the throughput and nothing here
@@ -49,7 +63,9 @@ export interface ServerOptions {
 export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: ServerOptions = {}) => {
   // A manual clock starts at CLOCK_START or the real time of start-up; every request then runs on it.
   const manual = config.clock === "manual" ? makeManualClock(config.clockStartMillis ?? Date.now()) : undefined
-  const kit = kitLayer({ ...kitConfigFor(config, secrets), ...(manual !== undefined ? { manualClock: manual } : {}) })
+  // Plugin modules are imported before the kit is built: the registry judges them as the kit starts.
+  const kit = Layer.unwrapEffect(Effect.map(pluginModules(config), (plugins) =>
+    kitLayer({ ...kitConfigFor(config, secrets, plugins), ...(manual !== undefined ? { manualClock: manual } : {}) })))
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
