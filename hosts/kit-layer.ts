@@ -1,6 +1,7 @@
 import { Duration, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
+import * as StatusSyncSweeper from "../core/payments/status-sync.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
@@ -17,7 +18,7 @@ import { secretBoxLayer } from "../core/signing/secret-box.js"
 import { sandboxPlugin } from "../adapters/gateways/sandbox/index.js"
 import * as CheckoutConfig from "../core/payments/checkout-config.js"
 import * as CheckoutLinks from "../core/payments/checkout-links.js"
-import type { GatewayPlugin } from "../core/payments/gateway-plugin.js"
+import type { GatewayPluginDefinition } from "../core/payments/gateway-plugin.js"
 import * as GatewayPluginRegistry from "../core/payments/gateway-plugin-registry.js"
 import { layer as IdsLive } from "../core/signing/ids.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
@@ -37,13 +38,20 @@ export interface KitConfig {
   /** The public address checkout links point at, without a trailing slash. */
   readonly baseUrl: string
   readonly checkoutLifetimeSeconds: number
-  /** Gateway plugins beyond the built-in sandbox simulator. */
-  readonly plugins?: ReadonlyArray<GatewayPlugin>
+  /**
+   * Gateway plugins beyond the built-in sandbox simulator: plugin objects, or entries naming the
+   * module each came from (the standalone host's GATEWAY_PLUGINS) so a refusal says which one.
+   */
+  readonly plugins?: ReadonlyArray<GatewayPluginRegistry.PluginEntry | GatewayPluginDefinition>
+  /** How long one plugin call may take (default 10 s). */
+  readonly pluginCallTimeoutMillis?: number
   readonly webhooks: WebhookConfig
   /** Run the webhook dispatcher and the checkout expiry sweeper in this process (default true). */
   readonly backgroundJobs?: boolean
   /** How often expired checkouts are swept to failed (default 15 s: within the minute promised). */
   readonly expirySweepIntervalMillis?: number
+  /** How often pending payments whose gateway can be asked are looked at (default 15 s). */
+  readonly statusSyncIntervalMillis?: number
   /** The subscription scheduler: its minute loop (with the background jobs) and its batch size. */
   readonly scheduler?: { readonly enabled: boolean; readonly batchSize: number; readonly intervalMillis?: number }
   /** Business time that moves only when told to (CLOCK=manual). */
@@ -84,6 +92,10 @@ const backgroundJobsLayer = (config: KitConfig) => {
       interval: Duration.millis(config.expirySweepIntervalMillis ?? 15_000),
       ...(clock !== undefined ? { clock } : {})
     }),
+    StatusSyncSweeper.layer({
+      interval: Duration.millis(config.statusSyncIntervalMillis ?? 15_000),
+      ...(clock !== undefined ? { clock } : {})
+    }),
     IdempotencyRecordPurger.layer(),
     config.scheduler?.enabled === false
       ? Layer.empty
@@ -115,7 +127,9 @@ export const kitLayer = (config: KitConfig) => {
     Layer.succeed(AdminToken, config.adminToken),
     // Read by initiate-payment to refuse at once an ipn_url the sender below would refuse.
     Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
-    GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])]),
+    GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])], {
+      ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
+    }),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive,
     CheckoutConfig.layer(),

@@ -2,6 +2,8 @@ import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, Me
 import type { MerchantKeyTaken } from "../../core/merchants/credentials.js"
 import type { MerchantNotFound } from "../../core/merchants/merchant.js"
 import type { GatewayCodeTaken, GatewayNotFound } from "../../core/payments/gateway.js"
+import type { NotificationTargetUnknown } from "../../core/payments/gateway-notifications.js"
+import type { PluginCallFailed, UnknownGatewayPlugin } from "../../core/payments/gateway-plugin.js"
 import type {
   CurrencyNotEnabled,
   DuplicateReference,
@@ -48,6 +50,9 @@ import type {
  */
 export type ApiError =
   | AuthenticationFailed
+  | NotificationTargetUnknown
+  | PluginCallFailed
+  | UnknownGatewayPlugin
   | MerchantPendingApproval
   | MerchantSuspended
   | MerchantBlocked

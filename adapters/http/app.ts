@@ -9,6 +9,7 @@ import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
+import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { paymentRoutes } from "./routes/payment-routes.js"
 import { refundRoutes } from "./routes/refund-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
@@ -37,7 +38,8 @@ export const router = HttpRouter.concatAll(
   paymentRoutes,
   refundRoutes,
   subscriptionRoutes,
-  checkoutRoutes
+  checkoutRoutes,
+  gatewayNotifyRoutes
 ).pipe(
   HttpRouter.mount(ADMIN_PREFIX, adminRoutes)
 )

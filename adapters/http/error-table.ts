@@ -201,6 +201,12 @@ export const describeError = (error: ApiError): ErrorDescription => {
       return { status: 503, message: "The invoice could not be created this time; retry the identical request.", errorCode: "SERVICE_UNAVAILABLE", headers: { "retry-after": "1" } }
     case "SchedulerBusy":
       return { status: 409, message: "A scheduler run is in progress; try again shortly.", errorCode: "INVALID_STATE", headers: { "retry-after": "5" } }
+    case "NotificationTargetUnknown":
+      return { status: 404, message: "No gateway takes notifications at this address.", errorCode: "NOT_FOUND" }
+    case "PluginCallFailed":
+    case "UnknownGatewayPlugin":
+      // The gateway retries on a 5xx: by then the plugin (or the store) may answer.
+      return { status: 503, message: "The gateway plugin could not handle this now; retry later.", errorCode: "SERVICE_UNAVAILABLE", headers: { "retry-after": "60" } }
     case "StoreUnavailable":
       return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
     case "StorageError":

@@ -1,9 +1,11 @@
 import { Layer } from "effect"
+import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
 import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
 import * as Merchants from "./merchant-repository.js"
+import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
@@ -24,6 +26,8 @@ export const sqlStorageLayer = Layer.mergeAll(
   Wallets.layer,
   Gateways.layer,
   Payments.layer,
+  CheckoutAttempts.layer,
+  PaymentFlags.layer,
   Refunds.layer,
   Idempotency.layer,
   RateLimits.layer,

@@ -1,10 +1,10 @@
-import { Effect, Either, Option, ParseResult, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import type { GatewayId, MerchantId } from "../shared/ids.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { GatewayNotFound, type GatewayPatch, type GatewayType } from "./gateway.js"
-import type { GatewayPlugin } from "./gateway-plugin.js"
+import { mergeSecrets, openConfig, sealConfig, validateConfig } from "./gateway-config.js"
 import { GatewayPlugins } from "./gateway-plugin.js"
 import { GatewayRepository } from "./gateway-repository.js"
 import { changesCheckoutConfig } from "./checkout-config.js"
@@ -17,33 +17,12 @@ export interface GatewayInput {
   readonly method: string
   readonly type: GatewayType
   readonly active: boolean
-  /** The plugin's settings as sent; absent means `{}`, which the plugin's schema may refuse. */
-  readonly config?: unknown
+  /** The plugin's settings as sent; absent means `{}`, which the plugin's parseConfig may refuse. */
+  readonly config?: Readonly<Record<string, unknown>>
 }
 
 /** The method becomes half of the unique code `<method>-<currency>`, so it is kept to a plain slug. */
 export const METHOD_PATTERN = /^[a-z0-9][a-z0-9_]{0,30}$/i
-
-// Schema's own wording ("Expected string, actual 1") inside a sentence, so every answer reads alike.
-const issueText = (issue: ParseResult.ArrayFormatterIssue) =>
-  issue.path.length === 0
-    ? `The config is invalid: ${issue.message}.`
-    : `The config field ${issue.path.map(String).join(".")} is invalid: ${issue.message}.`
-
-/**
- * Decodes with the plugin's schema, then encodes back: what is stored is the schema's own canonical
- * form. Unknown keys are refused rather than dropped, so an administrator's typo is reported, not lost.
- */
-const validConfig = (plugin: GatewayPlugin, input: unknown): Either.Either<Readonly<Record<string, unknown>>, ReadonlyArray<string>> => {
-  const options = { errors: "all", onExcessProperty: "error" } as const
-  const decoded = Schema.decodeUnknownEither(plugin.configSchema)(input, options)
-  const encoded = Either.flatMap(decoded, (value) => Schema.encodeUnknownEither(plugin.configSchema)(value, options))
-  if (Either.isLeft(encoded)) return Either.left(ParseResult.ArrayFormatter.formatErrorSync(encoded.left).map(issueText))
-  const value: unknown = encoded.right
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? Either.right(value as Readonly<Record<string, unknown>>)
-    : Either.left([`The ${plugin.id} plugin's configuration must be a JSON object.`])
-}
 
 /**
  * Every rule is checked before failing, so the administrator sees all problems at once. Only an
@@ -71,10 +50,10 @@ export const createGateway = (input: GatewayInput) =>
     if (!METHOD_PATTERN.test(input.method)) {
       fail("method", "The method must be 1 to 31 letters, digits or underscores, starting with a letter or digit.")
     }
-    const config = plugin === undefined ? undefined : validConfig(plugin, input.config ?? {})
-    if (config !== undefined && Either.isLeft(config)) for (const message of config.left) fail("config", message)
+    const config = plugin === undefined ? undefined : yield* Effect.either(validateConfig(plugin, input.config ?? {}))
+    if (config !== undefined && config._tag === "Left") for (const message of config.left.errors["config"] ?? []) fail("config", message)
 
-    if (Object.keys(errors).length > 0 || config === undefined || Either.isLeft(config)) {
+    if (Object.keys(errors).length > 0 || plugin === undefined || config === undefined || config._tag === "Left") {
       return yield* new ValidationFailed({ errors, code })
     }
     return yield* (yield* GatewayRepository).create({
@@ -84,16 +63,30 @@ export const createGateway = (input: GatewayInput) =>
       method: input.method,
       type: input.type,
       active: input.active,
-      config: config.right
+      config: yield* sealConfig(plugin, config.right)
     })
   }).pipe(changesCheckoutConfig)
 
 export const listGateways = Effect.flatMap(GatewayRepository, (repository) => repository.list)
 
-/** Name, type and activity only: the plugin, method and currency make the code, which never changes. */
-export const updateGateway = (id: GatewayId, patch: Pick<GatewayPatch, "name" | "active" | "type">) =>
+/**
+ * Name, type, activity and config: the plugin, method and currency make the code, which never
+ * changes. A new config replaces the old one whole, except secret fields left out, which keep theirs.
+ */
+export const updateGateway = (id: GatewayId, patch: GatewayPatch) =>
   Effect.gen(function*() {
-    const updated = yield* (yield* GatewayRepository).update(id, patch)
+    const repository = yield* GatewayRepository
+    let changes = patch
+    if (patch.config !== undefined) {
+      const current = yield* repository.findById(id)
+      if (Option.isNone(current)) return yield* new GatewayNotFound({ gatewayId: id })
+      const plugin = yield* Effect.mapError((yield* GatewayPlugins).get(current.value.plugin), () =>
+        ValidationFailed.field("config", `The gateway's plugin ${JSON.stringify(current.value.plugin)} is not registered, so its config cannot be checked.`))
+      const stored = yield* Effect.mapError(openConfig(plugin, current.value.config), (failed) => ValidationFailed.field("config", failed.message))
+      const valid = yield* validateConfig(plugin, mergeSecrets(plugin, stored, patch.config))
+      changes = { ...patch, config: yield* sealConfig(plugin, valid) }
+    }
+    const updated = yield* repository.update(id, changes)
     if (Option.isNone(updated)) return yield* new GatewayNotFound({ gatewayId: id })
     return updated.value
   }).pipe(changesCheckoutConfig)

@@ -1,5 +1,9 @@
 import { type Context, Effect, Either, Layer, Schema } from "effect"
-import { GATEWAY_PLUGIN_API_VERSION, type GatewayPlugin, GatewayPlugins, UnknownGatewayPlugin } from "./gateway-plugin.js"
+import { type GatewayPluginDefinition, GatewayPlugins, type HostedPlugin, UnknownGatewayPlugin } from "./gateway-plugin.js"
+import { type HostingOptions, hostPlugin } from "./plugin-hosting.js"
+import { checkPluginShape } from "./plugin-shape.js"
+
+export { PLUGIN_ID_PATTERN } from "./plugin-shape.js"
 
 /**
  * A plugin this kit cannot host. Raised while the host starts, so a mismatch stops the process with
@@ -10,33 +14,16 @@ export class IncompatibleGatewayPlugin extends Schema.TaggedError<IncompatibleGa
   message: Schema.String
 }) {}
 
-/** Gateway records store the id and URLs may carry it: keep it short, lower case and URL-safe. */
-export const PLUGIN_ID_PATTERN = /^[a-z][a-z0-9-]{1,31}$/
+/** Where a plugin came from, for the one line that refuses it: a module specifier, or its id. */
+export interface PluginEntry {
+  readonly plugin: unknown
+  readonly source?: string
+}
 
-const named = (plugin: GatewayPlugin) => `Gateway plugin ${JSON.stringify(plugin.id)} ${plugin.version}`
-
-const problemWith = (plugin: GatewayPlugin, seen: ReadonlyMap<string, GatewayPlugin>): IncompatibleGatewayPlugin | undefined => {
-  if (plugin.apiVersion !== GATEWAY_PLUGIN_API_VERSION) {
-    return new IncompatibleGatewayPlugin({
-      plugin: plugin.id,
-      message: `${named(plugin)} was written for gateway plugin API version ${plugin.apiVersion}, ` +
-        `but this kit speaks version ${GATEWAY_PLUGIN_API_VERSION}.`
-    })
-  }
-  if (!PLUGIN_ID_PATTERN.test(plugin.id)) {
-    return new IncompatibleGatewayPlugin({
-      plugin: plugin.id,
-      message: `${named(plugin)} has an invalid id: use 2 to 32 lower-case letters, digits or hyphens, starting with a letter.`
-    })
-  }
-  const earlier = seen.get(plugin.id)
-  if (earlier !== undefined) {
-    return new IncompatibleGatewayPlugin({
-      plugin: plugin.id,
-      message: `Gateway plugin id ${JSON.stringify(plugin.id)} is registered twice (versions ${earlier.version} and ${plugin.version}).`
-    })
-  }
-  return undefined
+const nameOf = (entry: PluginEntry): string => {
+  const id = (entry.plugin as { readonly id?: unknown } | null)?.id
+  const named = typeof id === "string" ? `Gateway plugin ${JSON.stringify(id)}` : "A gateway plugin"
+  return entry.source === undefined ? named : `${named} from ${entry.source}`
 }
 
 /**
@@ -44,24 +31,39 @@ const problemWith = (plugin: GatewayPlugin, seen: ReadonlyMap<string, GatewayPlu
  * the whole set: starting with some plugins silently missing would strand their gateway records.
  */
 export const makeGatewayPlugins = (
-  plugins: ReadonlyArray<GatewayPlugin>
+  entries: ReadonlyArray<PluginEntry | GatewayPluginDefinition>,
+  options: HostingOptions = {}
 ): Either.Either<Context.Tag.Service<typeof GatewayPlugins>, IncompatibleGatewayPlugin> => {
-  const byId = new Map<string, GatewayPlugin>()
-  for (const plugin of plugins) {
-    const problem = problemWith(plugin, byId)
-    if (problem !== undefined) return Either.left(problem)
-    byId.set(plugin.id, plugin)
+  const byId = new Map<string, { readonly hosted: HostedPlugin; readonly from: string }>()
+  for (const given of entries) {
+    const entry: PluginEntry = "plugin" in given && !("apiVersion" in given) ? given : { plugin: given }
+    const checked = checkPluginShape(entry.plugin)
+    const id = String((entry.plugin as { readonly id?: unknown } | null)?.id ?? "")
+    if (Either.isLeft(checked)) {
+      return Either.left(new IncompatibleGatewayPlugin({ plugin: id, message: `${nameOf(entry)} cannot be loaded: ${checked.left}.` }))
+    }
+    const earlier = byId.get(checked.right.id)
+    if (earlier !== undefined) {
+      return Either.left(new IncompatibleGatewayPlugin({
+        plugin: id,
+        message: `${nameOf(entry)} cannot be loaded: its id is already registered by ${earlier.from}.`
+      }))
+    }
+    byId.set(checked.right.id, { hosted: hostPlugin(checked.right, options), from: entry.source ?? `version ${checked.right.version}` })
   }
-  const list = [...byId.values()]
+  const list = [...byId.values()].map((entry) => entry.hosted)
   return Either.right(GatewayPlugins.of({
     list,
     get: (id) => {
-      const plugin = byId.get(id)
-      return plugin === undefined ? Effect.fail(new UnknownGatewayPlugin({ plugin: id })) : Effect.succeed(plugin)
+      const found = byId.get(id)
+      return found === undefined ? Effect.fail(new UnknownGatewayPlugin({ plugin: id })) : Effect.succeed(found.hosted)
     }
   }))
 }
 
 /** Provides GatewayPlugins, or fails to build with IncompatibleGatewayPlugin so the host refuses to start. */
-export const layer = (plugins: ReadonlyArray<GatewayPlugin>): Layer.Layer<GatewayPlugins, IncompatibleGatewayPlugin> =>
-  Layer.effect(GatewayPlugins, Either.match(makeGatewayPlugins(plugins), { onLeft: Effect.fail, onRight: Effect.succeed }))
+export const layer = (
+  entries: ReadonlyArray<PluginEntry | GatewayPluginDefinition>,
+  options: HostingOptions = {}
+): Layer.Layer<GatewayPlugins, IncompatibleGatewayPlugin> =>
+  Layer.effect(GatewayPlugins, Either.match(makeGatewayPlugins(entries, options), { onLeft: Effect.fail, onRight: Effect.succeed }))

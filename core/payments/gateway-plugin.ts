@@ -1,85 +1,236 @@
 import { Context, type Effect, Schema } from "effect"
 import type { Environment } from "../merchants/environment.js"
-import type { Amount } from "../money/amount.js"
-import type { Gateway } from "./gateway.js"
-import type { PaymentOutcome } from "./payment.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
- * the registry refuses one that does not match, rather than failing mid-payment.
+ * the registry refuses one that does not match at start, rather than failing mid-payment.
  */
-export const GATEWAY_PLUGIN_API_VERSION = 1
+export const GATEWAY_PLUGIN_API_VERSION = 2
+
+/** What a plugin can do beyond checkout and return. Each defaults to false. */
+export interface PluginCapabilities {
+  /** Its gateway tells the kit later, at `notifyUrl`: `handleNotification`. */
+  readonly notifications: boolean
+  /** The kit may ask the gateway how a payment stands: `syncStatus`. */
+  readonly statusSync: boolean
+  /** Money goes back to the customer through the gateway: `refund`. */
+  readonly refunds: boolean
+  /** Refunds of part of a payment: without it, only whole payments are refunded to the source. */
+  readonly partialRefunds: boolean
+}
+
+/** The gateway record a call is for: several records may use one plugin with different configs. */
+export interface GatewayRef {
+  readonly id: number
+  readonly code: string
+  readonly name: string
+}
+
+/**
+ * Amounts cross the plugin boundary as exact decimal strings in the currency's own minor digits
+ * ("12.50", "1000" for JPY), never as numbers.
+ */
+export type DecimalString = string
 
 /** What a plugin is told when a customer picks its gateway on hosted checkout. */
-export interface CheckoutRequest {
+export interface CheckoutContext<Config> {
   readonly trxId: string
-  readonly amount: Amount
+  readonly amount: DecimalString
   readonly currency: string
-  /** The amount as the customer should read it, in the currency's own minor digits ("12.50"). */
+  /** The amount as the customer should read it ("12.50"). */
   readonly displayAmount: string
   readonly description: string | null
   readonly merchantName: string
   readonly environment: Environment
-  readonly gateway: Gateway
-  /** Where the plugin's page (or the gateway) sends the customer back: POST or GET with its fields. */
+  readonly gateway: GatewayRef
+  readonly config: Config
+  /** Where the customer comes back: POST or GET with the gateway's fields. */
   readonly returnUrl: string
   /** Where to send the customer who gives up before paying. */
   readonly cancelUrl: string
+  /** Where the gateway posts its asynchronous notifications for this gateway record. */
+  readonly notifyUrl: string
 }
 
-/** What the hosted page should do next. */
-export type CheckoutAction =
-  /** Show this HTML fragment inside the kit's page (it is trusted plugin output, not user input). */
-  | { readonly _tag: "RenderForm"; readonly html: string }
-  /** Send the customer to the gateway's own page. */
-  | { readonly _tag: "Redirect"; readonly url: string }
+/** Send the customer to the gateway, or show an HTML fragment inside the kit's page (trusted plugin output). */
+export type CheckoutStart =
+  | { readonly redirect: string; readonly gatewayReference?: string }
+  | { readonly html: string; readonly gatewayReference?: string }
 
-/** The gateway's return or callback, as received: fields from the query and form body. */
-export interface GatewayReturn {
+/** How the gateway says the payment went; "pending": nothing final yet. */
+export type GatewayOutcome = "paid" | "declined" | "cancelled" | "pending"
+
+/** The customer's return, as received: the query and form fields. */
+export interface ReturnContext<Config> {
   readonly trxId: string
-  readonly amount: Amount
+  readonly amount: DecimalString
   readonly currency: string
   readonly environment: Environment
-  readonly gateway: Gateway
+  readonly gateway: GatewayRef
+  readonly config: Config
   readonly fields: Readonly<Record<string, string>>
+  /** What `beginCheckout` reported as the gateway's own reference, if anything. */
+  readonly gatewayReference: string | null
 }
 
-/** How the gateway says the payment went. The plugin verifies any signature before answering. */
-export type GatewayOutcome =
-  | Exclude<PaymentOutcome, "expired">
-  /** Nothing final yet (an asynchronous gateway): the payment stays pending. */
-  | "pending"
+/** `verified: false` means the plugin could not check it: the core never trusts it. */
+export interface ReturnReport {
+  readonly outcome: GatewayOutcome
+  readonly verified: boolean
+  readonly gatewayReference?: string
+}
 
-/** The gateway refused or could not be reached; `retryable` tells the page whether to offer a retry. */
+/** A gateway's server-to-server call, as received at `POST /gateways/{gateway_id}/notify`. */
+export interface NotificationContext<Config> {
+  readonly rawBody: Uint8Array
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly config: Config
+  /** The environment the gateway record serves this notification in (a record serves one). */
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+}
+
+/** What the kit answers the gateway; 200 with an empty body when the plugin says nothing. */
+export interface GatewayReply {
+  readonly status: number
+  readonly body?: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export type NotificationReport =
+  | {
+    readonly trxId: string
+    readonly outcome: GatewayOutcome
+    readonly amount?: DecimalString
+    readonly currency?: string
+    readonly gatewayReference?: string
+    readonly verified: boolean
+    readonly reply?: GatewayReply
+  }
+  | { readonly ignore: true; readonly reply?: GatewayReply }
+
+export interface SyncContext<Config> {
+  readonly trxId: string
+  readonly amount: DecimalString
+  readonly currency: string
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+  readonly gatewayReference: string | null
+}
+
+export interface SyncReport {
+  readonly outcome: GatewayOutcome
+  readonly amount?: DecimalString
+  readonly currency?: string
+  readonly gatewayReference?: string
+}
+
+export interface RefundContext<Config> {
+  readonly trxId: string
+  readonly refundTrxId: string
+  readonly gatewayReference: string | null
+  readonly amount: DecimalString
+  readonly currency: string
+  /** The same on every retry of one refund: the gateway must not pay the customer twice. */
+  readonly idempotencyKey: string
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
+export type GatewayRefundStatus = "succeeded" | "pending" | "failed"
+
+export interface RefundReport {
+  readonly status: GatewayRefundStatus
+  readonly gatewayRefundReference?: string
+  readonly message?: string
+}
+
+/** The gateway refused or could not be reached. Effect-style plugins fail with it; Promise-style ones throw. */
 export class GatewayFailure extends Schema.TaggedError<GatewayFailure>()("GatewayFailure", {
   message: Schema.String,
   retryable: Schema.Boolean
 }) {}
 
-/** A return whose signature or fields do not check out: treated as tampering, never as an outcome. */
+/** What an Effect-style plugin fails with when a return or notification does not check out: unverified. */
 export class GatewayReturnRejected extends Schema.TaggedError<GatewayReturnRejected>()("GatewayReturnRejected", {
   message: Schema.String
 }) {}
 
-export interface GatewayPlugin {
-  /** Stable identifier gateway records point at, e.g. "sandbox". */
+/** A gateway record's config the plugin refused; the message is shown to the administrator. */
+export class GatewayConfigRejected extends Schema.TaggedError<GatewayConfigRejected>()("GatewayConfigRejected", {
+  message: Schema.String
+}) {}
+
+/**
+ * A plugin method's answer, in either authoring style: a plain value, a Promise of one, or an Effect.
+ * An Effect may fail with GatewayFailure, or with GatewayReturnRejected where a report can be unverified.
+ */
+export type PluginAnswer<A> = A | PromiseLike<A> | Effect.Effect<A, GatewayFailure | GatewayReturnRejected>
+
+/**
+ * A gateway plugin, as its author writes it: a plain object, with Promise or Effect methods. Methods
+ * are declared with method syntax on purpose: a plugin typed with its own `Config` is then accepted
+ * wherever any plugin is (`GatewayPluginDefinition` with the default `unknown`).
+ */
+export interface GatewayPluginDefinition<Config = unknown> {
+  /** Stable identifier gateway records point at, e.g. "stripe-checkout". */
   readonly id: string
   readonly displayName: string
   /** The plugin's own version (semver). */
   readonly version: string
   /** The GATEWAY_PLUGIN_API_VERSION it was written against. */
   readonly apiVersion: number
-  /**
-   * Validates a gateway record's `config` for this plugin. Any context-free schema: Schema types are
-   * invariant, so `Schema<unknown, unknown>` would refuse every real struct without a cast.
-   */
-  readonly configSchema: Schema.Schema.AnyNoContext
   /** Currency codes it can serve, or "any". */
   readonly currencies: ReadonlyArray<string> | "any"
-  /** The environments it can take payments in: a simulator serves sandbox only, a real gateway both. */
   readonly environments: ReadonlyArray<Environment>
-  readonly beginCheckout: (request: CheckoutRequest) => Effect.Effect<CheckoutAction, GatewayFailure>
-  readonly handleReturn: (received: GatewayReturn) => Effect.Effect<GatewayOutcome, GatewayReturnRejected | GatewayFailure>
+  readonly capabilities?: Partial<PluginCapabilities>
+  /** Config fields sealed at rest under the master key and never returned by the admin API. */
+  readonly secretConfigKeys?: ReadonlyArray<string>
+  /** Validates a gateway record's config; throws (or fails with GatewayConfigRejected) with the reason. */
+  parseConfig(raw: unknown): Config | PromiseLike<Config> | Effect.Effect<Config, GatewayConfigRejected>
+  beginCheckout(context: CheckoutContext<Config>): PluginAnswer<CheckoutStart>
+  handleReturn(context: ReturnContext<Config>): PluginAnswer<ReturnReport>
+  handleNotification?(context: NotificationContext<Config>): PluginAnswer<NotificationReport>
+  syncStatus?(context: SyncContext<Config>): PluginAnswer<SyncReport>
+  refund?(context: RefundContext<Config>): PluginAnswer<RefundReport>
+}
+
+/** The plugin methods the kit calls, by name: what logs and failures say. */
+export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund"
+
+/**
+ * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
+ * offered another method, the gateway is told to retry, the work is tried again later.
+ */
+export class PluginCallFailed extends Schema.TaggedError<PluginCallFailed>()("PluginCallFailed", {
+  plugin: Schema.String,
+  call: Schema.String,
+  reason: Schema.Literal("failed", "threw", "timed_out", "malformed", "unsupported"),
+  message: Schema.String
+}) {}
+
+/**
+ * A plugin as the core uses it, whatever its authoring style: every call an Effect with a timeout, a
+ * checked answer and a log line; config already opened and parsed by the caller.
+ */
+export interface HostedPlugin {
+  readonly id: string
+  readonly displayName: string
+  readonly version: string
+  readonly currencies: ReadonlyArray<string> | "any"
+  readonly environments: ReadonlyArray<Environment>
+  readonly capabilities: PluginCapabilities
+  readonly secretConfigKeys: ReadonlyArray<string>
+  readonly parseConfig: (raw: unknown) => Effect.Effect<unknown, GatewayConfigRejected | PluginCallFailed>
+  readonly beginCheckout: (context: CheckoutContext<unknown>) => Effect.Effect<CheckoutStart, PluginCallFailed>
+  /** A rejected return comes back as `verified: false`, never as a failure. */
+  readonly handleReturn: (context: ReturnContext<unknown>) => Effect.Effect<ReturnReport, PluginCallFailed>
+  readonly handleNotification: (context: NotificationContext<unknown>) => Effect.Effect<NotificationReport, PluginCallFailed>
+  readonly syncStatus: (context: SyncContext<unknown>) => Effect.Effect<SyncReport, PluginCallFailed>
+  readonly refund: (context: RefundContext<unknown>) => Effect.Effect<RefundReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {
@@ -88,6 +239,6 @@ export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugi
 
 /** The plugins registered at startup. */
 export class GatewayPlugins extends Context.Tag("merchant-payments/GatewayPlugins")<GatewayPlugins, {
-  readonly get: (id: string) => Effect.Effect<GatewayPlugin, UnknownGatewayPlugin>
-  readonly list: ReadonlyArray<GatewayPlugin>
+  readonly get: (id: string) => Effect.Effect<HostedPlugin, UnknownGatewayPlugin>
+  readonly list: ReadonlyArray<HostedPlugin>
 }>() {}

@@ -1,6 +1,6 @@
 import { hmacSha256 } from "../../../core/signing/hmac.js"
-import type { GatewayPlugin } from "../../../core/payments/gateway-plugin.js"
-import { makeSandboxPlugin } from "./sandbox-plugin.js"
+import type { GatewayPluginDefinition } from "../../../core/payments/gateway-plugin.js"
+import { makeSandboxPlugin, type SandboxConfig } from "./sandbox-plugin.js"
 
 export { makeSandboxPlugin, SANDBOX_PLUGIN_ID, SandboxConfig, type SandboxPluginOptions } from "./sandbox-plugin.js"
 
@@ -11,5 +11,5 @@ export const SANDBOX_SECRET_LABEL = "merchant-payments/gateways/sandbox/v1"
  * The simulator keyed from the host's master key, so no extra secret has to be configured and every
  * host sharing the master key verifies the others' forms.
  */
-export const sandboxPlugin = (masterKey: Uint8Array): GatewayPlugin =>
+export const sandboxPlugin = (masterKey: Uint8Array): GatewayPluginDefinition<SandboxConfig> =>
   makeSandboxPlugin({ secret: hmacSha256(masterKey, SANDBOX_SECRET_LABEL) })

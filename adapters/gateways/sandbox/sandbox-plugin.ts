@@ -1,13 +1,13 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
 import {
   GATEWAY_PLUGIN_API_VERSION,
+  GatewayConfigRejected,
   GatewayFailure,
-  type GatewayOutcome,
-  type GatewayPlugin,
-  GatewayReturnRejected
+  type GatewayPluginDefinition,
+  type ReturnReport
 } from "../../../core/payments/gateway-plugin.js"
 import { renderSandboxForm } from "./sandbox-form.js"
-import { isSandboxOutcome, outcomeSignatureMatches, type SandboxOutcome, signOutcome } from "./sandbox-signature.js"
+import { isSandboxOutcome, outcomeSignatureMatches, signOutcome } from "./sandbox-signature.js"
 
 export const SANDBOX_PLUGIN_ID = "sandbox"
 
@@ -15,16 +15,11 @@ export const SANDBOX_PLUGIN_ID = "sandbox"
 export const SandboxConfig = Schema.Struct({
   label: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
 })
+export type SandboxConfig = typeof SandboxConfig.Type
 
 export interface SandboxPluginOptions {
   /** Keys the outcome signatures; at least 32 bytes so a forged return is out of reach. */
   readonly secret: Uint8Array
-}
-
-const OUTCOMES: Readonly<Record<SandboxOutcome, GatewayOutcome>> = {
-  paid: "paid",
-  declined: "declined",
-  cancelled: "cancelled"
 }
 
 /**
@@ -33,45 +28,61 @@ const OUTCOMES: Readonly<Record<SandboxOutcome, GatewayOutcome>> = {
  */
 const PRODUCTION_REFUSED = "The sandbox simulator only serves sandbox payments."
 
-const rejected = (message: string) => Effect.fail(new GatewayReturnRejected({ message }))
+const unverified: ReturnReport = { outcome: "pending", verified: false }
 
-/** The built-in simulator: the customer picks the outcome on a signed form posted back to the kit. */
-export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPlugin => {
+// Schema's own wording ("Expected string, actual 1") inside a sentence, so every answer reads alike.
+const issueText = (issue: ParseResult.ArrayFormatterIssue) =>
+  issue.path.length === 0
+    ? `The config is invalid: ${issue.message}.`
+    : `The config field ${issue.path.map(String).join(".")} is invalid: ${issue.message}.`
+
+/** Unknown keys are refused rather than dropped, so an administrator's typo is reported, not lost. */
+const parseSandboxConfig = (raw: unknown) =>
+  Schema.decodeUnknown(SandboxConfig)(raw, { errors: "all", onExcessProperty: "error" }).pipe(
+    Effect.mapError((error) => new GatewayConfigRejected({ message: ParseResult.ArrayFormatter.formatErrorSync(error).map(issueText).join(" ") }))
+  )
+
+/**
+ * The built-in simulator: the customer picks the outcome on a signed form posted back to the kit.
+ * Refunds "reach the card" at once, so the refund outbox can be watched end to end in sandbox.
+ */
+export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginDefinition<SandboxConfig> => {
   if (options.secret.length < 32) throw new RangeError("the sandbox plugin secret must be at least 32 bytes")
   const secret = Uint8Array.from(options.secret)
   return {
     id: SANDBOX_PLUGIN_ID,
     displayName: "Sandbox simulator",
-    version: "1.0.0",
+    version: "2.0.0",
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
-    configSchema: SandboxConfig,
     currencies: "any",
     environments: ["sandbox"],
-    beginCheckout: (request) => {
-      if (request.environment !== "sandbox") return Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
-      const config = Schema.decodeUnknownOption(SandboxConfig)(request.gateway.config)
+    capabilities: { refunds: true, partialRefunds: true },
+    parseConfig: parseSandboxConfig,
+    beginCheckout: (context) => {
+      if (context.environment !== "sandbox") return Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
       const html = renderSandboxForm({
-        trxId: request.trxId,
-        displayAmount: request.displayAmount,
-        currency: request.currency,
-        returnUrl: request.returnUrl,
-        label: Option.getOrUndefined(Option.flatMapNullable(config, (c) => c.label)),
-        signatureFor: (outcome) => signOutcome(secret, { trxId: request.trxId, outcome, amount: request.amount, currency: request.currency })
+        trxId: context.trxId,
+        displayAmount: context.displayAmount,
+        currency: context.currency,
+        returnUrl: context.returnUrl,
+        label: context.config.label,
+        signatureFor: (outcome) => signOutcome(secret, { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency })
       })
-      return Effect.succeed({ _tag: "RenderForm", html })
+      return Effect.succeed({ html })
     },
-    handleReturn: (received) => {
-      if (received.environment !== "sandbox") return rejected(PRODUCTION_REFUSED)
-      const { outcome, signature, trx_id: trxId } = received.fields
-      if (trxId === undefined || outcome === undefined || signature === undefined) {
-        return rejected("The sandbox return is missing its trx_id, outcome or signature.")
+    handleReturn: (context) => {
+      if (context.environment !== "sandbox") return Effect.succeed(unverified)
+      const { outcome, signature, trx_id: trxId } = context.fields
+      if (trxId !== context.trxId || outcome === undefined || signature === undefined || !isSandboxOutcome(outcome)) {
+        return Effect.succeed(unverified)
       }
-      if (trxId !== received.trxId) return rejected("The sandbox return names a different payment.")
-      if (!isSandboxOutcome(outcome)) return rejected("The sandbox return carries an unknown outcome.")
       // Checked against the payment's own amount and currency, never against values the browser sent.
-      const facts = { trxId: received.trxId, outcome, amount: received.amount, currency: received.currency }
-      if (!outcomeSignatureMatches(secret, facts, signature)) return rejected("The sandbox return signature does not match.")
-      return Effect.succeed(OUTCOMES[outcome])
-    }
+      const facts = { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency }
+      return Effect.succeed(outcomeSignatureMatches(secret, facts, signature) ? { outcome, verified: true } : unverified)
+    },
+    refund: (context) =>
+      context.environment !== "sandbox"
+        ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
+        : Effect.succeed({ status: "succeeded" as const, gatewayRefundReference: `sandbox-refund-${context.refundTrxId}` })
   }
 }

@@ -1,5 +1,3 @@
-import type { Amount } from "../../../core/money/amount.js"
-import { toJsonNumberText } from "../../../core/money/format.js"
 import { constantTimeEqualHex, hmacSha256Hex } from "../../../core/signing/hmac.js"
 
 /** The three endings the simulator offers, as they travel in the `outcome` field. */
@@ -11,7 +9,8 @@ export const isSandboxOutcome = (value: string): value is SandboxOutcome => (SAN
 export interface SignedFacts {
   readonly trxId: string
   readonly outcome: SandboxOutcome
-  readonly amount: Amount
+  /** The payment's exact amount as it crosses the plugin boundary ("12.50"). */
+  readonly amount: string
   readonly currency: string
 }
 
@@ -19,7 +18,7 @@ export interface SignedFacts {
  * The signed text binds the outcome to one payment's id, exact amount and currency, so a form
  * cannot be replayed against another payment or edited to turn a decline into a payment.
  */
-const signedText = (facts: SignedFacts) => `${facts.trxId}.${facts.outcome}.${toJsonNumberText(facts.amount)}.${facts.currency}`
+const signedText = (facts: SignedFacts) => `${facts.trxId}.${facts.outcome}.${facts.amount}.${facts.currency}`
 
 export const signOutcome = (secret: Uint8Array, facts: SignedFacts): string => hmacSha256Hex(secret, signedText(facts))
 

@@ -17,7 +17,7 @@ const gatewayId = Effect.map(pathId("id", "Gateway"), GatewayId)
 const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
 
 /** `config` is the plugin's own document: only its shape is checked here, its rules in the plugin. */
-const readConfig = (body: Readonly<Record<string, unknown>>, fields: BodyFields): unknown => {
+const readConfig = (body: Readonly<Record<string, unknown>>, fields: BodyFields): Readonly<Record<string, unknown>> | undefined => {
   const value = body["config"]
   if (value === undefined || value === null) return undefined
   return Either.getOrElse(plainJsonObject(value), (problem) => fields.fail("config", `The config field ${problem}.`))
@@ -58,12 +58,14 @@ export const adminGatewayRoutes = HttpRouter.empty.pipe(
     "/gateways/:id",
     adminEndpoint(Effect.gen(function*() {
       const id = yield* gatewayId
-      const fields = new BodyFields(yield* jsonObjectBody)
+      const body = yield* jsonObjectBody
+      const fields = new BodyFields(body)
       // Read every field before asking whether any failed.
       const input = {
         name: fields.string("name", { max: 100, min: 1 }),
         active: fields.boolean("active"),
-        type: fields.oneOf("type", types)
+        type: fields.oneOf("type", types),
+        config: readConfig(body, fields)
       }
       const valid = yield* fields.done(() => withoutUndefined(input))
       return ok(gatewayJson(yield* updateGateway(id, valid)))

@@ -7,7 +7,7 @@ import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { finishOrReread } from "../../../core/payments/finish-payment.js"
 import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
-import { GatewayPlugins } from "../../../core/payments/gateway-plugin.js"
+import { beginGatewayCheckout, settleGatewayReturn } from "../../../core/payments/gateway-checkout.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { PaymentRepository } from "../../../core/payments/payment-repository.js"
 import { GatewayId } from "../../../core/shared/ids.js"
@@ -82,12 +82,12 @@ const offeredGateways = (payment: Payment) =>
   Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
     list.filter((gateway) => gateway.active))
 
-/** One of the session's usable gateways with its plugin, or the page `missing` says. */
+/** One of the session's usable gateways, or the page `missing` says. */
 const offeredGateway = (payment: Payment, id: number, missing: () => PageAnswer) =>
   Effect.gen(function*() {
     const gateway = (yield* offeredGateways(payment)).find((candidate) => candidate.id === GatewayId(id))
     if (gateway === undefined) return yield* Effect.fail(missing())
-    return { gateway, plugin: yield* pluginFor(gateway.plugin) }
+    return gateway
   })
 
 const formFields = Effect.gen(function*() {
@@ -111,49 +111,53 @@ const show = (token: string) => page(Effect.gen(function*() {
   return htmlResponse(200, checkoutPage({ ...view, gateways: yield* offeredGateways(payment) }))
 }))
 
+/** What the customer sees when a plugin throws, hangs or answers nonsense: another method, not an error. */
+const unavailable = (base: string) =>
+  new PageAnswer(502, messagePage("Payment method unavailable", "This payment method is unavailable right now. Choose another.", {
+    href: base,
+    label: "Choose another payment method"
+  }))
+
+/** Where the gateway posts for this record; the environment tells the plugin which keys the payment used. */
+const notifyUrl = (payment: Payment, gatewayId: number) =>
+  Effect.map(publicBase, (baseUrl) => `${baseUrl}/gateways/${gatewayId}/notify?environment=${payment.environment}`)
+
 const pay = (token: string) => page(Effect.gen(function*() {
   const { base, payment, view } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
-  const { gateway, plugin } = yield* offeredGateway(payment, Number((yield* formFields)["gateway_id"] ?? ""), () =>
+  const gateway = yield* offeredGateway(payment, Number((yield* formFields)["gateway_id"] ?? ""), () =>
     new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
-  const action = yield* plugin.beginCheckout({
-    trxId: payment.trxId,
-    amount: payment.amount,
-    currency: payment.currency,
-    displayAmount: view.displayAmount,
-    description: payment.description,
-    merchantName: view.merchantName,
-    environment: payment.environment,
-    gateway,
+  const start = yield* beginGatewayCheckout(payment, gateway, view, {
     returnUrl: `${base}/return/${gateway.id}`,
-    cancelUrl: `${base}/cancel`
-  }).pipe(Effect.catchTag("GatewayFailure", (failure) =>
-    Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message)))))
-  return action._tag === "Redirect"
-    ? HttpServerResponse.redirect(action.url, { status: 303 })
-    : htmlResponse(200, gatewayPage(view, gateway, action.html, base))
+    cancelUrl: `${base}/cancel`,
+    notifyUrl: yield* notifyUrl(payment, gateway.id)
+  }).pipe(Effect.catchTags({
+    PluginCallFailed: () => Effect.fail(unavailable(base)),
+    UnknownGatewayPlugin: () => Effect.fail(unavailable(base))
+  }))
+  return "redirect" in start
+    ? HttpServerResponse.redirect(start.redirect, { status: 303 })
+    : htmlResponse(200, gatewayPage(view, gateway, start.html, base))
 }))
 
 const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
-  const { payment } = yield* session(token)
+  const { base, payment } = yield* session(token)
   if (payment.status !== "pending") return settledAnswer(payment)
-  const { gateway, plugin } = yield* offeredGateway(payment, Number(gatewayText), notFound)
-  const outcome = yield* plugin.handleReturn({
-    trxId: payment.trxId,
-    amount: payment.amount,
-    currency: payment.currency,
-    environment: payment.environment,
-    gateway,
-    fields: yield* formFields
-  }).pipe(
-    Effect.catchTag("GatewayReturnRejected", () =>
-      Effect.fail(new PageAnswer(400, messagePage("Payment not confirmed", "The payment response could not be verified.")))),
-    Effect.catchTag("GatewayFailure", (failure) => Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", failure.message))))
-  )
-  if (outcome === "pending") {
-    return htmlResponse(202, messagePage("Payment processing", "The payment is being processed. You may close this page."))
+  const gateway = yield* offeredGateway(payment, Number(gatewayText), notFound)
+  const verdict = yield* settleGatewayReturn(payment, gateway, yield* formFields).pipe(Effect.catchTags({
+    PluginCallFailed: () => Effect.fail(unavailable(base)),
+    UnknownGatewayPlugin: () => Effect.fail(unavailable(base))
+  }))
+  switch (verdict._tag) {
+    case "Settled":
+      return settledAnswer(verdict.payment)
+    case "StillPending":
+      return htmlResponse(202, messagePage("Payment processing", "The payment is being processed. You may close this page."))
+    case "Flagged":
+      return htmlResponse(202, messagePage("Payment being checked", "The payment needs a check before it completes. The merchant will be told the outcome."))
+    case "Ignored":
+      return htmlResponse(400, messagePage("Payment not confirmed", "The payment response could not be verified."))
   }
-  return settledAnswer(yield* finishOrReread(payment.trxId, { outcome, gatewayId: gateway.id }))
 }))
 
 const cancel = (token: string) => page(Effect.gen(function*() {
@@ -161,11 +165,6 @@ const cancel = (token: string) => page(Effect.gen(function*() {
   const settled = payment.status === "pending" ? yield* finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : payment
   return settledAnswer(settled)
 }))
-
-/** A gateway whose plugin is no longer installed cannot take payments: say so instead of failing. */
-const pluginFor = (id: string) =>
-  Effect.flatMap(GatewayPlugins, (plugins) => plugins.get(id)).pipe(Effect.catchTag("UnknownGatewayPlugin", () =>
-    Effect.fail(new PageAnswer(502, messagePage("Payment method unavailable", "This payment method cannot be used right now.")))))
 
 /** The public address gateways send customers back to: the one checkout links were issued under. */
 const publicBase = Effect.map(CheckoutLinks, (links) => links.baseUrl)

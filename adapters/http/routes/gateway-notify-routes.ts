@@ -1,0 +1,38 @@
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import type { Environment } from "../../../core/merchants/environment.js"
+import { receiveNotification } from "../../../core/payments/gateway-notifications.js"
+import { GatewayId } from "../../../core/shared/ids.js"
+import { pathId } from "../path-params.js"
+import { readRawBody } from "../request-body.js"
+import { errorHttpResponse } from "../responses.js"
+
+/** The environment the checkout's notifyUrl named; a gateway configured by hand gets production. */
+const environmentOf = (url: string): Environment =>
+  new URL(url, "http://notify.invalid").searchParams.get("environment") === "sandbox" ? "sandbox" : "production"
+
+/**
+ * `POST /gateways/{gateway_id}/notify`: the raw body and the headers go to the gateway record's
+ * plugin, whose reply the gateway gets back. No merchant signature here: the plugin verifies its
+ * gateway's own, and the core trusts nothing it could not verify. A plugin or store that cannot
+ * answer now is a 5xx, which gateways retry.
+ */
+export const gatewayNotifyRoutes = HttpRouter.empty.pipe(
+  HttpRouter.post(
+    "/gateways/:id/notify",
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { reply } = yield* receiveNotification({
+        gatewayId: GatewayId(yield* pathId("id", "Gateway")),
+        environment: environmentOf(request.url),
+        rawBody: yield* readRawBody,
+        headers: request.headers
+      })
+      return HttpServerResponse.text(reply.body ?? "", {
+        status: reply.status,
+        headers: reply.headers ?? {},
+        contentType: reply.headers?.["content-type"] ?? "text/plain; charset=utf-8"
+      })
+    }).pipe(Effect.catchAll(errorHttpResponse))
+  )
+)

@@ -1,0 +1,67 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { type CheckoutAttempt, CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
+import { GatewayId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+const AttemptColumns = {
+  trx_id: Schema.String,
+  gateway_id: SafeInt,
+  gateway_reference: NullableString,
+  began_at: Int64,
+  next_sync_at: NullableInt64,
+  sync_count: SafeInt
+}
+
+const toAttempt = (row: Schema.Struct.Type<typeof AttemptColumns>): CheckoutAttempt => ({
+  trxId: row.trx_id,
+  gatewayId: GatewayId(row.gateway_id),
+  gatewayReference: row.gateway_reference,
+  beganAt: Instant(row.began_at),
+  nextSyncAt: row.next_sync_at === null ? null : Instant(row.next_sync_at),
+  syncCount: row.sync_count
+})
+
+const attempts = rowMapper(Schema.Struct(AttemptColumns), toAttempt)
+
+const dueSyncs = rowMapper(Schema.Struct({ ...AttemptColumns, status: Schema.String, expires_at: Int64 }), (row) => ({
+  attempt: toAttempt(row),
+  paymentPending: row.status === "pending",
+  paymentExpiresAt: Instant(row.expires_at)
+}))
+
+export const layer = Layer.effect(
+  CheckoutAttempts,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    CheckoutAttempts.of({
+      begin: (trxId, gatewayId, at, nextSyncAt) =>
+        sql`INSERT INTO checkout_attempts ${
+          sql.insert({ trx_id: trxId, gateway_id: gatewayId, gateway_reference: null, began_at: at, next_sync_at: nextSyncAt, sync_count: 0 })
+        } ON CONFLICT (trx_id, gateway_id) DO UPDATE SET next_sync_at = COALESCE(checkout_attempts.next_sync_at, excluded.next_sync_at)`.pipe(
+          Effect.asVoid,
+          dbCall
+        ),
+      setReference: (trxId, gatewayId, reference) =>
+        sql`UPDATE checkout_attempts SET gateway_reference = ${reference} WHERE trx_id = ${trxId} AND gateway_id = ${gatewayId}`.pipe(
+          Effect.asVoid,
+          dbCall
+        ),
+      find: (trxId, gatewayId) =>
+        sql`SELECT * FROM checkout_attempts WHERE trx_id = ${trxId} AND gateway_id = ${gatewayId}`.pipe(Effect.flatMap(attempts.first), dbCall),
+      listForPayment: (trxId) =>
+        sql`SELECT * FROM checkout_attempts WHERE trx_id = ${trxId} ORDER BY began_at, gateway_id`.pipe(Effect.flatMap(attempts.all), dbCall),
+      listDueSyncs: (now, limit) =>
+        sql`SELECT a.*, p.status, p.expires_at FROM checkout_attempts a JOIN payments p ON p.trx_id = a.trx_id
+            WHERE a.next_sync_at IS NOT NULL AND a.next_sync_at <= ${now}
+            ORDER BY a.next_sync_at, a.trx_id LIMIT ${limit}`.pipe(Effect.flatMap(dueSyncs.all), dbCall),
+      claimSync: (trxId, gatewayId, expected, next) =>
+        sql`UPDATE checkout_attempts SET next_sync_at = ${next}, sync_count = sync_count + 1
+            WHERE trx_id = ${trxId} AND gateway_id = ${gatewayId} AND next_sync_at = ${expected}
+            RETURNING trx_id`.pipe(Effect.map((rows) => rows.length > 0), dbCall),
+      stopSyncs: (trxId) =>
+        sql`UPDATE checkout_attempts SET next_sync_at = NULL WHERE trx_id = ${trxId} AND next_sync_at IS NOT NULL`.pipe(Effect.asVoid, dbCall)
+    }))
+)

@@ -1,0 +1,38 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { type PaymentFlag, PaymentFlags } from "../../core/payments/payment-flags.js"
+import { GatewayId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64 } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+const FlagRow = Schema.Struct({
+  trx_id: Schema.String,
+  gateway_id: Schema.NullOr(Int64),
+  reason: Schema.Literal("amount_mismatch", "currency_mismatch", "reported_after_end"),
+  detail: Schema.String,
+  created_at: Int64
+})
+
+const flags = rowMapper(FlagRow, (row): PaymentFlag => ({
+  trxId: row.trx_id,
+  gatewayId: row.gateway_id === null ? null : GatewayId(Number(row.gateway_id)),
+  reason: row.reason,
+  detail: row.detail,
+  createdAt: Instant(row.created_at)
+}))
+
+export const layer = Layer.effect(
+  PaymentFlags,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    PaymentFlags.of({
+      raise: (flag) =>
+        sql`INSERT INTO payment_flags ${
+          sql.insert({ trx_id: flag.trxId, gateway_id: flag.gatewayId, reason: flag.reason, detail: flag.detail, created_at: flag.createdAt })
+        } ON CONFLICT (trx_id, gateway_id, reason) DO NOTHING`.pipe(Effect.asVoid, dbCall),
+      listForPayment: (trxId) =>
+        sql`SELECT * FROM payment_flags WHERE trx_id = ${trxId} ORDER BY id`.pipe(Effect.flatMap(flags.all), dbCall),
+      listRecent: (limit) => sql`SELECT * FROM payment_flags ORDER BY id DESC LIMIT ${limit}`.pipe(Effect.flatMap(flags.all), dbCall)
+    }))
+)

@@ -1,0 +1,51 @@
+import { Effect, Option, Schema } from "effect"
+import type { Environment } from "../merchants/environment.js"
+import type { GatewayId } from "../shared/ids.js"
+import { gatewayCallee } from "./gateway-config.js"
+import type { GatewayReply } from "./gateway-plugin.js"
+import { acceptReport, type Verdict } from "./gateway-reports.js"
+import { GatewayRepository } from "./gateway-repository.js"
+import { syncPayment } from "./status-sync.js"
+
+/** No gateway record by that id takes notifications (none, or its plugin has no handleNotification). */
+export class NotificationTargetUnknown extends Schema.TaggedError<NotificationTargetUnknown>()("NotificationTargetUnknown", {
+  gatewayId: Schema.Number
+}) {}
+
+export interface ReceivedNotification {
+  readonly gatewayId: GatewayId
+  readonly environment: Environment
+  readonly rawBody: Uint8Array
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const OK: GatewayReply = { status: 200 }
+
+/**
+ * A gateway's server-to-server word. The plugin verifies and parses it; the core decides what it
+ * changes (acceptReport). A notification the plugin could not verify is never trusted: the gateway
+ * is asked instead when it can be, else it is logged and dropped. The gateway gets the plugin's reply.
+ */
+export const receiveNotification = (notification: ReceivedNotification) =>
+  Effect.gen(function*() {
+    const gateway = yield* (yield* GatewayRepository).findById(notification.gatewayId)
+    if (Option.isNone(gateway)) return yield* new NotificationTargetUnknown({ gatewayId: notification.gatewayId })
+    const { plugin, config, ref } = yield* gatewayCallee(gateway.value).pipe(
+      Effect.catchTag("UnknownGatewayPlugin", () => new NotificationTargetUnknown({ gatewayId: notification.gatewayId }))
+    )
+    if (!plugin.capabilities.notifications) return yield* new NotificationTargetUnknown({ gatewayId: notification.gatewayId })
+    const report = yield* plugin.handleNotification({
+      rawBody: notification.rawBody,
+      headers: notification.headers,
+      config,
+      environment: notification.environment,
+      gateway: ref
+    })
+    if ("ignore" in report) return { reply: report.reply ?? OK, verdict: { _tag: "Ignored", reason: "the plugin ignored it" } satisfies Verdict }
+    const { reply, verified, ...word } = report
+    const verdict: Verdict = verified
+      ? yield* acceptReport(gateway.value, word, "notification")
+      : yield* syncPayment(gateway.value, word.trxId, "notification")
+    return { reply: reply ?? OK, verdict }
+  })

@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+
+/**
+ * The shapes a plugin's answers must have, checked on every call whatever the authoring style: a
+ * Promise-style plugin is untyped JavaScript as far as the kit knows, and a wrong shape must become
+ * a clear failure, never a half-read answer.
+ */
+const Reference = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))
+const Decimal = Schema.String.pipe(Schema.pattern(/^\d{1,19}(\.\d{1,18})?$/))
+const CurrencyCode = Schema.String.pipe(Schema.pattern(/^[A-Z][A-Z0-9]{2,9}$/))
+const Outcome = Schema.Literal("paid", "declined", "cancelled", "pending")
+
+const HttpUrl = Schema.String.pipe(Schema.filter((text) => {
+  if (!URL.canParse(text)) return "a redirect must be an absolute URL"
+  const protocol = new URL(text).protocol
+  return protocol === "https:" || protocol === "http:" || "a redirect must be an http(s) URL"
+}))
+
+export const CheckoutStartSchema = Schema.Union(
+  Schema.Struct({ redirect: HttpUrl, gatewayReference: Schema.optionalWith(Reference, { exact: true }) }),
+  Schema.Struct({ html: Schema.String.pipe(Schema.minLength(1)), gatewayReference: Schema.optionalWith(Reference, { exact: true }) })
+)
+
+export const ReturnReportSchema = Schema.Struct({
+  outcome: Outcome,
+  verified: Schema.Boolean,
+  gatewayReference: Schema.optionalWith(Reference, { exact: true })
+})
+
+export const GatewayReplySchema = Schema.Struct({
+  status: Schema.Int.pipe(Schema.between(200, 599)),
+  body: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(65_536)), { exact: true }),
+  headers: Schema.optionalWith(Schema.Record({ key: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{1,64}$/)), value: Schema.String }), { exact: true })
+})
+
+export const NotificationReportSchema = Schema.Union(
+  Schema.Struct({ ignore: Schema.Literal(true), reply: Schema.optionalWith(GatewayReplySchema, { exact: true }) }),
+  Schema.Struct({
+    trxId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+    outcome: Outcome,
+    amount: Schema.optionalWith(Decimal, { exact: true }),
+    currency: Schema.optionalWith(CurrencyCode, { exact: true }),
+    gatewayReference: Schema.optionalWith(Reference, { exact: true }),
+    verified: Schema.Boolean,
+    reply: Schema.optionalWith(GatewayReplySchema, { exact: true })
+  })
+)
+
+export const SyncReportSchema = Schema.Struct({
+  outcome: Outcome,
+  amount: Schema.optionalWith(Decimal, { exact: true }),
+  currency: Schema.optionalWith(CurrencyCode, { exact: true }),
+  gatewayReference: Schema.optionalWith(Reference, { exact: true })
+})
+
+export const RefundReportSchema = Schema.Struct({
+  status: Schema.Literal("succeeded", "pending", "failed"),
+  gatewayRefundReference: Schema.optionalWith(Reference, { exact: true }),
+  message: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
+})

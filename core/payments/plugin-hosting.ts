@@ -1,0 +1,172 @@
+import { Cause, Clock, Duration, Effect, Either, ParseResult, Schema } from "effect"
+import {
+  GatewayConfigRejected,
+  type GatewayPluginDefinition,
+  type HostedPlugin,
+  type PluginCall,
+  PluginCallFailed
+} from "./gateway-plugin.js"
+import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
+import { capabilitiesOf } from "./plugin-shape.js"
+
+export const DEFAULT_PLUGIN_CALL_TIMEOUT_MILLIS = 10_000
+
+export interface HostingOptions {
+  /** How long one plugin call may take before the kit stops waiting (default 10 s). */
+  readonly callTimeoutMillis?: number
+}
+
+/**
+ * Timeouts and durations run on real time even when business time is a manual clock: a hanging
+ * gateway must be cut off whatever a test or demo has done to the calendar.
+ */
+const realClock = Clock.make()
+
+const messageOf = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "the plugin failed without a message"
+
+/** A plugin answer, whatever its style, as an Effect: a value, a Promise, or an Effect. */
+const answerOf = (plugin: string, call: PluginCall, invoke: () => unknown, rejected: (message: string) => unknown) =>
+  Effect.suspend((): Effect.Effect<unknown, PluginCallFailed> => {
+    let answer: unknown
+    try {
+      answer = invoke()
+    } catch (error) {
+      return Effect.fail(new PluginCallFailed({ plugin, call, reason: "threw", message: messageOf(error) }))
+    }
+    if (Effect.isEffect(answer)) {
+      return (answer as Effect.Effect<unknown, unknown>).pipe(
+        Effect.catchAllCause((cause) => {
+          const failure = Cause.failureOption(cause)
+          if (failure._tag === "Some") {
+            const error = failure.value as { readonly _tag?: unknown; readonly message?: unknown }
+            if (error._tag === "GatewayReturnRejected") return Effect.succeed(rejected(messageOf(error)))
+            return Effect.fail(new PluginCallFailed({ plugin, call, reason: "failed", message: messageOf(error) }))
+          }
+          return Effect.fail(new PluginCallFailed({ plugin, call, reason: "threw", message: messageOf(Cause.squash(cause)) }))
+        })
+      )
+    }
+    if (typeof (answer as PromiseLike<unknown> | null)?.then === "function") {
+      return Effect.tryPromise({
+        try: () => Promise.resolve(answer),
+        catch: (error) => new PluginCallFailed({ plugin, call, reason: "threw", message: messageOf(error) })
+      })
+    }
+    return Effect.succeed(answer)
+  })
+
+interface CallFacts {
+  readonly gateway?: string
+  readonly trx?: string
+}
+
+/**
+ * One guarded call: cut off after the timeout, the answer checked against its schema, and one log
+ * line with the plugin, gateway, payment, duration and outcome. Contexts carry config, and config
+ * carries secrets: they are never logged.
+ */
+const guardedCall = <A, I>(
+  plugin: string,
+  call: PluginCall,
+  timeout: Duration.Duration,
+  schema: Schema.Schema<A, I>,
+  facts: CallFacts,
+  invoke: () => unknown,
+  rejected: (message: string) => unknown = () => undefined
+): Effect.Effect<A, PluginCallFailed> =>
+  Effect.gen(function*() {
+    const started = yield* realClock.currentTimeMillis
+    const result = yield* answerOf(plugin, call, invoke, rejected).pipe(
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () => new PluginCallFailed({ plugin, call, reason: "timed_out", message: `no answer within ${Duration.format(timeout)}` })
+      }),
+      Effect.flatMap((answer) =>
+        Schema.decodeUnknown(schema)(answer).pipe(Effect.mapError((error) =>
+          new PluginCallFailed({ plugin, call, reason: "malformed", message: `its answer has the wrong shape: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })))),
+      Effect.withClock(realClock),
+      Effect.either
+    )
+    const fields = {
+      plugin,
+      call,
+      ...(facts.gateway !== undefined ? { gateway: facts.gateway } : {}),
+      ...(facts.trx !== undefined ? { trx_id: facts.trx } : {}),
+      duration_ms: (yield* realClock.currentTimeMillis) - started
+    }
+    if (Either.isLeft(result)) {
+      yield* Effect.logWarning(`plugin call failed: ${result.left.message}`).pipe(Effect.annotateLogs({ ...fields, outcome: result.left.reason }))
+      return yield* Effect.fail(result.left)
+    }
+    yield* Effect.logInfo("plugin call").pipe(Effect.annotateLogs({ ...fields, outcome: outcomeText(result.right) }))
+    return result.right
+  })
+
+/** A short word for the log: the outcome or status an answer carries, else "ok". */
+const outcomeText = (answer: unknown): string => {
+  const record = answer as Record<string, unknown>
+  for (const key of ["outcome", "status"]) if (typeof record[key] === "string") return record[key]
+  if (record["ignore"] === true) return "ignored"
+  if (typeof record["redirect"] === "string") return "redirect"
+  if (typeof record["html"] === "string") return "form"
+  return "ok"
+}
+
+const gatewayLabel = (gateway: { readonly id: number; readonly code: string }) => `${gateway.id}:${gateway.code}`
+
+const unsupported = (plugin: string, call: PluginCall) =>
+  Effect.fail(new PluginCallFailed({ plugin, call, reason: "unsupported", message: `the ${plugin} plugin has no ${call}` }))
+
+/**
+ * A checked plugin object made into the one form the core calls, whatever its authoring style
+ * (plain values, Promises or Effects). Nothing a plugin does (throw, hang, answer nonsense) escapes
+ * as anything but PluginCallFailed.
+ */
+export const hostPlugin = (definition: GatewayPluginDefinition, options: HostingOptions = {}): HostedPlugin => {
+  const id = definition.id
+  const timeout = Duration.millis(options.callTimeoutMillis ?? DEFAULT_PLUGIN_CALL_TIMEOUT_MILLIS)
+  const capabilities = capabilitiesOf(definition)
+  const unverified = { outcome: "pending", verified: false }
+  return {
+    id,
+    displayName: definition.displayName,
+    version: definition.version,
+    currencies: definition.currencies,
+    environments: definition.environments,
+    capabilities,
+    secretConfigKeys: definition.secretConfigKeys ?? [],
+    parseConfig: (raw) =>
+      answerOf(id, "parseConfig", () => definition.parseConfig(raw), () => undefined).pipe(
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () => new PluginCallFailed({ plugin: id, call: "parseConfig", reason: "timed_out", message: "parseConfig did not answer" })
+        }),
+        Effect.withClock(realClock),
+        // A thrown Error or a failed Effect is the plugin refusing the config: its message is the reason.
+        Effect.catchIf((error) => error.reason === "threw" || error.reason === "failed", (error) =>
+          Effect.fail(new GatewayConfigRejected({ message: error.message })))
+      ),
+    beginCheckout: (context) =>
+      guardedCall(id, "beginCheckout", timeout, CheckoutStartSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
+        definition.beginCheckout(context)),
+    handleReturn: (context) =>
+      guardedCall(id, "handleReturn", timeout, ReturnReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
+        definition.handleReturn(context), () => unverified),
+    handleNotification: (context) =>
+      definition.handleNotification === undefined || !capabilities.notifications
+        ? unsupported(id, "handleNotification")
+        : guardedCall(id, "handleNotification", timeout, NotificationReportSchema, { gateway: gatewayLabel(context.gateway) }, () =>
+          definition.handleNotification!(context), () => ({ ignore: true, reply: { status: 400 } })),
+    syncStatus: (context) =>
+      definition.syncStatus === undefined || !capabilities.statusSync
+        ? unsupported(id, "syncStatus")
+        : guardedCall(id, "syncStatus", timeout, SyncReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
+          definition.syncStatus!(context)),
+    refund: (context) =>
+      definition.refund === undefined || !capabilities.refunds
+        ? unsupported(id, "refund")
+        : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
+          definition.refund!(context))
+  }
+}
