@@ -106,6 +106,7 @@ const guardedCall = <A, I>(
 /** A short word for the log: the outcome or status an answer carries, else "ok". */
 const outcomeText = (answer: unknown): string => {
   const record = answer as Record<string, unknown>
+  if (record["verified"] === false) return "unverified"
   for (const key of ["outcome", "status"]) if (typeof record[key] === "string") return record[key]
   if (record["ignore"] === true) return "ignored"
   if (typeof record["redirect"] === "string") return "redirect"

@@ -1,11 +1,9 @@
 import { createHmac } from "node:crypto"
-import { Effect, Either, Schema } from "effect"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Amount } from "../../../core/money/amount.js"
-import type { CheckoutRequest, GatewayPlugin, GatewayReturn } from "../../../core/payments/gateway-plugin.js"
+import type { CheckoutContext, ReturnContext } from "../../../core/payments/gateway-plugin.js"
 import { makeGatewayPlugins } from "../../../core/payments/gateway-plugin-registry.js"
-import { GatewayId } from "../../../core/shared/ids.js"
-import { Instant } from "../../../core/shared/instant.js"
+import { hostPlugin } from "../../../core/payments/plugin-hosting.js"
 import { formsIn, pressButton } from "../../../conformance/gateway/html-forms.js"
 import { makeSandboxPlugin, SANDBOX_SECRET_LABEL, sandboxPlugin } from "./index.js"
 
@@ -13,40 +11,39 @@ const SECRET = new Uint8Array(32).fill(3)
 const plugin = makeSandboxPlugin({ secret: SECRET })
 const TRX = "SANDBOX_0000000000000000000000001Z"
 
-const request = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
+const request = (overrides: Partial<CheckoutContext<unknown>> = {}): CheckoutContext<unknown> => ({
   trxId: TRX,
-  amount: Amount(1_250_000_000n),
+  amount: "12.50",
   currency: "USD",
   displayAmount: "12.50",
   description: null,
   merchantName: "Shop",
   environment: "sandbox",
-  gateway: {
-    id: GatewayId(7), plugin: "sandbox", name: "Sandbox", code: "sandbox-usd", method: "sandbox", currency: "USD",
-    type: "automatic", active: true, config: {}, createdAt: Instant(0n), updatedAt: Instant(0n)
-  },
+  gateway: { id: 7, name: "Sandbox", code: "sandbox-usd" },
+  config: {},
   returnUrl: "https://kit.example/checkout/return?a=1&b=2",
   cancelUrl: "https://kit.example/checkout/cancel",
+  notifyUrl: "https://kit.example/gateways/7/notify",
   ...overrides
 })
 
-const html = async (p: GatewayPlugin, checkout: CheckoutRequest) => {
-  const action = await Effect.runPromise(p.beginCheckout(checkout))
-  if (action._tag !== "RenderForm") throw new Error("expected a form")
-  return action.html
+const hosted = (definition = plugin) => hostPlugin(definition)
+
+const html = async (p: typeof plugin, checkout: CheckoutContext<unknown>) => {
+  const start = await Effect.runPromise(hosted(p).beginCheckout(checkout))
+  if (!("html" in start)) throw new Error("expected a form")
+  return start.html
 }
 
-const settle = (p: GatewayPlugin, fields: Record<string, string>, overrides: Partial<GatewayReturn> = {}) => {
+/** The outcome of a verified return, or "unverified". */
+const settle = async (p: typeof plugin, fields: Record<string, string>, overrides: Partial<ReturnContext<unknown>> = {}) => {
   const checkout = request()
-  return Effect.runPromise(Effect.either(p.handleReturn({
+  const report = await Effect.runPromise(hosted(p).handleReturn({
     trxId: checkout.trxId, amount: checkout.amount, currency: checkout.currency, environment: "sandbox", gateway: checkout.gateway,
-    fields, ...overrides
-  })))
+    config: {}, gatewayReference: null, fields, ...overrides
+  }))
+  return report.verified ? report.outcome : "unverified"
 }
-
-/** The outcome, or the error's tag. */
-const tagOf = (result: Either.Either<string, { readonly _tag: string; readonly message: string }>) =>
-  Either.match(result, { onLeft: (error) => error._tag, onRight: (outcome) => outcome })
 
 const expectedSignature = (text: string, key: Uint8Array = SECRET) => createHmac("sha256", key).update(text).digest("hex")
 
@@ -60,7 +57,7 @@ describe("sandbox plugin checkout form", () => {
       expect(submission).toEqual({
         action: "https://kit.example/checkout/return?a=1&b=2",
         method: "post",
-        fields: { trx_id: TRX, outcome, signature: expectedSignature(`${TRX}.${outcome}.12.5.USD`) }
+        fields: { trx_id: TRX, outcome, signature: expectedSignature(`${TRX}.${outcome}.12.50.USD`) }
       })
       expect(page).toContain(`class="${kind} sandbox-${testId}" data-testid="${testId}"`)
     }
@@ -68,9 +65,9 @@ describe("sandbox plugin checkout form", () => {
     expect(page).not.toMatch(/<script|javascript:|\son[a-z]+=/i)
   })
 
-  it("signs amounts in their exact JSON number text: whole, tiny and large", async () => {
-    for (const [atoms, text] of [[100_000_000_000n, "1000"], [1n, "0.00000001"], [999_999_999_999_999_999n, "9999999999.99999999"]] as const) {
-      const page = await html(plugin, request({ amount: Amount(atoms), currency: "BTC" }))
+  it("signs amounts as the exact decimal text the kit hands over: whole, tiny and large", async () => {
+    for (const text of ["1000", "0.00000001", "9999999999.99999999"]) {
+      const page = await html(plugin, request({ amount: text, currency: "BTC" }))
       expect(pressButton(page, "pay")!.fields["signature"]).toBe(expectedSignature(`${TRX}.paid.${text}.BTC`))
     }
   })
@@ -81,7 +78,7 @@ describe("sandbox plugin checkout form", () => {
       trxId: hostile,
       returnUrl: `https://kit.example/r?x="><img src=x onerror=alert(1)>`,
       currency: "<b>",
-      gateway: { ...request().gateway, config: { label: "<i>Test</i> & 'co'" } }
+      config: { label: "<i>Test</i> & 'co'" }
     }))
     expect(page).not.toContain("<script>")
     expect(page).not.toContain("<img")
@@ -96,64 +93,76 @@ describe("sandbox plugin checkout form", () => {
   })
 
   it("refuses production payments: no money moves in the simulator", async () => {
-    const result = await Effect.runPromise(Effect.either(plugin.beginCheckout(request({ environment: "production" }))))
-    expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "GatewayFailure", retryable: false })
+    const failure = await Effect.runPromise(Effect.flip(hosted().beginCheckout(request({ environment: "production" }))))
+    expect(failure).toMatchObject({ _tag: "PluginCallFailed", reason: "failed", message: "The sandbox simulator only serves sandbox payments." })
   })
 })
 
 describe("sandbox plugin returns", () => {
-  const signed = (outcome: string, text = `${TRX}.${outcome}.12.5.USD`) => ({ trx_id: TRX, outcome, signature: expectedSignature(text) })
+  const signed = (outcome: string, text = `${TRX}.${outcome}.12.50.USD`) => ({ trx_id: TRX, outcome, signature: expectedSignature(text) })
 
   it("settles each signed outcome", async () => {
-    expect(tagOf(await settle(plugin, signed("paid")))).toBe("paid")
-    expect(tagOf(await settle(plugin, signed("declined")))).toBe("declined")
-    expect(tagOf(await settle(plugin, signed("cancelled")))).toBe("cancelled")
-    expect(tagOf(await settle(plugin, { ...signed("paid"), signature: signed("paid").signature.toUpperCase() }))).toBe("paid")
+    expect((await settle(plugin, signed("paid")))).toBe("paid")
+    expect((await settle(plugin, signed("declined")))).toBe("declined")
+    expect((await settle(plugin, signed("cancelled")))).toBe("cancelled")
+    expect((await settle(plugin, { ...signed("paid"), signature: signed("paid").signature.toUpperCase() }))).toBe("paid")
   })
 
   it("rejects a return missing any field", async () => {
     for (const field of ["trx_id", "outcome", "signature"]) {
       const fields: Record<string, string> = signed("paid")
       delete fields[field]
-      expect(tagOf(await settle(plugin, fields))).toBe("GatewayReturnRejected")
+      expect((await settle(plugin, fields))).toBe("unverified")
     }
   })
 
   it("rejects tampering with the payment, outcome, amount or currency, and another key's signature", async () => {
-    const cases: ReadonlyArray<readonly [Record<string, string>, Partial<GatewayReturn>]> = [
+    const cases: ReadonlyArray<readonly [Record<string, string>, Partial<ReturnContext<unknown>>]> = [
       [{ ...signed("paid"), trx_id: "SANDBOX_OTHER" }, {}],
       [{ ...signed("declined"), outcome: "paid" }, {}],
-      [{ ...signed("paid", `${TRX}.paid.12.5.USD`), outcome: "refunded" }, {}],
-      [signed("paid"), { amount: Amount(1_250_000_001n) }],
+      [{ ...signed("paid", `${TRX}.paid.12.50.USD`), outcome: "refunded" }, {}],
+      [signed("paid"), { amount: "12.51" }],
+      [signed("paid"), { amount: "12.5" }],
       [signed("paid"), { currency: "EUR" }],
       [signed("paid"), { trxId: "SANDBOX_0000000000000000000000002Z" }],
-      [{ ...signed("paid"), signature: expectedSignature(`${TRX}.paid.12.5.USD`, new Uint8Array(32).fill(4)) }, {}],
+      [{ ...signed("paid"), signature: expectedSignature(`${TRX}.paid.12.50.USD`, new Uint8Array(32).fill(4)) }, {}],
       [{ ...signed("paid"), signature: "not hex" }, {}],
       [{ ...signed("paid"), signature: signed("paid").signature.slice(0, 62) }, {}]
     ]
-    for (const [fields, overrides] of cases) expect(tagOf(await settle(plugin, fields, overrides))).toBe("GatewayReturnRejected")
+    for (const [fields, overrides] of cases) expect((await settle(plugin, fields, overrides))).toBe("unverified")
   })
 
   it("rejects any return in production, even one correctly signed", async () => {
-    expect(tagOf(await settle(plugin, signed("paid"), { environment: "production" }))).toBe("GatewayReturnRejected")
+    expect((await settle(plugin, signed("paid"), { environment: "production" }))).toBe("unverified")
   })
 })
 
 describe("sandbox plugin identity and keys", () => {
-  it("registers with the kit and accepts {} or a label as config, refusing anything else", () => {
-    expect(Either.isRight(makeGatewayPlugins([plugin]))).toBe(true)
-    const decode = (value: unknown) => Either.isRight(Schema.decodeUnknownEither(plugin.configSchema)(value, { onExcessProperty: "error" }))
-    expect([decode({}), decode({ label: "Test cards" })]).toEqual([true, true])
-    expect([decode({ label: 5 }), decode({ label: "" }), decode({ secret: "x" }), decode([])]).toEqual([false, false, false, false])
+  it("registers with the kit and accepts {} or a label as config, refusing anything else with the field named", async () => {
+    expect(makeGatewayPlugins([plugin])._tag).toBe("Right")
+    const parse = (value: unknown) => Effect.runPromise(Effect.either(hosted().parseConfig(value)))
+    expect((await parse({}))._tag).toBe("Right")
+    expect((await parse({ label: "Test cards" }))._tag).toBe("Right")
+    for (const [value, text] of [[{ label: 5 }, "label"], [{ label: "" }, "label"], [{ secret: "x" }, "secret"], [[], "config"]] as const) {
+      const result = await parse(value)
+      expect(result._tag === "Left" && result.left).toMatchObject({ _tag: "GatewayConfigRejected" })
+      if (result._tag === "Left") expect(result.left.message).toContain(text)
+    }
+  })
+
+  it("refunds sandbox payments at once and refuses production ones", async () => {
+    const refund = { trxId: TRX, refundTrxId: "SANDBOX_R1", gatewayReference: null, amount: "5.00", currency: "USD", idempotencyKey: "mp-refund-SANDBOX_R1", gateway: request().gateway, config: {} }
+    expect(await Effect.runPromise(hosted().refund({ ...refund, environment: "sandbox" }))).toEqual({ status: "succeeded", gatewayRefundReference: "sandbox-refund-SANDBOX_R1" })
+    expect(await Effect.runPromise(Effect.flip(hosted().refund({ ...refund, environment: "production" })))).toMatchObject({ reason: "failed" })
   })
 
   it("derives its key from the master key, so hosts sharing one verify each other's forms", async () => {
     const master = new Uint8Array(32).fill(9)
     const derived = createHmac("sha256", master).update(SANDBOX_SECRET_LABEL).digest()
     const page = await html(sandboxPlugin(master), request())
-    expect(pressButton(page, "pay")!.fields["signature"]).toBe(expectedSignature(`${TRX}.paid.12.5.USD`, derived))
-    expect(tagOf(await settle(sandboxPlugin(Uint8Array.from(master)), pressButton(page, "pay")!.fields))).toBe("paid")
-    expect(tagOf(await settle(sandboxPlugin(new Uint8Array(32).fill(8)), pressButton(page, "pay")!.fields))).toBe("GatewayReturnRejected")
+    expect(pressButton(page, "pay")!.fields["signature"]).toBe(expectedSignature(`${TRX}.paid.12.50.USD`, derived))
+    expect((await settle(sandboxPlugin(Uint8Array.from(master)), pressButton(page, "pay")!.fields))).toBe("paid")
+    expect((await settle(sandboxPlugin(new Uint8Array(32).fill(8)), pressButton(page, "pay")!.fields))).toBe("unverified")
   })
 
   it("refuses a secret shorter than 32 bytes", () => {

@@ -2,27 +2,39 @@ import { HttpApp } from "@effect/platform"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, ManagedRuntime, Option, Schema } from "effect"
+import { Effect, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeCurrencyCatalog } from "../../../core/money/currencies.js"
-import { GATEWAY_PLUGIN_API_VERSION, type GatewayPlugin } from "../../../core/payments/gateway-plugin.js"
+import { GATEWAY_PLUGIN_API_VERSION, type GatewayPluginDefinition } from "../../../core/payments/gateway-plugin.js"
+import { open } from "../../../core/signing/secret-box.js"
 import { GatewayRepository } from "../../../core/payments/gateway-repository.js"
 import { defaultSiteSettings } from "../../../core/settings/site-settings.js"
 import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
 import { defaultWebhookConfig, kitLayer } from "../../../hosts/kit-layer.js"
 import { httpApp } from "../app.js"
 
-/** A second plugin with rules the sandbox lacks: two currencies and a required config field. */
-const cardsPlugin: GatewayPlugin = {
+/**
+ * A second plugin with rules the sandbox lacks, written Promise-style as a third party would: two
+ * currencies, a required secret, an optional whole number, unknown keys refused.
+ */
+const cardsPlugin: GatewayPluginDefinition<{ readonly api_key: string; readonly retries?: number }> = {
   id: "cards",
   displayName: "Cards",
   version: "0.1.0",
   apiVersion: GATEWAY_PLUGIN_API_VERSION,
   environments: ["sandbox", "production"],
-  configSchema: Schema.Struct({ api_key: Schema.String.pipe(Schema.minLength(1)), retries: Schema.optional(Schema.Int) }),
   currencies: ["USD", "BDT"],
-  beginCheckout: () => Effect.succeed({ _tag: "Redirect", url: "https://cards.example/pay" }),
-  handleReturn: () => Effect.succeed("pending" as const)
+  secretConfigKeys: ["api_key"],
+  parseConfig(raw) {
+    const config = raw as Record<string, unknown>
+    const unknown = Object.keys(config).filter((key) => key !== "api_key" && key !== "retries")
+    if (unknown.length > 0) throw new Error(`Unknown config field: ${unknown.join(", ")}.`)
+    if (typeof config["api_key"] !== "string" || config["api_key"] === "") throw new Error("api_key is required.")
+    if (config["retries"] !== undefined && !Number.isInteger(config["retries"])) throw new Error("retries must be a whole number.")
+    return config as { readonly api_key: string; readonly retries?: number }
+  },
+  beginCheckout: async () => ({ redirect: "https://cards.example/pay" }),
+  handleReturn: async () => ({ outcome: "pending", verified: true })
 }
 
 const currencies = makeCurrencyCatalog({ cryptoCodes: ["BTC"] })
@@ -56,6 +68,14 @@ const call = async (method: string, path: string, body?: unknown, token = "admin
     ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
   }))
   return { status: response.status, body: await response.json() as any }
+}
+
+/** A sealed config field as the master key opens it. */
+const opened = (sealed: unknown) => {
+  expect(typeof sealed === "string" && sealed.startsWith("v1.")).toBe(true)
+  const result = open(new Uint8Array(32).fill(5), sealed as string)
+  if (result._tag === "Left") throw result.left
+  return result.right
 }
 
 const storedConfig = (id: number) =>
@@ -97,7 +117,9 @@ describe("admin gateways: create and list", () => {
     const body = { plugin: "cards", name: "Cards", currency_code: "BDT", method: uniqueMethod(), config: { api_key: "k", retries: 3 } }
     const created = await call("POST", "/gateways", body)
     expect(created.status).toBe(201)
-    expect(await storedConfig(created.body.id)).toEqual({ api_key: "k", retries: 3 })
+    const stored = await storedConfig(created.body.id)
+    expect(stored["retries"]).toBe(3)
+    expect(opened(stored["api_key"])).toBe(JSON.stringify("k"))
     const inexact = await call("POST", "/gateways", `{"plugin":"cards","name":"C","currency_code":"USD","method":"${uniqueMethod()}","config":{"api_key":"k","retries":12345678901234567890}}`)
     expect(inexact.status).toBe(422)
     expect(Object.keys(inexact.body.errors)).toEqual(["config"])
@@ -186,6 +208,41 @@ describe("admin gateways: update", () => {
     const created = await createSandbox()
     const refused = await call("PATCH", `/gateways/${created.id}`, { name: "", active: "no", type: "x" })
     expect([refused.status, Object.keys(refused.body.errors).sort()]).toEqual([422, ["active", "name", "type"]])
+  })
+})
+
+describe("admin gateways: config", () => {
+  const createCards = async (config: Record<string, unknown>) => {
+    const created = await call("POST", "/gateways", { plugin: "cards", name: "Cards", currency_code: "USD", method: uniqueMethod(), config })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    return created.body
+  }
+
+  it("seals secret fields at rest (never the plain value in the store) and answers with the plugin's own message", async () => {
+    const created = await createCards({ api_key: "sk_secret_value", retries: 1 })
+    const stored = await storedConfig(created.id)
+    expect(JSON.stringify(stored)).not.toContain("sk_secret_value")
+    expect(opened(stored["api_key"])).toBe(JSON.stringify("sk_secret_value"))
+    const refused = await call("POST", "/gateways", { plugin: "cards", name: "C", currency_code: "USD", method: uniqueMethod(), config: { retries: 1 } })
+    expect([refused.status, refused.body.errors.config]).toEqual([422, ["api_key is required."]])
+  })
+
+  it("changes config through PATCH, checked by the plugin; a secret left out keeps its sealed value", async () => {
+    const created = await createCards({ api_key: "first-key" })
+    const changed = await call("PATCH", `/gateways/${created.id}`, { config: { retries: 2 } })
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200)
+    expect(changed.body).not.toHaveProperty("config")
+    const stored = await storedConfig(created.id)
+    expect([stored["retries"], opened(stored["api_key"])]).toEqual([2, JSON.stringify("first-key")])
+    const rotated = await call("PATCH", `/gateways/${created.id}`, { config: { api_key: "second-key" } })
+    expect(rotated.status).toBe(200)
+    expect(opened((await storedConfig(created.id))["api_key"])).toBe(JSON.stringify("second-key"))
+    expect(await storedConfig(created.id)).not.toHaveProperty("retries")
+    const refused = await call("PATCH", `/gateways/${created.id}`, { config: { api_key: "k", retries: 1.5 } })
+    expect([refused.status, refused.body.errors.config]).toEqual([422, ["retries must be a whole number."]])
+    const unchanged = await call("PATCH", `/gateways/${created.id}`, { config: { api_key: "" } })
+    expect(unchanged.status).toBe(422)
+    expect(opened((await storedConfig(created.id))["api_key"])).toBe(JSON.stringify("second-key"))
   })
 })
 
