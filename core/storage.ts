@@ -5,6 +5,7 @@ import type { MerchantRepository } from "./merchants/merchant-repository.js"
 import type { GatewayRepository } from "./payments/gateway-repository.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
+import type { GatewayRefunds } from "./refunds/gateway-refund.js"
 import type { RefundRepository } from "./refunds/refund-repository.js"
 import type { SettingsRepository } from "./settings/settings-repository.js"
 import type { StoreHealth } from "./shared/store-health.js"
@@ -24,6 +25,7 @@ export type Storage =
   | GatewayRepository
   | PaymentRepository
   | RefundRepository
+  | GatewayRefunds
   | SubscriptionRepository
   | SchedulerLease
   | WebhookOutbox

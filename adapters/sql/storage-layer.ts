@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
+import * as GatewayRefunds from "./gateway-refund-repository.js"
 import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
 import * as Merchants from "./merchant-repository.js"
@@ -29,6 +30,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   CheckoutAttempts.layer,
   PaymentFlags.layer,
   Refunds.layer,
+  GatewayRefunds.layer,
   Idempotency.layer,
   RateLimits.layer,
   Settings.layer,

@@ -7,6 +7,7 @@ import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { refundCases } from "./refund-cases.js"
+import { gatewayRefundCases } from "./gateway-refund-cases.js"
 import { requestGuardCases } from "./request-guard-cases.js"
 import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
@@ -27,6 +28,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     walletCases(it)
     paymentCases(it)
     refundCases(it)
+    gatewayRefundCases(it)
     requestGuardCases(it)
     transactionCases(it)
   })

@@ -1,0 +1,91 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { Amount } from "../../core/money/amount.js"
+import { type GatewayRefund, GatewayRefunds } from "../../core/refunds/gateway-refund.js"
+import { GatewayId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+const GatewayRefundRow = Schema.Struct({
+  refund_trx_id: Schema.String,
+  payment_trx_id: Schema.String,
+  gateway_id: SafeInt,
+  amount: Int64,
+  currency: Schema.String,
+  idempotency_key: Schema.String,
+  status: Schema.Literal("pending", "succeeded", "failed"),
+  attempts: SafeInt,
+  next_attempt_at: NullableInt64,
+  gateway_reference: NullableString,
+  message: NullableString,
+  created_at: Int64,
+  updated_at: Int64
+})
+
+const gatewayRefunds = rowMapper(GatewayRefundRow, (row): GatewayRefund => ({
+  refundTrxId: row.refund_trx_id,
+  paymentTrxId: row.payment_trx_id,
+  gatewayId: GatewayId(row.gateway_id),
+  amount: Amount(row.amount),
+  currency: row.currency,
+  idempotencyKey: row.idempotency_key,
+  status: row.status,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_at === null ? null : Instant(row.next_attempt_at),
+  gatewayReference: row.gateway_reference,
+  message: row.message,
+  createdAt: Instant(row.created_at),
+  updatedAt: Instant(row.updated_at)
+}))
+
+export const layer = Layer.effect(
+  GatewayRefunds,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    GatewayRefunds.of({
+      enqueue: (refund) =>
+        sql`INSERT INTO gateway_refunds ${
+          sql.insert({
+            refund_trx_id: refund.refundTrxId,
+            payment_trx_id: refund.paymentTrxId,
+            gateway_id: refund.gatewayId,
+            amount: refund.amount,
+            currency: refund.currency,
+            idempotency_key: refund.idempotencyKey,
+            status: refund.status,
+            attempts: refund.attempts,
+            next_attempt_at: refund.nextAttemptAt,
+            gateway_reference: refund.gatewayReference,
+            message: refund.message,
+            created_at: refund.createdAt,
+            updated_at: refund.updatedAt
+          })
+        }`.pipe(Effect.asVoid, dbCall),
+      listDue: (now, limit) =>
+        sql`SELECT * FROM gateway_refunds WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now}
+            ORDER BY next_attempt_at, refund_trx_id LIMIT ${limit}`.pipe(Effect.flatMap(gatewayRefunds.all), dbCall),
+      claim: (refundTrxId, expected, leaseUntil) =>
+        sql`UPDATE gateway_refunds SET next_attempt_at = ${leaseUntil}
+            WHERE refund_trx_id = ${refundTrxId} AND next_attempt_at = ${expected}
+            RETURNING refund_trx_id`.pipe(Effect.map((rows) => rows.length > 0), dbCall),
+      record: (refundTrxId, progress) =>
+        sql`UPDATE gateway_refunds SET ${
+          sql.update({
+            status: progress.status,
+            attempts: progress.attempts,
+            next_attempt_at: progress.nextAttemptAt,
+            gateway_reference: progress.gatewayReference,
+            message: progress.message,
+            updated_at: progress.at
+          })
+        } WHERE refund_trx_id = ${refundTrxId}`.pipe(Effect.asVoid, dbCall),
+      find: (refundTrxId) =>
+        sql`SELECT * FROM gateway_refunds WHERE refund_trx_id = ${refundTrxId}`.pipe(Effect.flatMap(gatewayRefunds.first), dbCall),
+      listForPayment: (paymentTrxId) =>
+        sql`SELECT * FROM gateway_refunds WHERE payment_trx_id = ${paymentTrxId} ORDER BY created_at, refund_trx_id`.pipe(
+          Effect.flatMap(gatewayRefunds.all),
+          dbCall
+        )
+    }))
+)
