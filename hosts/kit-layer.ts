@@ -43,6 +43,8 @@ export interface KitConfig {
    * module each came from (the standalone host's GATEWAY_PLUGINS) so a refusal says which one.
    */
   readonly plugins?: ReadonlyArray<GatewayPluginRegistry.PluginEntry | GatewayPluginDefinition>
+  /** Offer the built-in sandbox simulator (default true); a suite testing its own copy turns it off. */
+  readonly builtInSandbox?: boolean
   /** How long one plugin call may take (default 10 s). */
   readonly pluginCallTimeoutMillis?: number
   readonly webhooks: WebhookConfig
@@ -127,7 +129,7 @@ export const kitLayer = (config: KitConfig) => {
     Layer.succeed(AdminToken, config.adminToken),
     // Read by initiate-payment to refuse at once an ipn_url the sender below would refuse.
     Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
-    GatewayPluginRegistry.layer([sandboxPlugin(config.masterKey), ...(config.plugins ?? [])], {
+    GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
     }),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
