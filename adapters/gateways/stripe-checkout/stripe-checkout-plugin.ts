@@ -1,0 +1,147 @@
+import type Stripe from "stripe"
+import type { Environment } from "../../../core/merchants/environment.js"
+import {
+  GATEWAY_PLUGIN_API_VERSION,
+  type GatewayPluginDefinition,
+  type RefundReport,
+  type ReturnReport
+} from "../../../core/payments/gateway-plugin.js"
+import { stripeAmountParam, toStripeMinor } from "./stripe-amounts.js"
+import { parseStripeCheckoutConfig, type StripeCheckoutConfig } from "./stripe-checkout-config.js"
+import { assertKeyServes, makeStripeClients } from "./stripe-client.js"
+import { isMissing, StripeCallError, stripeCall } from "./stripe-errors.js"
+import { reportOfNotification } from "./stripe-notifications.js"
+import { reportOfRefund } from "./stripe-refund-report.js"
+import { belongsTo, chargedBy, isSessionId, reportOfSession } from "./stripe-session-outcome.js"
+
+export const STRIPE_CHECKOUT_PLUGIN_ID = "stripe-checkout"
+
+/** Stripe swaps this placeholder for the session id when it sends the customer back. */
+const SESSION_PLACEHOLDER = "session_id={CHECKOUT_SESSION_ID}"
+
+/** Built by hand: URL would percent-encode the braces and Stripe would no longer recognise the placeholder. */
+export const successUrlOf = (returnUrl: string): string => {
+  const hashAt = returnUrl.indexOf("#")
+  const base = hashAt === -1 ? returnUrl : returnUrl.slice(0, hashAt)
+  const hash = hashAt === -1 ? "" : returnUrl.slice(hashAt)
+  const separator = !base.includes("?") ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&"
+  return `${base}${separator}${SESSION_PLACEHOLDER}${hash}`
+}
+
+/** Stripe shows this as the product's name; its own limit is generous, a customer reads one line. */
+const productNameOf = (description: string | null, merchantName: string): string => {
+  const text = description !== null && description.trim() !== "" ? description.trim() : merchantName
+  const characters = Array.from(text)
+  return characters.length > 250 ? `${characters.slice(0, 249).join("")}…` : text
+}
+
+const UNVERIFIED: ReturnReport = { outcome: "pending", verified: false }
+
+const refundFailed = (message: string): RefundReport => ({ status: "failed", message })
+
+/** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync and refunds included. */
+export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeCheckoutConfig> => {
+  const clients = makeStripeClients()
+  const clientFor = (config: StripeCheckoutConfig, environment: Environment): Stripe => {
+    assertKeyServes(config, environment)
+    return clients(config)
+  }
+  const retrieveSession = (config: StripeCheckoutConfig, environment: Environment, id: string) =>
+    stripeCall(config, () => clientFor(config, environment).checkout.sessions.retrieve(id))
+
+  return {
+    id: STRIPE_CHECKOUT_PLUGIN_ID,
+    displayName: "Stripe Checkout",
+    version: "1.0.0",
+    apiVersion: GATEWAY_PLUGIN_API_VERSION,
+    currencies: "any",
+    environments: ["sandbox", "production"],
+    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true },
+    secretConfigKeys: ["secret_key", "webhook_secret"],
+
+    parseConfig(raw) {
+      return parseStripeCheckoutConfig(raw)
+    },
+
+    async beginCheckout(context) {
+      const { config } = context
+      const client = clientFor(config, context.environment)
+      const unitAmount = stripeAmountParam(toStripeMinor(context.amount, context.currency))
+      const session = await stripeCall(config, () =>
+        client.checkout.sessions.create({
+          mode: "payment",
+          line_items: [{
+            quantity: 1,
+            price_data: {
+              currency: context.currency.toLowerCase(),
+              unit_amount: unitAmount,
+              product_data: { name: productNameOf(context.description, context.merchantName) }
+            }
+          }],
+          client_reference_id: context.trxId,
+          metadata: { trx_id: context.trxId },
+          payment_intent_data: { metadata: { trx_id: context.trxId } },
+          success_url: successUrlOf(context.returnUrl),
+          cancel_url: context.cancelUrl,
+          ...(config.payment_method_types !== undefined ? { payment_method_types: [...config.payment_method_types] } : {})
+        }))
+      if (session.url === null) throw new Error(`Stripe created Checkout Session ${session.id} without a payment page URL`)
+      return { redirect: session.url, gatewayReference: session.id }
+    },
+
+    async handleReturn(context) {
+      // The browser's session_id is only a hint: the session is fetched from Stripe and checked against the payment.
+      const fromBrowser = context.fields["session_id"]
+      const sessionId = fromBrowser !== undefined && fromBrowser !== "" ? fromBrowser : context.gatewayReference
+      if (sessionId === null || !isSessionId(sessionId)) return UNVERIFIED
+      try {
+        return reportOfSession(await retrieveSession(context.config, context.environment, sessionId), context)
+      } catch (error) {
+        if (error instanceof StripeCallError && error.permanent) return UNVERIFIED
+        throw error
+      }
+    },
+
+    handleNotification(context) {
+      return Promise.resolve(reportOfNotification(context))
+    },
+
+    async syncStatus(context) {
+      const reference = context.gatewayReference
+      if (reference === null || !isSessionId(reference)) return { outcome: "pending" }
+      let session: Stripe.Checkout.Session
+      try {
+        session = await retrieveSession(context.config, context.environment, reference)
+      } catch (error) {
+        if (isMissing(error)) return { outcome: "pending" }
+        throw error
+      }
+      if (!belongsTo(session, context.trxId)) return { outcome: "pending" }
+      const { outcome } = reportOfSession(session, context)
+      return { outcome, ...chargedBy(session), gatewayReference: session.id }
+    },
+
+    async refund(context) {
+      const { config } = context
+      const reference = context.gatewayReference
+      if (reference === null || !isSessionId(reference)) return refundFailed("this payment has no Stripe Checkout Session to refund")
+      try {
+        const session = await retrieveSession(config, context.environment, reference)
+        if (!belongsTo(session, context.trxId)) return refundFailed("the Stripe Checkout Session on record belongs to another payment")
+        if (session.currency?.toLowerCase() !== context.currency.toLowerCase()) return refundFailed("the Stripe Checkout Session was paid in another currency")
+        const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id
+        if (paymentIntent === undefined) return refundFailed("the Stripe Checkout Session has no payment to refund")
+        const amount = stripeAmountParam(toStripeMinor(context.amount, context.currency))
+        const refund = await stripeCall(config, () =>
+          clientFor(config, context.environment).refunds.create(
+            { payment_intent: paymentIntent, amount, metadata: { trx_id: context.trxId, refund_trx_id: context.refundTrxId } },
+            { idempotencyKey: context.idempotencyKey }
+          ))
+        return reportOfRefund(refund)
+      } catch (error) {
+        if (error instanceof StripeCallError && error.permanent) return refundFailed(error.message)
+        throw error
+      }
+    }
+  }
+}

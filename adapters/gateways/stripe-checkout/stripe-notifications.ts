@@ -1,0 +1,88 @@
+import type Stripe from "stripe"
+import type { GatewayOutcome, NotificationContext, NotificationReport } from "../../../core/payments/gateway-plugin.js"
+import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
+import { verifiedStripeEvent } from "./stripe-client.js"
+import { chargedBy, isSessionId } from "./stripe-session-outcome.js"
+
+/** Stripe's recommended window: a signed event older than this is treated as a replay. */
+const SIGNATURE_TOLERANCE_SECONDS = 300
+
+/** The longest trxId a report may carry; a longer client_reference_id cannot be one of the kit's. */
+const MAX_TRX_ID_LENGTH = 64
+
+const CHECKOUT_EVENTS = new Set([
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired"
+])
+
+const outcomeOf = (type: string, session: Stripe.Checkout.Session): GatewayOutcome => {
+  switch (type) {
+    case "checkout.session.completed":
+      return session.payment_status === "paid" ? "paid" : "pending"
+    case "checkout.session.async_payment_succeeded":
+      return "paid"
+    case "checkout.session.async_payment_failed":
+      return "declined"
+    default:
+      return "cancelled"
+  }
+}
+
+/** Acknowledged with a 200 so Stripe stops sending it: nothing the kit needs. */
+const IGNORED: NotificationReport = { ignore: true }
+/** A 400 tells Stripe (and whoever forged it) the body was refused. */
+const REFUSED: NotificationReport = { ignore: true, reply: { status: 400 } }
+
+const trxIdOf = (session: { readonly client_reference_id?: unknown }): string | undefined => {
+  const reference = session.client_reference_id
+  return typeof reference === "string" && reference !== "" && reference.length <= MAX_TRX_ID_LENGTH ? reference : undefined
+}
+
+const verifiedEvent = (context: NotificationContext<StripeCheckoutConfig>): Stripe.Event | undefined => {
+  const header = context.headers["stripe-signature"]
+  if (header === undefined) return undefined
+  try {
+    return verifiedStripeEvent(context.rawBody, header, context.config.webhook_secret, SIGNATURE_TOLERANCE_SECONDS)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A checkout event whose signature did not check out may still be a real one (a rotated secret, a
+ * slow queue): it names the payment so the kit can ask Stripe itself. Nothing else in it is used.
+ */
+const unverifiedReport = (rawBody: Uint8Array): NotificationReport => {
+  let event: unknown
+  try {
+    event = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(rawBody))
+  } catch {
+    return REFUSED
+  }
+  const { type, data } = (typeof event === "object" && event !== null ? event : {}) as { type?: unknown; data?: { object?: unknown } }
+  const object = data?.object
+  if (typeof type !== "string" || !CHECKOUT_EVENTS.has(type) || typeof object !== "object" || object === null) return REFUSED
+  const trxId = trxIdOf(object as { client_reference_id?: unknown })
+  return trxId === undefined ? REFUSED : { trxId, outcome: "pending", verified: false }
+}
+
+/** A Stripe webhook delivery as the kit's report. Never throws: a bad delivery is refused or unverified. */
+export const reportOfNotification = (context: NotificationContext<StripeCheckoutConfig>): NotificationReport => {
+  const event = verifiedEvent(context)
+  if (event === undefined) return unverifiedReport(context.rawBody)
+  if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
+  // Test-mode events at a production record (or the reverse) are another account mode's business.
+  if (event.livemode !== (context.environment === "production")) return IGNORED
+  const session = event.data.object as Stripe.Checkout.Session
+  const trxId = trxIdOf(session)
+  if (trxId === undefined || !isSessionId(session.id)) return IGNORED
+  let charged: ReturnType<typeof chargedBy>
+  try {
+    charged = chargedBy(session)
+  } catch {
+    return REFUSED
+  }
+  return { trxId, outcome: outcomeOf(event.type, session), ...charged, gatewayReference: session.id, verified: true }
+}

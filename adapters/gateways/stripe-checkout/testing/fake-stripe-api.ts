@@ -1,0 +1,116 @@
+import { checkoutSession, errorBody, type JsonObject, refundObject, stripeId } from "./fake-stripe-objects.js"
+
+/**
+ * The fake's API behaviour without the HTTP around it: form params in, status and JSON out.
+ * Params arrive flat, exactly as stripe-node writes them (`line_items[0][price_data][unit_amount]`).
+ */
+export type FormParams = ReadonlyMap<string, string>
+
+export interface ApiAnswer {
+  readonly status: number
+  readonly body: JsonObject
+}
+
+export interface RecordedRefund {
+  readonly refund: JsonObject
+  readonly idempotencyKey: string | null
+  readonly params: Readonly<Record<string, string>>
+}
+
+export interface FakeStripeState {
+  readonly livemode: boolean
+  readonly apiBase: () => string
+  readonly sessions: Map<string, JsonObject>
+  readonly refunds: Map<string, RecordedRefund>
+  nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
+}
+
+const invalid = (message: string, param?: string, code?: string): ApiAnswer => ({
+  status: 400,
+  body: errorBody("invalid_request_error", message, { ...(param !== undefined ? { param } : {}), ...(code !== undefined ? { code } : {}) })
+})
+
+export const missing = (kind: string, id: string, param: string): ApiAnswer => ({
+  status: 404,
+  body: errorBody("invalid_request_error", `No such ${kind}: '${id}'`, { code: "resource_missing", param })
+})
+
+/** Everything under `prefix[...]` as a record keyed by the inner name: `metadata[trx_id]` -> `trx_id`. */
+const nested = (params: FormParams, prefix: string): Record<string, string> => {
+  const record: Record<string, string> = {}
+  for (const [key, value] of params) {
+    const match = key.startsWith(`${prefix}[`) ? /^\[([^\]]+)\]$/.exec(key.slice(prefix.length)) : null
+    if (match !== null) record[match[1]!] = value
+  }
+  return record
+}
+
+const listed = (params: FormParams, prefix: string): ReadonlyArray<string> => Object.values(nested(params, prefix))
+
+const INTEGER = /^(0|[1-9]\d{0,15})$/
+
+export const createSession = (state: FakeStripeState, params: FormParams): ApiAnswer => {
+  if (params.get("mode") !== "payment") return invalid("This fake only serves `mode=payment` Checkout Sessions.", "mode")
+  const item = "line_items[0]"
+  const unitAmount = params.get(`${item}[price_data][unit_amount]`)
+  const currency = params.get(`${item}[price_data][currency]`)
+  const name = params.get(`${item}[price_data][product_data][name]`)
+  const quantity = params.get(`${item}[quantity]`)
+  if (params.has("line_items[1][quantity]")) return invalid("This fake takes one line item.", "line_items")
+  if (unitAmount === undefined || !INTEGER.test(unitAmount)) return invalid("Invalid integer: unit_amount", `${item}[price_data][unit_amount]`)
+  if (currency === undefined || !/^[a-z]{3}$/.test(currency)) return invalid("Invalid currency", `${item}[price_data][currency]`)
+  if (name === undefined || name === "") return invalid("Missing required param: product_data[name].", `${item}[price_data][product_data][name]`)
+  if (quantity === undefined || !INTEGER.test(quantity) || quantity === "0") return invalid("Invalid integer: quantity", `${item}[quantity]`)
+  const successUrl = params.get("success_url") ?? null
+  if (successUrl === null || !URL.canParse(successUrl)) return invalid("Not a valid URL", "success_url")
+  const total = BigInt(unitAmount) * BigInt(quantity)
+  const id = stripeId(state.livemode ? "cs_live_a1" : "cs_test_a1", 56)
+  const session = checkoutSession({
+    id,
+    livemode: state.livemode,
+    url: `${state.apiBase()}/pay/${id}`,
+    amount: Number(total),
+    currency,
+    clientReferenceId: params.get("client_reference_id") ?? null,
+    metadata: nested(params, "metadata"),
+    successUrl,
+    cancelUrl: params.get("cancel_url") ?? null,
+    paymentMethodTypes: params.has("payment_method_types[0]") ? listed(params, "payment_method_types") : ["card"]
+  })
+  state.sessions.set(id, session)
+  return { status: 200, body: session }
+}
+
+const refunded = (state: FakeStripeState, paymentIntent: string): bigint =>
+  [...state.refunds.values()]
+    .filter(({ refund }) => refund["payment_intent"] === paymentIntent && refund["status"] !== "failed" && refund["status"] !== "canceled")
+    .reduce((sum, { refund }) => sum + BigInt(refund["amount"] as number), 0n)
+
+export const createRefund = (state: FakeStripeState, params: FormParams, idempotencyKey: string | null): ApiAnswer => {
+  const paymentIntent = params.get("payment_intent")
+  if (paymentIntent === undefined) return invalid("Missing required param: payment_intent.", "payment_intent")
+  const session = [...state.sessions.values()].find((candidate) => candidate["payment_intent"] === paymentIntent)
+  if (session === undefined) return missing("payment_intent", paymentIntent, "payment_intent")
+  if (session["payment_status"] !== "paid") {
+    return invalid(`This PaymentIntent (${paymentIntent}) does not have a successful charge to refund.`, "payment_intent", "charge_not_found")
+  }
+  const remaining = BigInt(session["amount_total"] as number) - refunded(state, paymentIntent)
+  const asked = params.get("amount")
+  if (asked !== undefined && (!INTEGER.test(asked) || asked === "0")) return invalid("Invalid positive integer", "amount")
+  const amount = asked !== undefined ? BigInt(asked) : remaining
+  if (amount > remaining) {
+    return invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`, "amount", "amount_too_large")
+  }
+  const outcome = state.nextRefundStatus ?? { status: "succeeded", failureReason: null }
+  state.nextRefundStatus = null
+  const refund = refundObject({
+    paymentIntent,
+    amount: Number(amount),
+    currency: session["currency"] as string,
+    metadata: nested(params, "metadata"),
+    status: outcome.status,
+    failureReason: outcome.failureReason
+  })
+  state.refunds.set(refund["id"] as string, { refund, idempotencyKey, params: Object.fromEntries(params) })
+  return { status: 200, body: refund }
+}

@@ -1,0 +1,209 @@
+import { createHmac } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type ApiAnswer, createRefund, createSession, type FakeStripeState, missing, type RecordedRefund } from "./fake-stripe-api.js"
+import { errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
+
+export type { RecordedRefund } from "./fake-stripe-api.js"
+
+export const FAKE_STRIPE_SECRET_KEY = "sk_test_fakeStripeKey0000000000000000"
+
+export interface SignedDelivery {
+  readonly rawBody: Uint8Array
+  readonly headers: Record<string, string>
+}
+
+export interface RecordedRequest {
+  readonly method: string
+  readonly path: string
+  readonly params: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string | undefined>>
+}
+
+/** The session id in a redirect the fake handed out (`.../pay/cs_test_...`). */
+export const sessionIdFromRedirect = (url: string): string => {
+  const id = /\/pay\/(cs_(?:test|live)_[A-Za-z0-9]+)$/.exec(new URL(url).pathname)?.[1]
+  if (id === undefined) throw new Error(`not a fake Stripe payment page: ${url}`)
+  return id
+}
+
+/** Stripe's webhook signature: hex HMAC-SHA256 of "t.payload" keyed with the whole `whsec_...` string. */
+export const signStripePayload = (payload: string, secret: string, timestamp: number): string =>
+  `t=${timestamp},v1=${createHmac("sha256", secret).update(`${timestamp}.${payload}`).digest("hex")}`
+
+interface StoredAnswer {
+  readonly request: string
+  readonly answer: ApiAnswer
+}
+
+const ERROR_TYPES: Readonly<Record<number, string>> = { 400: "invalid_request_error", 402: "card_error", 404: "invalid_request_error", 429: "rate_limit_error" }
+
+const readBody = (request: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    request.on("error", reject)
+  })
+
+const send = (response: ServerResponse, answer: ApiAnswer, replayed = false) => {
+  response.writeHead(answer.status, {
+    "content-type": "application/json",
+    "request-id": stripeId("req_", 14),
+    ...(replayed ? { "idempotent-replayed": "true" } : {})
+  })
+  response.end(JSON.stringify(answer.body))
+}
+
+/**
+ * A local stand-in for the Stripe API on 127.0.0.1: Checkout Sessions and refunds over real HTTP,
+ * with Bearer auth, Stripe's error envelope and idempotency keys, plus plain methods for tests to
+ * play the customer, Stripe's webhooks and Stripe's bad days.
+ */
+export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) => {
+  const secretKey = options.secretKey ?? FAKE_STRIPE_SECRET_KEY
+  let base = ""
+  const state: FakeStripeState = {
+    livemode: /^(sk|rk)_live_/.test(secretKey),
+    apiBase: () => base,
+    sessions: new Map(),
+    refunds: new Map(),
+    nextRefundStatus: null
+  }
+  const idempotent = new Map<string, StoredAnswer>()
+  const requests: Array<RecordedRequest> = []
+  let hanging = false
+  let refundFailure: number | null = null
+
+  const route = (method: string, path: string, params: URLSearchParams, key: string | null): ApiAnswer => {
+    const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)
+    const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path)
+    const flat = new Map(params)
+    if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
+    if (method === "GET" && sessionMatch !== null) {
+      const session = state.sessions.get(decodeURIComponent(sessionMatch[1]!))
+      return session !== undefined ? { status: 200, body: session } : missing("checkout.session", sessionMatch[1]!, "session")
+    }
+    if (method === "POST" && path === "/v1/refunds") {
+      if (refundFailure !== null) {
+        const status = refundFailure
+        refundFailure = null
+        return { status, body: errorBody(ERROR_TYPES[status] ?? "api_error", `The fake failed this refund on purpose (HTTP ${status}).`) }
+      }
+      return createRefund(state, flat, key)
+    }
+    if (method === "GET" && refundMatch !== null) {
+      const recorded = state.refunds.get(decodeURIComponent(refundMatch[1]!))
+      return recorded !== undefined ? { status: 200, body: recorded.refund } : missing("refund", refundMatch[1]!, "id")
+    }
+    return { status: 404, body: errorBody("invalid_request_error", `Unrecognized request URL (${method}: ${path}).`) }
+  }
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://fake-stripe")
+    const method = request.method ?? "GET"
+    const body = await readBody(request)
+    if (hanging) return
+    if (method === "GET" && /^\/pay\/cs_/.test(url.pathname)) {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      return response.end("<!doctype html><title>Fake Stripe Checkout</title><p>Pay with the fake.</p>")
+    }
+    const params = new URLSearchParams(method === "GET" ? url.search : body)
+    const key = request.headers["idempotency-key"] as string | undefined ?? null
+    requests.push({
+      method,
+      path: url.pathname,
+      params: Object.fromEntries(params),
+      headers: { "idempotency-key": key ?? undefined, "stripe-version": request.headers["stripe-version"] as string | undefined, "x-stripe-client-telemetry": request.headers["x-stripe-client-telemetry"] as string | undefined }
+    })
+    if (request.headers.authorization !== `Bearer ${secretKey}`) {
+      const masked = `${secretKey.slice(0, 8)}****${secretKey.slice(-4)}`
+      return send(response, { status: 401, body: errorBody("invalid_request_error", `Invalid API Key provided: ${masked}`) })
+    }
+    if (method !== "POST" || key === null) return send(response, route(method, url.pathname, params, key))
+    const fingerprint = `${method} ${url.pathname} ${body}`
+    const stored = idempotent.get(key)
+    if (stored !== undefined) {
+      if (stored.request === fingerprint) return send(response, stored.answer, true)
+      return send(response, {
+        status: 400,
+        body: errorBody("idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`)
+      })
+    }
+    const answer = route(method, url.pathname, params, key)
+    // As at Stripe, an answer is kept for its key once the request has run; a fault before that is not.
+    if (answer.status < 500 && answer.status !== 429) idempotent.set(key, { request: fingerprint, answer })
+    return send(response, answer)
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => {
+      if (!response.headersSent) send(response, { status: 500, body: errorBody("api_error", "The fake crashed.") })
+    })
+  })
+
+  const sessionOf = (id: string): JsonObject => {
+    const session = state.sessions.get(id)
+    if (session === undefined) throw new Error(`the fake has no session ${id}`)
+    return session
+  }
+  const move = (id: string, from: { status: string; payment_status?: string }, to: JsonObject) => {
+    const session = sessionOf(id)
+    if (session["status"] !== from.status || (from.payment_status !== undefined && session["payment_status"] !== from.payment_status)) {
+      throw new Error(`session ${id} is ${String(session["status"])}/${String(session["payment_status"])}, not ${from.status}/${from.payment_status ?? "*"}`)
+    }
+    Object.assign(session, to)
+  }
+
+  return {
+    start: (): Promise<void> =>
+      new Promise((resolve) => server.listen(0, "127.0.0.1", () => {
+        base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+        resolve()
+      })),
+    close: (): Promise<void> =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+    get apiBase() {
+      return base
+    },
+    secretKey,
+    /** The customer pays by card: complete and paid at once. */
+    pay: (id: string) => move(id, { status: "open" }, { status: "complete", payment_status: "paid", payment_intent: stripeId("pi_"), url: null }),
+    /** The customer picks a delayed method (a bank debit): complete, money not there yet. */
+    payLater: (id: string) => move(id, { status: "open" }, { status: "complete", payment_status: "unpaid", payment_intent: stripeId("pi_"), url: null }),
+    asyncSucceed: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, { payment_status: "paid" }),
+    asyncFail: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, {}),
+    expire: (id: string) => move(id, { status: "open" }, { status: "expired", url: null }),
+    /** A webhook delivery for the session as it stands now, signed as Stripe signs it. */
+    event: (type: string, id: string, signing: { readonly secret: string; readonly timestamp?: number }): SignedDelivery => {
+      const timestamp = signing.timestamp ?? nowSeconds()
+      const payload = JSON.stringify(eventObject(type, structuredClone(sessionOf(id)), timestamp), null, 2)
+      return {
+        rawBody: new TextEncoder().encode(payload),
+        headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signStripePayload(payload, signing.secret, timestamp) }
+      }
+    },
+    refundsFor: (paymentIntent: string): ReadonlyArray<RecordedRefund> =>
+      [...state.refunds.values()].filter(({ refund }) => refund["payment_intent"] === paymentIntent),
+    /** The next refund request is answered with this HTTP status in Stripe's error envelope, without running. */
+    failNextRefund: (status: number) => {
+      refundFailure = status
+    },
+    /** The next refund created gets this status (Stripe's test cards decide it there). */
+    nextRefundStatus: (status: "succeeded" | "pending" | "requires_action" | "failed" | "canceled", failureReason: string | null = null) => {
+      state.nextRefundStatus = { status, failureReason }
+    },
+    /** While on, requests are read and never answered: a gateway that hangs. */
+    hang: (on: boolean) => {
+      hanging = on
+    },
+    sessions: (): ReadonlyArray<JsonObject> => [...state.sessions.values()].map((session) => structuredClone(session)),
+    session: (id: string): JsonObject => structuredClone(sessionOf(id)),
+    requests: (): ReadonlyArray<RecordedRequest> => [...requests]
+  }
+}
+
+export type FakeStripe = ReturnType<typeof makeFakeStripe>
