@@ -12,6 +12,7 @@ import type {
   ReceiverWalletUnavailable
 } from "../../core/payments/payment.js"
 import type {
+  PartialRefundUnsupported,
   PaymentFullyRefunded,
   PaymentNotRefundable,
   RefundExceedsBalance,
@@ -85,6 +86,7 @@ export type ApiError =
   | RefundExceedsBalance
   | RefundReferenceConflict
   | WalletInsufficientForRefund
+  | PartialRefundUnsupported
   | SubscriptionNotFound
   | SubscriptionTransitionRefused
   | ExternalReferenceTaken

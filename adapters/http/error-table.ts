@@ -178,6 +178,13 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "DUPLICATE_REFERENCE",
         errors: { ref_refund: [`The reference ${String(error.refRefund)} already refunded this payment: send its amount to see that refund, or use a new reference.`] }
       }
+    case "PartialRefundUnsupported":
+      return {
+        status: 422,
+        message: "The given data was invalid.",
+        errorCode: "VALIDATION_FAILED",
+        errors: { amount: [`This payment's gateway can only refund the whole payment: ${moneyText(error)}.`] }
+      }
     case "WalletInsufficientForRefund":
       return {
         status: 422,

@@ -3,7 +3,9 @@ import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { Amount } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
-import { PaymentNotFound } from "../payments/payment.js"
+import { GatewayPlugins } from "../payments/gateway-plugin.js"
+import { GatewayRepository } from "../payments/gateway-repository.js"
+import { type Payment, PaymentNotFound } from "../payments/payment.js"
 import { PaymentRepository } from "../payments/payment-repository.js"
 import { now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
@@ -11,7 +13,9 @@ import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { GatewayRefunds, newGatewayRefund } from "./gateway-refund.js"
 import {
+  PartialRefundUnsupported,
   PaymentFullyRefunded,
   PaymentNotRefundable,
   type Refund,
@@ -45,6 +49,20 @@ const requestedAmount = (input: AmountInput | undefined, currency: string) =>
   })
 
 /**
+ * The gateway that sends this payment's refunds back to the source, when its plugin can: none for a
+ * payment no gateway took, or whose plugin cannot refund (the refund is then the wallet debit alone,
+ * as before). A plugin no longer registered fails the refund (503) rather than skip the customer.
+ */
+const sourceRefunder = (payment: Payment) =>
+  Effect.gen(function*() {
+    if (payment.gatewayId === null) return undefined
+    const gateway = yield* (yield* GatewayRepository).findById(payment.gatewayId)
+    if (Option.isNone(gateway)) return undefined
+    const { capabilities } = yield* (yield* GatewayPlugins).get(gateway.value.plugin)
+    return capabilities.refunds ? { gatewayId: gateway.value.id, partial: capabilities.partialRefunds } : undefined
+  })
+
+/**
  * A repeated `ref_refund` answers with the refund it made, moving no money; with another amount it
  * is a different request under a used reference, refused rather than answered as if it had run.
  * Without an amount it asks for "the rest", which the earlier refund already answered.
@@ -58,7 +76,9 @@ const replayOf = (previous: Refund, request: RefundRequest) =>
 /**
  * One transaction (spec 4.3, design "Money"): the payment's refunded total grows only while it stays
  * within the amount, the wallet is debited only while it stays at or above zero, and the refund and its
- * event are written with them; any refusal rolls all of it back. The fee is not returned.
+ * event are written with them; any refusal rolls all of it back. The fee is not returned. A payment
+ * whose gateway can refund also gets its gateway refund enqueued here, executed later in the
+ * background: the answer and the wallet debit never wait for the gateway.
  */
 const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
@@ -81,6 +101,11 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
       if (plan._tag === "ExceedsRefundable") {
         return yield* new RefundExceedsBalance(inCurrency(Amount(payment.amount - payment.refundedAmount)))
+      }
+      const refunder = yield* sourceRefunder(payment)
+      // Before any money moves: the wallet must not be debited for a refund the gateway cannot make.
+      if (refunder !== undefined && !refunder.partial && plan.amount !== payment.amount) {
+        return yield* new PartialRefundUnsupported(inCurrency(payment.amount))
       }
 
       const at = yield* now
@@ -118,6 +143,9 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
         totalRefunded: plan.totalAfter,
         remainingRefund: plan.remainingAfter
       })
+      // In the same transaction: the customer's money leaves through the gateway later, and never
+      // without this refund (nor this refund without it).
+      if (refunder !== undefined) yield* (yield* GatewayRefunds).enqueue(newGatewayRefund(refund, refunder.gatewayId, at))
       yield* (yield* WebhookOutbox).enqueue(refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
       return { refund, replayed: false }
     })))

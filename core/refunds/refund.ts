@@ -54,3 +54,9 @@ export class RefundExceedsBalance extends Schema.TaggedError<RefundExceedsBalanc
 
 /** `amount` is the wallet's available balance when the debit was refused. */
 export class WalletInsufficientForRefund extends Schema.TaggedError<WalletInsufficientForRefund>()("WalletInsufficientForRefund", Money) {}
+
+/**
+ * The payment's gateway refunds to the source only whole payments, and this refund is not one.
+ * `amount` is the payment's amount: the one refund that gateway can make.
+ */
+export class PartialRefundUnsupported extends Schema.TaggedError<PartialRefundUnsupported>()("PartialRefundUnsupported", Money) {}
