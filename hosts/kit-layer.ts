@@ -2,6 +2,7 @@ import { Duration, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
 import * as StatusSyncSweeper from "../core/payments/status-sync.js"
+import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
@@ -96,6 +97,10 @@ const backgroundJobsLayer = (config: KitConfig) => {
     }),
     StatusSyncSweeper.layer({
       interval: Duration.millis(config.statusSyncIntervalMillis ?? 15_000),
+      ...(clock !== undefined ? { clock } : {})
+    }),
+    GatewayRefundExecutor.layer({
+      ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
       ...(clock !== undefined ? { clock } : {})
     }),
     IdempotencyRecordPurger.layer(),

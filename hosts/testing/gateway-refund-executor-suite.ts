@@ -124,6 +124,19 @@ export const gatewayRefundExecutorSuite = (name: string, store: () => StoreConfi
       expect(kit.whole.callsFor(payment.trxId).length).toBe(MAX_GATEWAY_REFUND_ATTEMPTS)
     })
 
+    it("a refund committed while no executor ran is executed by the next host to start its background jobs", async () => {
+      const { payment, refund } = await refunded()
+      const host = await kit.startHostWithJobs()
+      try {
+        const started = Date.now()
+        while ((await row(refund.refundTrxId)).status === "pending" && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 20))
+      } finally {
+        await host.dispose()
+      }
+      expect(await row(refund.refundTrxId)).toMatchObject({ status: "succeeded", attempts: 1 })
+      expect(kit.whole.callsFor(payment.trxId).length).toBe(1)
+    })
+
     it("two executors racing for one due row: the plugin is called once", async () => {
       const { payment, refund } = await refunded()
       await kit.run(Effect.all([executeDueRefunds(50), executeDueRefunds(50), executeDueRefunds(50)], { concurrency: "unbounded" }))

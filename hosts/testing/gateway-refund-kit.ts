@@ -1,4 +1,4 @@
-import { Effect, Logger, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, Option } from "effect"
 import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
@@ -79,7 +79,8 @@ export const makeRefundKit = async (store: StoreConfig) => {
   const manual = makeManualClock(Date.UTC(2030, 0, 15, 9, 0, 0))
   const whole = scriptedRefundPlugin("whole-refunds", { refunds: true })
   const none = scriptedRefundPlugin("no-refunds", {})
-  const runtime = ManagedRuntime.make(kitLayer(testKitConfig(store, { plugins: [whole.definition, none.definition], manualClock: manual })))
+  const config = testKitConfig(store, { plugins: [whole.definition, none.definition], manualClock: manual })
+  const runtime = ManagedRuntime.make(kitLayer(config))
   // Log lines are kept for the tests to read instead of printed.
   const logs: Array<string> = []
   const captured = Logger.replace(Logger.defaultLogger, Logger.map(Logger.logfmtLogger, (line) => void logs.push(line)))
@@ -153,6 +154,12 @@ export const makeRefundKit = async (store: StoreConfig) => {
     moneyState,
     execute: () => run(executeDueRefunds(50)),
     advance: (seconds: number) => run(manual.advance(seconds)),
+    /** A second host on the same store, running the background jobs as a started kit does, until disposed. */
+    startHostWithJobs: async () => {
+      const host = ManagedRuntime.make(kitLayer({ ...config, backgroundJobs: true, scheduler: { enabled: false, batchSize: 100 } }).pipe(Layer.provide(captured)))
+      await host.runtime()
+      return host
+    },
     dispose: () => runtime.dispose()
   }
 }
