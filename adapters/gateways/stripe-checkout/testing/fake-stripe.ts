@@ -177,10 +177,18 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     asyncSucceed: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, { payment_status: "paid" }),
     asyncFail: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, {}),
     expire: (id: string) => move(id, { status: "open" }, { status: "expired", url: null }),
-    /** A webhook delivery for the session as it stands now, signed as Stripe signs it. */
-    event: (type: string, id: string, signing: { readonly secret: string; readonly timestamp?: number }): SignedDelivery => {
+    /**
+     * A webhook delivery for the session as it stands now, signed as Stripe signs it. `session` fields
+     * replace the session's own in the event only (a conformance driver describing an outcome the
+     * session has not reached, or a different amount), never in the fake's state.
+     */
+    event: (
+      type: string,
+      id: string,
+      signing: { readonly secret: string; readonly timestamp?: number; readonly session?: JsonObject }
+    ): SignedDelivery => {
       const timestamp = signing.timestamp ?? nowSeconds()
-      const payload = JSON.stringify(eventObject(type, structuredClone(sessionOf(id)), timestamp), null, 2)
+      const payload = JSON.stringify(eventObject(type, { ...structuredClone(sessionOf(id)), ...signing.session }, timestamp), null, 2)
       return {
         rawBody: new TextEncoder().encode(payload),
         headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signStripePayload(payload, signing.secret, timestamp) }
