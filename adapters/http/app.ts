@@ -8,6 +8,7 @@ import { errorHttpResponse, serverErrorHttpResponse } from "./responses.js"
 import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
+import { adminPaymentRoutes } from "./routes/admin-payment-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { paymentRoutes } from "./routes/payment-routes.js"
@@ -29,7 +30,8 @@ const adminRoutes = HttpRouter.concatAll(
   adminGatewayRoutes,
   adminClockRoutes,
   adminWebhookRoutes,
-  adminSchedulerRoutes
+  adminSchedulerRoutes,
+  adminPaymentRoutes
 )
 
 export const router = HttpRouter.concatAll(

@@ -145,6 +145,7 @@ export const makeRefundKit = async (store: StoreConfig) => {
 
   return {
     ...setup,
+    runtime,
     manual,
     logs,
     whole,
