@@ -87,6 +87,20 @@ describe("the package, installed in an app", () => {
     expect(stdout).toContain("storage conformance: my-store > merchant: lists newest first")
     expect(stdout.split("\n").filter((line) => line.includes("storage conformance: my-store")).length).toBeGreaterThan(40)
   }, 60_000)
+
+  it("runs docs/plugins.md's plugin test file as pasted, from the installed package, against the Acme Pay example: every case passes", async () => {
+    for (const file of ["acme-pay.mjs", "acme-pay-gateway.mjs"]) cpSync(join(root, "examples", "acme-pay-plugin", file), join(app, file))
+    const guide = readFileSync(join(root, "docs", "plugins.md"), "utf8")
+    const section = guide.slice(guide.indexOf("## Testing your plugin"))
+    const start = section.indexOf("```ts\n") + 6
+    writeFileSync(join(app, "acme-pay.conformance.test.ts"), section.slice(start, section.indexOf("```", start)))
+    const { stdout } = await run(node, [join(root, "node_modules/vitest/vitest.mjs"), "run", "--root", app, "acme-pay.conformance"], {
+      cwd: app,
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }
+    })
+    expect(stdout).toMatch(/Tests\s+\d+ passed \| \d+ skipped/)
+    expect(stdout).not.toContain("failed")
+  }, 120_000)
 })
 
 const freePort = () =>
