@@ -13,7 +13,7 @@ const read = (path: string) => readFileSync(join(root, path), "utf8")
 const readme = read("README.md")
 
 /** `METHOD /path` with `{param}` and `:param` both as `{}`, query dropped. */
-const routeKey = (method: string, path: string) => `${method} ${path.split("?")[0]!.replace(/\{[^}]+\}|:[A-Za-z]+/g, "{}")}`
+const routeKey = (method: string, path: string) => `${method} ${path.split("?")[0]!.replace(/\{[^}]+\}|:[A-Za-z_]+/g, "{}")}`
 const registered = new Set([...router.routes].filter((route) => route.method !== "*").map((route) => routeKey(route.method, route.path)))
 
 /** The fenced block that follows `## Layout`. */

@@ -3,6 +3,7 @@ import { HttpMiddleware, HttpServer } from "@effect/platform"
 // The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
+import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
 import { httpApp } from "../../adapters/http/app.js"
 import * as Logging from "../../adapters/logging/logger-layer.js"
 import { makeCurrencyCatalog } from "../../core/money/currencies.js"
@@ -30,7 +31,8 @@ export const kitConfigFor = (config: HostConfig, secrets: HostSecrets, plugins: 
     checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
     webhooks: config.webhooks,
     scheduler: config.scheduler,
-    plugins,
+    // Shipped with the host beside the sandbox simulator; a gateway record with its keys turns it on.
+    plugins: [{ plugin: makeStripeCheckoutPlugin(), source: "the host's built-in plugins" }, ...plugins],
     ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
     settings: {
       ...defaultSiteSettings,
