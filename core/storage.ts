@@ -2,7 +2,9 @@ import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
 import type { MerchantRepository } from "./merchants/merchant-repository.js"
+import type { CheckoutAttempts } from "./payments/checkout-attempts.js"
 import type { GatewayRepository } from "./payments/gateway-repository.js"
+import type { PaymentFlags } from "./payments/payment-flags.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
 import type { GatewayRefunds } from "./refunds/gateway-refund.js"
@@ -24,6 +26,8 @@ export type Storage =
   | WalletRepository
   | GatewayRepository
   | PaymentRepository
+  | CheckoutAttempts
+  | PaymentFlags
   | RefundRepository
   | GatewayRefunds
   | SubscriptionRepository

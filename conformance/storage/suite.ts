@@ -7,6 +7,7 @@ import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { refundCases } from "./refund-cases.js"
+import { checkoutAttemptCases } from "./checkout-attempt-cases.js"
 import { gatewayRefundCases } from "./gateway-refund-cases.js"
 import { requestGuardCases } from "./request-guard-cases.js"
 import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
@@ -29,6 +30,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     paymentCases(it)
     refundCases(it)
     gatewayRefundCases(it)
+    checkoutAttemptCases(it)
     requestGuardCases(it)
     transactionCases(it)
   })
