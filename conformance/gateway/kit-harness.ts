@@ -22,7 +22,7 @@ import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { httpApp } from "../../adapters/http/app.js"
-import { defaultWebhookConfig, kitLayer } from "../../hosts/kit-layer.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import type { CheckoutAtGateway, CustomerAction, GatewayDriver, GatewayNotification } from "./driver.js"
 
 const BASE_URL = "https://pay.example"
@@ -40,17 +40,21 @@ export interface Answer {
 }
 
 /**
- * A whole kit in this process around one plugin: a throw-away SQLite store, a manual clock, a
+ * A whole kit in this process around one plugin: a throw-away SQLite store (or the one given), a manual clock, a
  * merchant with a wallet and one gateway record of the plugin, and the kit's own HTTP edge. Cases
  * drive it the way a customer and a gateway would, and read the store to see what happened.
  */
-export const startKit = async (plugin: GatewayPluginDefinition, driver: GatewayDriver, options: { readonly callTimeoutMillis?: number } = {}) => {
+export const startKit = async (
+  plugin: GatewayPluginDefinition,
+  driver: GatewayDriver,
+  options: { readonly callTimeoutMillis?: number; readonly store?: StoreConfig } = {}
+) => {
   const directory = mkdtempSync(join(tmpdir(), "mp-gateway-conformance-"))
   const clock = makeManualClock(Date.parse("2030-01-15T10:00:00Z"))
   const environment = environmentFor(plugin, driver)
   const currency = currencyFor(plugin, driver)
   const runtime = ManagedRuntime.make(kitLayer({
-    store: { kind: "sqlite", filename: join(directory, "store.db") },
+    store: options.store ?? { kind: "sqlite", filename: join(directory, "store.db") },
     masterKey: new Uint8Array(32).fill(42),
     adminToken: "conformance-admin-token",
     settings: defaultSiteSettings,

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { GatewayPluginDefinition } from "../../core/payments/gateway-plugin.js"
+import type { StoreConfig } from "../../hosts/kit-layer.js"
 import { capabilitiesOf, checkPluginShape } from "../../core/payments/plugin-shape.js"
 import type { GatewayDriver } from "./driver.js"
 import { goldenCases } from "./golden-cases.js"
@@ -20,6 +21,10 @@ export interface GatewayConformanceOptions {
   readonly teardown?: () => void | Promise<void>
   /** The kit's plugin call timeout during the run (default 1 s, so the hang case is quick). */
   readonly callTimeoutMillis?: number
+  /** The kit's store, read when the suite starts (default: a throw-away SQLite file). */
+  readonly store?: () => StoreConfig
+  /** Added to the suite's name, to tell runs apart (the store, say). */
+  readonly label?: string
 }
 
 /**
@@ -29,7 +34,7 @@ export interface GatewayConformanceOptions {
  * order and number of returns and notifications, a payment completes exactly once.
  */
 export const gatewayPluginConformance = (plugin: GatewayPluginDefinition, options: GatewayConformanceOptions): void => {
-  describe(`gateway plugin conformance: ${plugin.id}`, () => {
+  describe(`gateway plugin conformance: ${plugin.id}${options.label === undefined ? "" : ` (${options.label})`}`, () => {
     it("is a well-formed plugin for this kit's API version", () => {
       const shape = checkPluginShape(plugin)
       expect(Either.isRight(shape) ? "ok" : shape.left).toBe("ok")
@@ -41,7 +46,10 @@ export const gatewayPluginConformance = (plugin: GatewayPluginDefinition, option
       await options.setup?.()
       const controlled = controlledPlugin(plugin)
       controls = controlled.controls
-      kit = await startKit(controlled.plugin, options.driver, { callTimeoutMillis: options.callTimeoutMillis ?? 1_000 })
+      kit = await startKit(controlled.plugin, options.driver, {
+        callTimeoutMillis: options.callTimeoutMillis ?? 1_000,
+        ...(options.store !== undefined ? { store: options.store() } : {})
+      })
     }, 60_000)
     afterAll(async () => {
       await kit?.close()
