@@ -2,6 +2,7 @@ import { resolve } from "node:path"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { fromIsoString } from "../../core/shared/instant.js"
+import { MerchantPaymentsConfigError, normalizeBasePath, storeOf } from "../embedding/options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
@@ -9,6 +10,8 @@ export interface HostConfig {
   readonly port: number
   readonly host: string
   readonly baseUrl: string
+  /** Where the kit answers under BASE_URL's host, e.g. `/payments` behind a proxy that keeps the prefix. */
+  readonly basePath: string
   readonly store: StoreConfig
   readonly dataDir: string
   readonly adminToken: string | undefined
@@ -41,6 +44,16 @@ export interface HttpTimeouts {
 
 export class ConfigProblem extends Error {}
 
+/** An embedding option's refusal, as the host's own configuration problem. */
+const asConfigProblem = <A>(read: () => A): A => {
+  try {
+    return read()
+  } catch (error) {
+    if (error instanceof MerchantPaymentsConfigError) throw new ConfigProblem(error.message)
+    throw error
+  }
+}
+
 const integer = (name: string, value: string | undefined, min: number, max: number): number | undefined => {
   if (value === undefined || value === "") return undefined
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -51,9 +64,8 @@ const integer = (name: string, value: string | undefined, min: number, max: numb
 
 export const storeFromUrl = (url: string | undefined, dataDir: string): StoreConfig => {
   if (url === undefined || url === "") return { kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") }
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: "postgres", url }
-  if (url.startsWith("sqlite:")) return { kind: "sqlite", filename: resolve(url.slice("sqlite:".length)) }
-  throw new ConfigProblem(`DATABASE_URL must start with postgres://, postgresql:// or sqlite:, got "${url.replace(/\/\/.*@/, "//***@")}"`)
+  const store = asConfigProblem(() => storeOf(url, "DATABASE_URL"))
+  return store.kind === "sqlite" ? { kind: "sqlite", filename: resolve(store.filename) } : store
 }
 
 const flagValue = (name: string, value: string | undefined, fallback: boolean): boolean => {
@@ -68,6 +80,10 @@ const retryDelays = (value: string | undefined): ReadonlyArray<number> => {
   if (value.trim() === "") return []
   return value.split(",").map((item) => integer("WEBHOOK_RETRY_DELAYS_MS", item.trim(), 0, 86_400_000)!)
 }
+
+/** The embedding option's own rule, said in the variable's name. */
+const basePathOf = (value: string | undefined): string =>
+  asConfigProblem(() => normalizeBasePath(value, "BASE_PATH"))
 
 const clockMode = (value: string | undefined): "real" | "manual" => {
   if (value === undefined || value === "" || value === "real") return "real"
@@ -114,6 +130,7 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     port,
     host,
     baseUrl: (env["BASE_URL"] || `http://${shownHost}:${port}`).replace(/\/+$/, ""),
+    basePath: basePathOf(env["BASE_PATH"]),
     store: storeFromUrl(env["DATABASE_URL"], dataDir),
     dataDir,
     adminToken: env["ADMIN_TOKEN"] || undefined,

@@ -2,46 +2,20 @@ import { createServer as createNetServer } from "node:net"
 import { HttpMiddleware, HttpServer } from "@effect/platform"
 // The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Effect, Either, Layer, ManagedRuntime } from "effect"
-import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
-import { httpApp } from "../../adapters/http/app.js"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Logging from "../../adapters/logging/logger-layer.js"
-import { makeCurrencyCatalog } from "../../core/money/currencies.js"
 import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
-import { defaultSiteSettings } from "../../core/settings/site-settings.js"
-import { makeManualClock } from "../../core/shared/manual-clock.js"
-import { kitLayer, type KitConfig } from "../kit-layer.js"
+import { optionsFromHostConfig } from "../embedding/config-from-env.js"
+import { mountedApp } from "../embedding/mounted-app.js"
+import { assemble } from "../embedding/options.js"
+import { kitLayer } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
-import { ConfigProblem, type HostConfig } from "./host-config.js"
+import type { HostConfig } from "./host-config.js"
 import { listeningLine, stoppedLine } from "./lifecycle-log.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
 import { loadPluginModules } from "./plugin-modules.js"
 import { HostFailure } from "./startup-problems.js"
-
-export const kitConfigFor = (config: HostConfig, secrets: HostSecrets, plugins: ReadonlyArray<PluginEntry> = []): KitConfig => {
-  const currencies = makeCurrencyCatalog({ cryptoCodes: config.cryptoCurrencies })
-  if (Either.isLeft(currencies)) throw new ConfigProblem(`CRYPTO_CURRENCIES: ${currencies.left.message}`)
-  return {
-    store: config.store,
-    masterKey: secrets.masterKey,
-    adminToken: secrets.adminToken,
-    currencies: currencies.right,
-    baseUrl: config.baseUrl,
-    checkoutLifetimeSeconds: config.checkoutLifetimeSeconds,
-    webhooks: config.webhooks,
-    scheduler: config.scheduler,
-    // Shipped with the host beside the sandbox simulator; a gateway record with its keys turns it on.
-    plugins: [{ plugin: makeStripeCheckoutPlugin(), source: "the host's built-in plugins" }, ...plugins],
-    ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
-    settings: {
-      ...defaultSiteSettings,
-      siteUrl: config.baseUrl,
-      ...(config.signatureToleranceSeconds !== undefined ? { signatureToleranceSeconds: config.signatureToleranceSeconds } : {}),
-      ...(config.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: config.rateLimitPerMinute } : {})
-    }
-  }
-}
 
 /** GATEWAY_PLUGINS, imported relative to the directory the host was started in. */
 const pluginModules = (config: HostConfig): Effect.Effect<ReadonlyArray<PluginEntry>, HostFailure> =>
@@ -63,18 +37,18 @@ export interface ServerOptions {
 }
 
 export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: ServerOptions = {}) => {
-  // A manual clock starts at CLOCK_START or the real time of start-up; every request then runs on it.
-  const manual = config.clock === "manual" ? makeManualClock(config.clockStartMillis ?? Date.now()) : undefined
-  // Plugin modules are imported before the kit is built: the registry judges them as the kit starts.
-  const kit = Layer.unwrapEffect(Effect.map(pluginModules(config), (plugins) =>
-    kitLayer({ ...kitConfigFor(config, secrets, plugins), ...(manual !== undefined ? { manualClock: manual } : {}) })))
+  // The embedding options' own assembly (one path): plugin modules are imported first, so the
+  // registry judges them as the kit starts; a manual clock starts at CLOCK_START or now.
+  const assembled = Effect.map(pluginModules(config), (plugins) => assemble(optionsFromHostConfig(config, secrets, plugins)))
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
-  const app = manual === undefined ? httpApp : httpApp.pipe(Effect.withClock(manual.clock))
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
-  return Layer.merge(HttpServer.serve(app).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
-    Layer.provideMerge(Layer.effect(DemoSeed, demo)),
-    Layer.provideMerge(kit),
+  const served = Layer.unwrapEffect(Effect.map(assembled, ({ basePath, kit, manualClock }) =>
+    Layer.merge(HttpServer.serve(mountedApp(basePath, manualClock)).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
+      Layer.provideMerge(Layer.effect(DemoSeed, demo)),
+      Layer.provideMerge(kitLayer(kit))
+    )))
+  return served.pipe(
     // The logger is in place before anything starts and the stop line is said after everything closed.
     Layer.provide(stoppedLine),
     Layer.provide(logging),

@@ -1,0 +1,146 @@
+import { isSafeNumber, parse } from "lossless-json"
+import type { ExactNumber } from "../../core/shared/json-text.js"
+import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/serializers.js"
+
+/** An admin resource as `payments.admin` returns it: amounts as exact decimal strings, never floats. */
+export type AdminResource<T> = T extends ExactNumber ? string
+  // Brands (MerchantId...) are the server's bookkeeping; over the wire an id is a number.
+  : T extends number ? number
+  : T extends ReadonlyArray<infer Item> ? ReadonlyArray<AdminResource<Item>>
+  : T extends object ? { readonly [K in keyof T]: AdminResource<T[K]> }
+  : T
+
+export type AdminMerchant = AdminResource<ReturnType<typeof merchantJson>>
+export type AdminWallet = AdminResource<ReturnType<typeof walletJson>>
+export type AdminAdjustment = AdminResource<ReturnType<typeof adjustmentJson>>
+export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
+export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
+export type JsonObject = Readonly<Record<string, unknown>>
+
+export interface AdminPage<T> {
+  readonly data: ReadonlyArray<T>
+  readonly meta: { readonly current_page: number; readonly per_page: number; readonly total: number; readonly last_page: number }
+}
+
+export interface IssuedCredentials {
+  readonly environment: "sandbox" | "production"
+  readonly merchant_key: string
+  readonly api_key: string
+  readonly client_secret: string
+  readonly webhook_secret: string
+}
+
+/** The admin API refused: the same status, code, message and field errors as over HTTP. */
+export class AdminApiError extends Error {
+  override readonly name = "AdminApiError"
+  constructor(readonly status: number, readonly errorCode: string, message: string, readonly errors: Readonly<Record<string, ReadonlyArray<string>>>) {
+    super(message)
+  }
+}
+
+/** Exact decimals as written: integers that fit stay numbers (ids, counts), any other number is its text. */
+const exactJson = (text: string): unknown =>
+  parse(text, undefined, (value: string) => (/^-?\d+$/.test(value) && isSafeNumber(value) ? Number(value) : value))
+
+/** The money fields of admin resources: always strings, so "10" and "10.5" read alike. */
+const MONEY = new Set(["balance", "amount", "fee", "net", "fee_percent", "fee_fixed", "refunded_amount"])
+
+const moneyAsText = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(moneyAsText)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(Object.entries(value).map(([key, item]) =>
+    [key, MONEY.has(key) && typeof item === "number" ? String(item) : moneyAsText(item)]))
+}
+
+export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly text: string }>
+
+type Money = string | number
+
+/**
+ * `payments.admin`: the admin API without HTTP, through the very routes `/admin/v1` serves, so its
+ * checks, messages and shapes are those of docs/admin-api.md.
+ */
+export const makeAdminApi = (call: AdminCall) => {
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await call(method, path, body)
+    const json = answer.text === "" ? undefined : moneyAsText(exactJson(answer.text))
+    if (answer.status >= 400) {
+      const error = (json ?? {}) as { readonly message?: string; readonly error_code?: string; readonly errors?: Record<string, ReadonlyArray<string>> }
+      throw new AdminApiError(answer.status, error.error_code ?? "SERVER_ERROR", error.message ?? `The admin API answered ${answer.status}.`, error.errors ?? {})
+    }
+    return json as T
+  }
+  const query = (params: Readonly<Record<string, string | number | undefined>>) => {
+    const entries = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    return entries.length === 0 ? "" : `?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)])).toString()}`
+  }
+  return {
+    merchants: {
+      create: (input: { readonly name: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money }) =>
+        request<AdminMerchant>("POST", "/merchants", input),
+      list: (filter: { readonly page?: number; readonly per_page?: number; readonly status?: string } = {}) =>
+        request<AdminPage<AdminMerchant>>("GET", `/merchants${query(filter)}`),
+      get: (id: number) => request<AdminMerchant>("GET", `/merchants/${id}`),
+      update: (id: number, patch: { readonly name?: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money }) =>
+        request<AdminMerchant>("PATCH", `/merchants/${id}`, patch)
+    },
+    credentials: {
+      /** A fresh credential set; its secrets are in this answer only. */
+      issue: (merchantId: number, environment: "sandbox" | "production") =>
+        request<IssuedCredentials>("POST", `/merchants/${merchantId}/credentials`, { environment })
+    },
+    currencies: {
+      replace: (merchantId: number, codes: ReadonlyArray<string>) =>
+        request<JsonObject>("PUT", `/merchants/${merchantId}/currencies`, { currency_codes: codes })
+    },
+    wallets: {
+      create: (merchantId: number, input: { readonly currency_code: string; readonly environment: "sandbox" | "production" }) =>
+        request<AdminWallet>("POST", `/merchants/${merchantId}/wallets`, input),
+      list: (merchantId: number) => request<{ readonly data: ReadonlyArray<AdminWallet> }>("GET", `/merchants/${merchantId}/wallets`),
+      setActive: (walletId: number, active: boolean) => request<AdminWallet>("PATCH", `/wallets/${walletId}`, { active }),
+      adjust: (walletId: number, input: { readonly amount: Money; readonly reason: string }) =>
+        request<AdminAdjustment>("POST", `/wallets/${walletId}/adjustments`, input)
+    },
+    gateways: {
+      create: (input: {
+        readonly plugin: string
+        readonly name: string
+        readonly currency_code: string
+        readonly method: string
+        readonly type?: "automatic" | "manual"
+        readonly active?: boolean
+        readonly config?: JsonObject
+      }) => request<AdminGateway>("POST", "/gateways", input),
+      list: () => request<{ readonly data: ReadonlyArray<AdminGateway> }>("GET", "/gateways"),
+      update: (id: number, patch: { readonly name?: string; readonly active?: boolean; readonly type?: "automatic" | "manual"; readonly config?: JsonObject }) =>
+        request<AdminGateway>("PATCH", `/gateways/${id}`, patch),
+      /** The gateways a merchant offers; an empty list lifts the restriction. */
+      select: (merchantId: number, gatewayIds: ReadonlyArray<number>) =>
+        request<{ readonly merchant_id: number; readonly gateway_ids: ReadonlyArray<number> }>("PUT", `/merchants/${merchantId}/gateways`, { gateway_ids: gatewayIds })
+    },
+    settings: {
+      get: () => request<AdminSettings>("GET", "/settings"),
+      update: (patch: Partial<AdminSettings>) => request<AdminSettings>("PATCH", "/settings", patch)
+    },
+    deliveries: {
+      list: (filter: { readonly merchant_id?: number; readonly status?: string; readonly limit?: number } = {}) =>
+        request<{ readonly data: ReadonlyArray<JsonObject> }>("GET", `/webhook-deliveries${query(filter)}`),
+      get: (id: string) => request<JsonObject>("GET", `/webhook-deliveries/${encodeURIComponent(id)}`),
+      redeliver: (id: string) => request<JsonObject>("POST", `/webhook-deliveries/${encodeURIComponent(id)}/redeliver`)
+    },
+    payments: {
+      /** A payment with its flags, checkout attempts and refunds (and their state at the gateway). */
+      get: (trxId: string) => request<{ readonly data: JsonObject }>("GET", `/payments/${encodeURIComponent(trxId)}`),
+      flagged: (limit?: number) => request<{ readonly data: ReadonlyArray<JsonObject> }>("GET", `/payments/flagged${query({ limit })}`)
+    },
+    scheduler: {
+      run: () => request<{ readonly data: JsonObject }>("POST", "/scheduler/run")
+    },
+    clock: {
+      get: () => request<JsonObject>("GET", "/clock"),
+      advance: (seconds: number) => request<JsonObject>("POST", "/clock/advance", { seconds })
+    }
+  }
+}
+
+export type AdminApi = ReturnType<typeof makeAdminApi>

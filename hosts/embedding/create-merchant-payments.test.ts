@@ -1,0 +1,187 @@
+import { createServer, type Server } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import express from "express"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pressButton } from "../../conformance/gateway/html-forms.js"
+import { signRequest } from "../../core/signing/request-signature.js"
+import { AdminApiError, createMerchantPayments, type IssuedCredentials, type MerchantPayments } from "./index.js"
+
+const MASTER_KEY = "11".repeat(32)
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
+
+/** A merchant's signed call, its signature over the full path it called (base path included). */
+const signedCall = async (origin: string, credentials: IssuedCredentials, method: string, path: string, body?: unknown) => {
+  const raw = body === undefined ? "" : JSON.stringify(body)
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const response = await fetch(`${origin}${path}`, {
+    method,
+    headers: {
+      "content-type": "application/json",
+      "x-environment": credentials.environment,
+      "x-merchant-key": credentials.merchant_key,
+      "x-api-key": credentials.api_key,
+      "x-timestamp": timestamp,
+      "x-signature": signRequest(credentials.client_secret, { timestamp, method, pathWithQuery: path, rawBody: raw })
+    },
+    ...(raw === "" ? {} : { body: raw })
+  })
+  return { status: response.status, json: await response.json() as any }
+}
+
+const form = (fields: Readonly<Record<string, string>>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+  redirect: "manual" as const
+})
+
+/** A merchant onboarded through `payments.admin` alone: approved, USD, a sandbox wallet, a sandbox gateway, keys. */
+const onboard = async (payments: MerchantPayments) => {
+  const merchant = await payments.admin.merchants.create({ name: "Embedded Shop", status: "approved", fee_percent: "2.5" })
+  await payments.admin.currencies.replace(merchant.id, ["USD"])
+  await payments.admin.wallets.create(merchant.id, { currency_code: "USD", environment: "sandbox" })
+  await payments.admin.gateways.create({ plugin: "sandbox", name: "Test card", currency_code: "USD", method: `card${merchant.id}` })
+  return { merchant, credentials: await payments.admin.credentials.issue(merchant.id, "sandbox") }
+}
+
+describe("createMerchantPayments mounted under /payments in a plain node:http server", () => {
+  let scratch = ""
+  let payments: MerchantPayments
+  let server: Server
+  let origin = ""
+  beforeAll(async () => {
+    scratch = mkdtempSync(join(tmpdir(), "mp-embedded-"))
+    server = createServer((request, response) => {
+      if (request.url === "/hello") return void response.end("the platform's own route")
+      payments.handler(request, response)
+    })
+    origin = await listen(server)
+    payments = await createMerchantPayments({
+      database: `sqlite:${join(scratch, "payments.db")}`,
+      masterKey: MASTER_KEY,
+      baseUrl: origin,
+      basePath: "/payments",
+      webhooks: { allowPrivateTargets: true },
+      logging: false
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await payments.close()
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(scratch, { recursive: true, force: true })
+  })
+
+  it("takes a signed payment through the base path, pays it on its checkout page and verifies it", async () => {
+    const { credentials } = await onboard(payments)
+    const initiated = await signedCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
+      payment_amount: "12.50",
+      currency_code: "USD",
+      ref_trx: "embedded-1",
+      success_redirect: "https://shop.example/ok",
+      cancel_redirect: "https://shop.example/cancel",
+      ipn_url: "https://shop.example/ipn"
+    })
+    expect(initiated.status, JSON.stringify(initiated.json)).toBe(200)
+    const paymentUrl: string = initiated.json.payment_url
+    expect(paymentUrl.startsWith(`${origin}/payments/checkout/`)).toBe(true)
+
+    const page = await (await fetch(paymentUrl)).text()
+    const gatewayId = /name="gateway_id" value="(\d+)"/.exec(page)![1]!
+    const gatewayPage = await (await fetch(`${paymentUrl}/pay`, form({ gateway_id: gatewayId }))).text()
+    const pay = pressButton(gatewayPage, "pay")!
+    expect(pay.action?.startsWith(`${origin}/payments/checkout/`)).toBe(true)
+    const returned = await fetch(pay.action!, form(pay.fields))
+    expect([returned.status, returned.headers.get("location")?.startsWith("https://shop.example/ok")]).toEqual([303, true])
+
+    const verified = await signedCall(origin, credentials, "GET", `/payments/api/v1/verify-payment/${initiated.json.info.trx_id}`)
+    expect([verified.status, verified.json.status, verified.json.amount]).toEqual([200, "success", 12.5])
+  })
+
+  it("leaves the platform's routes alone and answers 404 outside its base path when called for them", async () => {
+    expect(await (await fetch(`${origin}/hello`)).text()).toBe("the platform's own route")
+    expect((await fetch(`${origin}/healthz`)).status).toBe(404)
+    expect((await fetch(`${origin}/payments/healthz`)).status).toBe(200)
+  })
+
+  it("refuses a signature made over the path without the base path", async () => {
+    const { credentials } = await onboard(payments)
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const response = await fetch(`${origin}/payments/api/v1/verify-payment/SANDBOX_X`, {
+      headers: {
+        "x-environment": "sandbox",
+        "x-merchant-key": credentials.merchant_key,
+        "x-api-key": credentials.api_key,
+        "x-timestamp": timestamp,
+        "x-signature": signRequest(credentials.client_secret, { timestamp, method: "GET", pathWithQuery: "/api/v1/verify-payment/SANDBOX_X", rawBody: "" })
+      }
+    })
+    expect(response.status).toBe(401)
+  })
+
+  it("gives the admin API typed, with its own refusals and exact amounts", async () => {
+    const merchant = await payments.admin.merchants.create({ name: "Fees", fee_percent: "2.9", fee_fixed: "0.30" })
+    expect(merchant).toMatchObject({ name: "Fees", status: "pending", fee_percent: "2.9", fee_fixed: "0.3" })
+    const refused = await payments.admin.merchants.create({ name: "" }).then(() => undefined, (error: unknown) => error)
+    expect(refused).toBeInstanceOf(AdminApiError)
+    expect(refused).toMatchObject({ status: 422, errorCode: "VALIDATION_FAILED", errors: { name: [expect.any(String)] } })
+    const wallet = await payments.admin.wallets.create(merchant.id, { currency_code: "USD", environment: "sandbox" })
+    const adjusted = await payments.admin.wallets.adjust(wallet.id, { amount: "10.05", reason: "float" })
+    expect(adjusted).toMatchObject({ amount: "10.05", balance: "10.05" })
+    expect((await payments.admin.merchants.get(merchant.id)).id).toBe(merchant.id)
+  })
+})
+
+describe("createMerchantPayments in an Express app", () => {
+  it("mounts with app.use('/payments', handler) beside the app's own routes, and says so when a body parser ran first", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "mp-embedded-express-"))
+    const app = express()
+    const server = createServer(app)
+    const origin = await listen(server)
+    const payments = await createMerchantPayments({ database: `sqlite:${join(scratch, "p.db")}`, masterKey: MASTER_KEY, baseUrl: origin, basePath: "/payments", logging: false })
+    try {
+      app.get("/", (_request, response) => void response.send("home"))
+      app.use("/payments", payments.handler)
+      app.use(express.json())
+      app.post("/orders", (request, response) => void response.json({ got: request.body }))
+      app.use("/late/payments", payments.handler)
+
+      const { credentials } = await onboard(payments)
+      const info = await signedCall(origin, credentials, "GET", "/payments/api/v1/site-info")
+      expect(info.status).toBe(200)
+      const initiated = await signedCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
+        payment_amount: 5, currency_code: "USD", ref_trx: "express-1",
+        success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn"
+      })
+      expect(initiated.status, JSON.stringify(initiated.json)).toBe(200)
+      expect((await fetch(`${origin}/`)).status).toBe(200)
+      expect(await (await fetch(`${origin}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"a\":1}" })).json()).toEqual({ got: { a: 1 } })
+    } finally {
+      await payments.close()
+      await new Promise((resolve) => server.close(resolve))
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it("answers a clear error, not a signature failure, when express.json() consumed the body", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "mp-embedded-parsed-"))
+    const app = express()
+    const server = createServer(app)
+    const origin = await listen(server)
+    const payments = await createMerchantPayments({ database: `sqlite:${join(scratch, "p.db")}`, masterKey: MASTER_KEY, baseUrl: origin, basePath: "/payments", logging: false })
+    try {
+      app.use(express.json())
+      app.use("/payments", payments.handler)
+      const response = await fetch(`${origin}/payments/api/v1/initiate-payment`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
+      expect(response.status).toBe(500)
+      expect((await response.json() as { message: string }).message).toContain("mount the payments handler before express.json()")
+    } finally {
+      await payments.close()
+      await new Promise((resolve) => server.close(resolve))
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto"
+import { Either } from "effect"
+import type { LogFormat } from "../../adapters/logging/log-line.js"
+import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
+import { makeCurrencyCatalog } from "../../core/money/currencies.js"
+import type { GatewayPluginDefinition } from "../../core/payments/gateway-plugin.js"
+import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
+import { defaultSiteSettings, type SiteSettings } from "../../core/settings/site-settings.js"
+import { fromIsoString } from "../../core/shared/instant.js"
+import { makeManualClock, type ManualClock } from "../../core/shared/manual-clock.js"
+import { parseMasterKey } from "../../core/signing/secret-box.js"
+import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
+
+/** What a platform passes to `createMerchantPayments`: everything else has a working default. */
+export interface MerchantPaymentsOptions {
+  /** `sqlite:./data/payments.db`, `postgres://...`, or a store config. */
+  readonly database: string | StoreConfig
+  /** 32 bytes: 64 hex digits or base64, or the bytes themselves. Every host of one store uses the same. */
+  readonly masterKey: string | Uint8Array
+  /** The admin API's bearer token; without one the admin HTTP API refuses everyone (`payments.admin` still works). */
+  readonly adminToken?: string
+  /** The app's public origin, e.g. `https://shop.example`; links are baseUrl + basePath + path. */
+  readonly baseUrl: string
+  /** Where the kit is mounted in the app, e.g. `/payments` (default: the root). */
+  readonly basePath?: string
+  /** Gateway plugins beside the built-in sandbox simulator. */
+  readonly plugins?: ReadonlyArray<GatewayPluginDefinition | PluginEntry>
+  readonly settings?: Partial<SiteSettings>
+  readonly webhooks?: Partial<WebhookConfig>
+  /** `manual`: business time stands still until the admin clock API moves it (demos, tests). */
+  readonly clock?: "real" | "manual"
+  /** Where a manual clock starts: an ISO 8601 date-time or epoch milliseconds (default: now). */
+  readonly clockStart?: string | number
+  /** Webhook dispatcher, expiry sweep, status sync, refunds to the source, scheduler (default true). */
+  readonly backgroundJobs?: boolean
+  readonly scheduler?: { readonly enabled?: boolean; readonly batchSize?: number }
+  /** Crypto currency codes to accept beside ISO 4217 (8 decimals). */
+  readonly cryptoCurrencies?: ReadonlyArray<string>
+  /** How long a checkout link lives (default 60). */
+  readonly checkoutLifetimeMinutes?: number
+  /** How long one gateway plugin call may take (default 10 s). */
+  readonly pluginCallTimeoutMillis?: number
+  /** Log lines (default: human lines at info on standard output); `false` logs errors only, to standard error. */
+  readonly logging?: false | { readonly format?: LogFormat; readonly level?: LogLevelName; readonly write?: (line: string) => void }
+}
+
+/** A bad option, said in the option's own name: thrown by `createMerchantPayments` before anything starts. */
+export class MerchantPaymentsConfigError extends Error {
+  override readonly name = "MerchantPaymentsConfigError"
+}
+
+const problem = (message: string): never => {
+  throw new MerchantPaymentsConfigError(message)
+}
+
+/** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
+export const normalizeBasePath = (value: string | undefined, name = "basePath"): string => {
+  if (value === undefined || value === "" || value === "/") return ""
+  const trimmed = value.replace(/\/+$/, "")
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
+    return problem(`${name} must look like "/payments" (letters, digits, . _ ~ - between slashes), got "${value}"`)
+  }
+  return trimmed
+}
+
+const publicOrigin = (value: string): string => {
+  const trimmed = value.replace(/\/+$/, "")
+  if (!URL.canParse(trimmed) || !/^https?:$/.test(new URL(trimmed).protocol)) {
+    return problem(`baseUrl must be the app's public http(s) address, such as https://shop.example, got "${value}"`)
+  }
+  return trimmed
+}
+
+/** A database URL as a store: the one reading of `sqlite:` and `postgres://` addresses (DATABASE_URL too). */
+export const storeOf = (database: string | StoreConfig, name = "database"): StoreConfig => {
+  if (typeof database !== "string") return database
+  if (/^postgres(ql)?:\/\//.test(database)) return { kind: "postgres", url: database }
+  if (database.startsWith("sqlite:") && database.length > "sqlite:".length) return { kind: "sqlite", filename: database.slice("sqlite:".length) }
+  return problem(`${name} must start with postgres://, postgresql:// or sqlite:, got "${database.replace(/\/\/.*@/, "//***@")}"`)
+}
+
+const masterKeyOf = (key: string | Uint8Array): Uint8Array => {
+  if (typeof key !== "string") return key.length === 32 ? Uint8Array.from(key) : problem("masterKey must be 32 bytes")
+  return Either.getOrElse(parseMasterKey(key), (error) => problem(error.message.replace("MASTER_KEY", "masterKey")))
+}
+
+const clockOf = (options: MerchantPaymentsOptions): ManualClock | undefined => {
+  if (options.clock !== "manual") {
+    if (options.clockStart !== undefined) problem(`clockStart is only read with clock: "manual"`)
+    return undefined
+  }
+  if (options.clockStart === undefined) return makeManualClock(Date.now())
+  if (typeof options.clockStart === "number") return makeManualClock(options.clockStart)
+  const instant = fromIsoString(options.clockStart)
+  return instant === undefined
+    ? problem(`clockStart must be an ISO 8601 date-time with an offset, got "${options.clockStart}"`)
+    : makeManualClock(Number(instant / 1000n))
+}
+
+/** The kit as these options assemble it: the one translation the embedded kit and the standalone host share. */
+export interface Assembly {
+  readonly kit: KitConfig
+  readonly basePath: string
+  readonly manualClock: ManualClock | undefined
+}
+
+export const assemble = (options: MerchantPaymentsOptions): Assembly => {
+  const basePath = normalizeBasePath(options.basePath)
+  const publicBase = `${publicOrigin(options.baseUrl)}${basePath}`
+  const currencies = makeCurrencyCatalog({ cryptoCodes: options.cryptoCurrencies ?? [] })
+  if (Either.isLeft(currencies)) problem(`cryptoCurrencies: ${currencies.left.message}`)
+  const manualClock = clockOf(options)
+  const kit: KitConfig = {
+    store: storeOf(options.database),
+    masterKey: masterKeyOf(options.masterKey),
+    // Without a token of its own, the admin HTTP API answers no one: the random one is never shown.
+    adminToken: options.adminToken ?? `adm_${randomBytes(32).toString("base64url")}`,
+    settings: { ...defaultSiteSettings, siteUrl: publicBase, ...options.settings },
+    currencies: Either.getOrThrow(currencies),
+    baseUrl: publicBase,
+    checkoutLifetimeSeconds: (options.checkoutLifetimeMinutes ?? 60) * 60,
+    webhooks: { ...defaultWebhookConfig, ...options.webhooks },
+    ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
+    ...(options.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: options.pluginCallTimeoutMillis } : {}),
+    ...(options.backgroundJobs !== undefined ? { backgroundJobs: options.backgroundJobs } : {}),
+    ...(options.scheduler !== undefined
+      ? { scheduler: { enabled: options.scheduler.enabled ?? true, batchSize: options.scheduler.batchSize ?? 100 } }
+      : {}),
+    ...(manualClock !== undefined ? { manualClock } : {})
+  }
+  return { kit, basePath, manualClock }
+}
