@@ -4,7 +4,7 @@ import { merchantCaller, type MerchantCaller } from "./fixtures.js"
 import { INITIATE } from "./payment-fixtures.js"
 import { rawExchange, type RawExchange } from "./raw-socket.js"
 import { REFUND } from "./refund-fixtures.js"
-import { adminRequest, nowSeconds, rawRequest, sign, type HttpResult, type Target } from "./signing.js"
+import { adminRequest, nowSeconds, rawRequest, sign, type HttpResult, type Target, targetPath } from "./signing.js"
 
 const MIB = 1024 * 1024
 const TOO_LARGE = { status: 413, errorCode: "PAYLOAD_TOO_LARGE", message: "The request body is larger than 1 MiB.", errors: {} }
@@ -184,7 +184,7 @@ const signedPostAs = (target: Target, caller: MerchantCaller, path: string, body
       "x-merchant-key": credentials.merchant_key,
       "x-api-key": credentials.api_key,
       "x-timestamp": timestamp,
-      "x-signature": sign({ secret: credentials.client_secret, timestamp, method: "POST", pathWithQuery: path, body }),
+      "x-signature": sign({ secret: credentials.client_secret, timestamp, method: "POST", pathWithQuery: targetPath(target, path), body }),
       ...(contentType === undefined ? {} : { "content-type": contentType })
     },
     body

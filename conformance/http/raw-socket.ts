@@ -83,7 +83,7 @@ export const rawExchange = (baseUrl: string, upload: RawUpload): Promise<RawExch
     })
     socket.on("close", () => finish(true))
     socket.on("end", () => finish(true))
-    const head = [`${upload.method} ${upload.path} HTTP/1.1`, `host: ${url.host}`, ...Object.entries(upload.headers).map(([name, value]) => `${name}: ${value}`)]
+    const head = [`${upload.method} ${url.pathname.replace(/\/+$/, "")}${upload.path} HTTP/1.1`, `host: ${url.host}`, ...Object.entries(upload.headers).map(([name, value]) => `${name}: ${value}`)]
     socket.write(`${head.join("\r\n")}\r\n\r\n`)
     const body = upload.body ?? new Uint8Array(0)
     const limit = Math.min(body.length, upload.stallAfter ?? body.length)

@@ -10,7 +10,7 @@ import {
   TIMESTAMP_MISSING
 } from "./assertions.js"
 import { merchantCaller, readSettings, withSettings } from "./fixtures.js"
-import { nowSeconds, sign, signHex, type Target } from "./signing.js"
+import { nowSeconds, sign, signHex, type Target, targetPath } from "./signing.js"
 
 const PATH = "/api/v1/site-info"
 
@@ -20,7 +20,7 @@ export const signatureCases = (target: () => Target) =>
     it("accepts `sha256=<hex>`, bare hex, upper-case hex and an upper-case `SHA256=` label", async () => {
       const caller = await merchantCaller(target())
       const timestamp = String(nowSeconds())
-      const hex = signHex({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: PATH })
+      const hex = signHex({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH) })
       expect(hex).toMatch(/^[0-9a-f]{64}$/)
       for (const signature of [`sha256=${hex}`, hex, `sha256=${hex.toUpperCase()}`, hex.toUpperCase(), `SHA256=${hex}`]) {
         expectOk(await caller.call({ timestamp, signature }))
@@ -31,9 +31,10 @@ export const signatureCases = (target: () => Target) =>
       const caller = await merchantCaller(target())
       const timestamp = String(nowSeconds())
       const mac = (payload: string) => createHmac("sha256", caller.credentials.client_secret).update(payload).digest("hex")
-      expectOk(await caller.call({ timestamp, signature: `sha256=${mac(`${timestamp}.GET.${PATH}.`)}` }))
+      const path = targetPath(target(), PATH)
+      expectOk(await caller.call({ timestamp, signature: `sha256=${mac(`${timestamp}.GET.${path}.`)}` }))
       // The method is upper case, the payload of a bodiless GET ends with a dot, the parts are joined by dots.
-      for (const payload of [`${timestamp}.get.${PATH}.`, `${timestamp}.GET.${PATH}`, `${timestamp}GET${PATH}`, `${timestamp}.GET.${PATH}.\n`]) {
+      for (const payload of [`${timestamp}.get.${path}.`, `${timestamp}.GET.${path}`, `${timestamp}GET${path}`, `${timestamp}.GET.${path}.\n`]) {
         expectHeaderRefused(await caller.call({ timestamp, signature: `sha256=${mac(payload)}` }), "X-Signature", SIGNATURE_INVALID)
       }
     })
@@ -47,7 +48,7 @@ export const signatureCases = (target: () => Target) =>
     it("refuses malformed signatures: truncated, padded, non-hex, another algorithm, a list", async () => {
       const caller = await merchantCaller(target())
       const timestamp = String(nowSeconds())
-      const hex = signHex({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: PATH })
+      const hex = signHex({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH) })
       const forms = [
         `sha256=${hex.slice(0, 63)}`,
         `sha256=${hex}0`,
@@ -75,7 +76,7 @@ export const signatureCases = (target: () => Target) =>
     it("covers the timestamp: a signature for one second does not pass with another X-Timestamp", async () => {
       const caller = await merchantCaller(target())
       const now = nowSeconds()
-      const signature = sign({ secret: caller.credentials.client_secret, timestamp: String(now - 1), method: "GET", pathWithQuery: PATH })
+      const signature = sign({ secret: caller.credentials.client_secret, timestamp: String(now - 1), method: "GET", pathWithQuery: targetPath(target(), PATH) })
       expectHeaderRefused(await caller.call({ timestamp: String(now), signature }), "X-Signature", SIGNATURE_INVALID)
     })
 
@@ -84,11 +85,11 @@ export const signatureCases = (target: () => Target) =>
       const timestamp = String(nowSeconds())
       const secret = caller.credentials.client_secret
       expectOk(await caller.call({ path: `${PATH}?lang=en&x=1` }))
-      const withoutQuery = sign({ secret, timestamp, method: "GET", pathWithQuery: PATH })
+      const withoutQuery = sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH) })
       expectHeaderRefused(await caller.call({ path: `${PATH}?lang=en`, timestamp, signature: withoutQuery }), "X-Signature", SIGNATURE_INVALID)
-      const reordered = sign({ secret, timestamp, method: "GET", pathWithQuery: `${PATH}?x=1&lang=en` })
+      const reordered = sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), `${PATH}?x=1&lang=en`) })
       expectHeaderRefused(await caller.call({ path: `${PATH}?lang=en&x=1`, timestamp, signature: reordered }), "X-Signature", SIGNATURE_INVALID)
-      const decoded = sign({ secret, timestamp, method: "GET", pathWithQuery: `${PATH}?q=a b` })
+      const decoded = sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), `${PATH}?q=a b`) })
       expectHeaderRefused(await caller.call({ path: `${PATH}?q=a%20b`, timestamp, signature: decoded }), "X-Signature", SIGNATURE_INVALID)
     })
 
@@ -97,13 +98,13 @@ export const signatureCases = (target: () => Target) =>
       const timestamp = String(nowSeconds())
       const secret = caller.credentials.client_secret
       const signedBody = JSON.stringify({ amount: 10.5, currency: "USD" })
-      const signature = sign({ secret, timestamp, method: "GET", pathWithQuery: PATH, body: signedBody })
+      const signature = sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH), body: signedBody })
       expectOk(await caller.call({ timestamp, signature, body: signedBody }))
       const reserialised = JSON.stringify(JSON.parse(signedBody), null, 2)
       expectHeaderRefused(await caller.call({ timestamp, signature, body: reserialised }), "X-Signature", SIGNATURE_INVALID)
       expectHeaderRefused(await caller.call({ timestamp, signature, body: `${signedBody}\n` }), "X-Signature", SIGNATURE_INVALID)
       // A body sent but left out of the signature.
-      const bodiless = sign({ secret, timestamp, method: "GET", pathWithQuery: PATH })
+      const bodiless = sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH) })
       expectHeaderRefused(await caller.call({ timestamp, signature: bodiless, body: signedBody }), "X-Signature", SIGNATURE_INVALID)
     })
 
@@ -112,7 +113,7 @@ export const signatureCases = (target: () => Target) =>
       const body = Uint8Array.from([0x7b, 0xff, 0xfe, 0x00, 0xc3, 0x28, 0x7d])
       expectOk(await caller.call({ body }))
       const timestamp = String(nowSeconds())
-      const asText = sign({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: PATH, body: Buffer.from(body).toString("utf8") })
+      const asText = sign({ secret: caller.credentials.client_secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), PATH), body: Buffer.from(body).toString("utf8") })
       expectHeaderRefused(await caller.call({ timestamp, signature: asText, body }), "X-Signature", SIGNATURE_INVALID)
     })
 

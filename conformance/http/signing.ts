@@ -66,6 +66,13 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> =>
     )
   )
 
+/**
+ * The path a request to `path` really goes to: under the target's own path when the host is mounted
+ * there (an embedded kit at /payments). It is what the merchant signs (spec 5: the path called).
+ */
+export const targetPath = (target: Pick<Target, "baseUrl">, path: string): string =>
+  `${new URL(target.baseUrl).pathname.replace(/\/+$/, "")}${path}`
+
 /** One HTTP exchange with exactly the given method, target, headers and body bytes. */
 export const rawRequest = (target: Pick<Target, "baseUrl">, input: RawRequest): Promise<HttpResult> =>
   new Promise((resolve, reject) => {
@@ -74,7 +81,6 @@ export const rawRequest = (target: Pick<Target, "baseUrl">, input: RawRequest): 
     const headers: Record<string, string> = { ...input.headers }
     if (body !== undefined && input.chunked !== true) headers["content-length"] ??= String(body.length)
     if (input.chunked === true) headers["transfer-encoding"] = "chunked"
-    const prefix = base.pathname.replace(/\/+$/, "")
     const send = base.protocol === "https:" ? httpsRequest : httpRequest
     let settled = false
     const request = send({
@@ -82,7 +88,7 @@ export const rawRequest = (target: Pick<Target, "baseUrl">, input: RawRequest): 
       hostname: base.hostname.replace(/^\[|\]$/g, ""),
       port: base.port === "" ? undefined : Number(base.port),
       method: input.method,
-      path: `${prefix}${input.path}`,
+      path: targetPath(target, input.path),
       headers,
       agent: false,
       ...(input.localAddress !== undefined ? { localAddress: input.localAddress } : {})
@@ -147,7 +153,7 @@ export const apiRequest = (target: Pick<Target, "baseUrl">, input: ApiRequest): 
       secret: input.secret,
       timestamp,
       method,
-      pathWithQuery: input.path,
+      pathWithQuery: targetPath(target, input.path),
       ...(input.body !== undefined ? { body: input.body } : {})
     })
     : null

@@ -3,7 +3,7 @@ import { expectError, expectInvalidCredentials, expectOk, ISO_MICROS } from "./a
 import { expectHtml, getPage } from "./checkout-html.js"
 import { CANCEL_URL, createShop, SUCCESS_URL, uniqueRef, verify } from "./payment-fixtures.js"
 import { sleep } from "./fixtures.js"
-import { nowSeconds, sign, type Target } from "./signing.js"
+import { nowSeconds, sign, type Target, targetPath } from "./signing.js"
 import {
   advance, createSubscription, current, hasManualClock, INVOICE_KEYS, millisOf, PUBLIC_IPN_URL, retrieve, subscribe, SUBSCRIPTION_KEYS, SUBSCRIPTION_NOT_FOUND,
   SUBSCRIPTIONS, subscriptionBody, subscriptionPath, UUID
@@ -226,7 +226,7 @@ export const subscriptionListCases = (target: () => Target) =>
       }
       // The query is part of what is signed: a signature over the bare path does not cover it.
       const timestamp = String(nowSeconds())
-      const bare = sign({ secret: shop.sandbox.credentials.client_secret, timestamp, method: "GET", pathWithQuery: SUBSCRIPTIONS })
+      const bare = sign({ secret: shop.sandbox.credentials.client_secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), SUBSCRIPTIONS) })
       expectError(await shop.sandbox.call({ path: `${SUBSCRIPTIONS}?per_page=1`, timestamp, signature: bare }), { status: 401, errorCode: "INVALID_CREDENTIALS" })
     })
   })
