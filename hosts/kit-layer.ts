@@ -1,3 +1,4 @@
+import type { SqlClient } from "@effect/sql"
 import { Duration, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
@@ -9,6 +10,7 @@ import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatc
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/admin-endpoint.js"
 import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
+import * as ClientStorage from "../adapters/sql/client-storage.js"
 import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
 import * as Authenticator from "../core/merchants/authenticator.js"
 import * as CurrencyCatalog from "../core/money/currency-catalog.js"
@@ -29,6 +31,8 @@ import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
   | { readonly kind: "postgres"; readonly url: string; readonly maxConnections?: number }
+  /** An @effect/sql client the platform already runs (PgClient, SqliteClient...): the kit migrates and uses it. */
+  | { readonly kind: "sql-client"; readonly client: Layer.Layer<SqlClient.SqlClient, unknown> }
 
 export interface KitConfig {
   readonly store: StoreConfig
@@ -116,7 +120,9 @@ const backgroundJobsLayer = (config: KitConfig) => {
 export const storageLayer = (store: StoreConfig) =>
   store.kind === "sqlite"
     ? SqliteStorage.layer({ filename: store.filename })
-    : PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })
+    : store.kind === "postgres"
+    ? PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })
+    : ClientStorage.layer(store.client)
 
 /**
  * Everything the HTTP app needs, over one store. The store is the outermost layer, so when a host

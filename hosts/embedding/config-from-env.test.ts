@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it } from "vitest"
 import { configFromEnv, createMerchantPayments, MerchantPaymentsConfigError } from "./index.js"
 
@@ -29,6 +30,19 @@ describe("configFromEnv", () => {
         await payments.close()
       }
     } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  })
+
+  it("runs on an @effect/sql client layer the app already has, migrating it", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "mp-client-layer-"))
+    const client = SqliteClient.layer({ filename: join(scratch, "app.db") })
+    const payments = await createMerchantPayments({ database: client, masterKey: MASTER_KEY, baseUrl: "https://shop.example", logging: false })
+    try {
+      const merchant = await payments.admin.merchants.create({ name: "On the app's own client" })
+      expect((await payments.admin.merchants.get(merchant.id)).name).toBe("On the app's own client")
+    } finally {
+      await payments.close()
       rmSync(scratch, { recursive: true, force: true })
     }
   })

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto"
-import { Either } from "effect"
+import type { SqlClient } from "@effect/sql"
+import { Either, Layer } from "effect"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { makeCurrencyCatalog } from "../../core/money/currencies.js"
@@ -13,8 +14,8 @@ import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookCon
 
 /** What a platform passes to `createMerchantPayments`: everything else has a working default. */
 export interface MerchantPaymentsOptions {
-  /** `sqlite:./data/payments.db`, `postgres://...`, or a store config. */
-  readonly database: string | StoreConfig
+  /** `sqlite:./data/payments.db`, `postgres://...`, a store config, or an @effect/sql client Layer the app already has. */
+  readonly database: string | StoreConfig | Layer.Layer<SqlClient.SqlClient, unknown>
   /** 32 bytes: 64 hex digits or base64, or the bytes themselves. Every host of one store uses the same. */
   readonly masterKey: string | Uint8Array
   /** The admin API's bearer token; without one the admin HTTP API refuses everyone (`payments.admin` still works). */
@@ -72,8 +73,9 @@ const publicOrigin = (value: string): string => {
 }
 
 /** A database URL as a store: the one reading of `sqlite:` and `postgres://` addresses (DATABASE_URL too). */
-export const storeOf = (database: string | StoreConfig, name = "database"): StoreConfig => {
-  if (typeof database !== "string") return database
+export const storeOf = (database: string | StoreConfig | Layer.Layer<SqlClient.SqlClient, unknown>, name = "database"): StoreConfig => {
+  if (Layer.isLayer(database)) return { kind: "sql-client", client: database as Layer.Layer<SqlClient.SqlClient, unknown> }
+  if (typeof database !== "string") return database as StoreConfig
   if (/^postgres(ql)?:\/\//.test(database)) return { kind: "postgres", url: database }
   if (database.startsWith("sqlite:") && database.length > "sqlite:".length) return { kind: "sqlite", filename: database.slice("sqlite:".length) }
   return problem(`${name} must start with postgres://, postgresql:// or sqlite:, got "${database.replace(/\/\/.*@/, "//***@")}"`)
