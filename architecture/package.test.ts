@@ -65,6 +65,26 @@ describe("the package, installed in an app", () => {
     expect(JSON.parse(stdout)).toEqual({ verifyWebhook: "function", deepImport: "ERR_PACKAGE_PATH_NOT_EXPORTED" })
   })
 
+  it("resolves every entry the exports map names, each with something to import", async () => {
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+    const entries = Object.keys(manifest.exports).filter((key) => key !== "./package.json").map((key) => `merchant-payments${key.slice(1)}`)
+    expect(entries).toEqual(expect.arrayContaining([
+      "merchant-payments", "merchant-payments/effect", "merchant-payments/storage/sqlite", "merchant-payments/storage/postgres",
+      "merchant-payments/plugin", "merchant-payments/plugin-testing", "merchant-payments/webhooks",
+      "merchant-payments/conformance/storage", "merchant-payments/conformance/http", "merchant-payments/conformance/gateway"
+    ]))
+    // Under vitest: the conformance entries are test suites, which may only be imported by a runner.
+    writeFileSync(join(app, "resolve-all.test.ts"), `
+      import { expect, it } from "vitest"
+      it("imports every entry", async () => {
+        for (const entry of ${JSON.stringify(entries)}) expect(Object.keys(await import(entry)).length, entry).toBeGreaterThan(0)
+      })`)
+    await run(node, [join(root, "node_modules/vitest/vitest.mjs"), "run", "--root", app, "resolve-all"], {
+      cwd: app,
+      env: { ...process.env, NO_COLOR: "1" }
+    })
+  }, 60_000)
+
   it("types both exports for TypeScript (NodeNext): a call with the old single secret does not compile", async () => {
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
       compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] },
