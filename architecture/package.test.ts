@@ -7,6 +7,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pressButton } from "../conformance/gateway/html-forms.js"
 
 // The package as an installing app meets it: built once, packed with `npm pack` (so `files` and
 // `exports` are what is tested), unpacked into a scratch app outside the repository, and imported
@@ -174,3 +175,74 @@ describe("the README's webhook receiver, as pasted", () => {
     }
   }, 30_000)
 })
+
+describe("the README's embedding example, as pasted, in an app that installed the package", () => {
+  it("mounts the kit under /payments in under 20 lines; a signed payment through it is paid on its checkout page and verifies", async () => {
+    const snippet = readmeBlock("## Embedding in your Node app", "js")
+    expect(snippet.trim().split("\n").length).toBeLessThan(20)
+    writeFileSync(join(app, "embed.mjs"), snippet)
+    const port = await freePort()
+    const origin = `http://localhost:${port}`
+    const child = spawn(node, ["embed.mjs"], { cwd: app, env: { ...process.env, MASTER_KEY: "44".repeat(32), PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const health = await fetch(`${origin}/payments/healthz`).then((response) => response.status, () => 0)
+        if (health === 200) break
+        if (attempt > 200) throw new Error(`the embedded app did not start: ${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      expect(await (await fetch(`${origin}/`)).text()).toBe("the app's own page")
+      const merchant = await embeddedShop(app, origin)
+      const paid = await payThroughCheckout(origin, merchant)
+      expect(paid.verified).toMatchObject({ status: "success", trx_id: paid.trxId })
+    } finally {
+      child.kill()
+    }
+  }, 60_000)
+})
+
+/** Onboards a sandbox shop through `payments.admin` of the installed package, on the app's own database. */
+const embeddedShop = async (appDir: string, origin: string) => {
+  writeFileSync(join(appDir, "onboard.mjs"), `
+    import { createMerchantPayments } from "merchant-payments"
+    const payments = await createMerchantPayments({ database: "sqlite:./payments.db", masterKey: "44".repeat(32), baseUrl: ${JSON.stringify(origin)}, basePath: "/payments", backgroundJobs: false, logging: false })
+    const merchant = await payments.admin.merchants.create({ name: "Scratch shop", status: "approved" })
+    await payments.admin.currencies.replace(merchant.id, ["USD"])
+    await payments.admin.wallets.create(merchant.id, { currency_code: "USD", environment: "sandbox" })
+    await payments.admin.gateways.create({ plugin: "sandbox", name: "Test card", currency_code: "USD", method: "card" })
+    console.log(JSON.stringify(await payments.admin.credentials.issue(merchant.id, "sandbox")))
+    await payments.close()`)
+  const { stdout } = await run(node, ["onboard.mjs"], { cwd: appDir })
+  return JSON.parse(stdout.trim().split("\n").pop()!) as { merchant_key: string; api_key: string; client_secret: string; webhook_secret: string }
+}
+
+/** A signed initiate through the mounted kit, paid with the sandbox on its checkout page, then verified. */
+const payThroughCheckout = async (origin: string, merchant: { merchant_key: string; api_key: string; client_secret: string }) => {
+  const signed = async (method: string, path: string, body = "") => {
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const signature = createHmac("sha256", merchant.client_secret).update(`${timestamp}.${method}.${path}.${body}`).digest("hex")
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-environment": "sandbox", "x-merchant-key": merchant.merchant_key, "x-api-key": merchant.api_key, "x-timestamp": timestamp, "x-signature": signature },
+      ...(body === "" ? {} : { body })
+    })
+    return response.json() as Promise<any>
+  }
+  const session = await signed("POST", "/payments/api/v1/initiate-payment", JSON.stringify({
+    payment_amount: "42.00", currency_code: "USD", ref_trx: "scratch-1",
+    success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn"
+  }))
+  const paymentUrl: string = session.payment_url
+  expect(paymentUrl.startsWith(`${origin}/payments/checkout/`), JSON.stringify(session)).toBe(true)
+  const form = (fields: Readonly<Record<string, string>>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" as const })
+  const page = await (await fetch(paymentUrl)).text()
+  const gatewayId = /name="gateway_id" value="(\d+)"/.exec(page)![1]!
+  const gatewayPage = await (await fetch(`${paymentUrl}/pay`, form({ gateway_id: gatewayId }))).text()
+  const pay = pressButton(gatewayPage, "pay")!
+  const returned = await fetch(pay.action!, form(pay.fields))
+  expect(returned.status).toBe(303)
+  return { trxId: session.info.trx_id as string, verified: await signed("GET", `/payments/api/v1/verify-payment/${session.info.trx_id}`) }
+}
