@@ -1,0 +1,65 @@
+import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from "lossless-json"
+
+/**
+ * JSON in and out of the merchant client without a double in between. The API writes amounts as
+ * JSON numbers (spec 2.2-2.4); `JSON.parse` would turn `1234567890123.45` or `0.30000000000000004`
+ * into the nearest double, and a merchant reconciling a ledger must see the digits the service
+ * stored. So amounts travel as the exact decimal text: given as strings, written as JSON number
+ * literals digit for digit, and read back as the text the service sent.
+ */
+
+/** A decimal amount as text, such as "19.99" or "100": what the client takes and gives for money. */
+export type DecimalString = string
+
+/** A JSON number literal (RFC 8259 section 6): the only text that can be written unquoted. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
+
+/** Request fields that carry money, at the top level of every merchant request body. */
+const REQUEST_MONEY: ReadonlySet<string> = new Set(["payment_amount", "amount"])
+
+/** Response fields that carry money, at any depth (subscription amounts already arrive as strings). */
+const RESPONSE_MONEY: ReadonlySet<string> = new Set([
+  "amount",
+  "fee",
+  "net_amount",
+  "refunded_amount",
+  "total_refunded",
+  "remaining_refund"
+])
+
+const moneyLiteral = (field: string, value: unknown): LosslessNumber => {
+  if (typeof value === "string" && JSON_NUMBER.test(value)) return new LosslessNumber(value)
+  throw new TypeError(
+    `${field} must be a decimal string such as "19.99" (got ${typeof value === "string" ? JSON.stringify(value) : typeof value}): ` +
+      "a JavaScript number cannot hold every amount exactly."
+  )
+}
+
+/**
+ * The exact text sent (and signed) for a request body. Money fields become JSON numbers with the
+ * caller's digits; fields left undefined are omitted, as JSON.stringify would.
+ * Throws a TypeError, before anything is sent, for a money field that is not a decimal string.
+ */
+export const encodeRequestBody = (body: object): string => {
+  const written: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(body)) {
+    if (value === undefined) continue
+    written[field] = REQUEST_MONEY.has(field) ? moneyLiteral(field, value) : value
+  }
+  return stringify(written) ?? "{}"
+}
+
+const INTEGER = /^-?\d+$/
+
+/**
+ * A response body: money fields as their exact text; other numbers (ids, counts, Unix seconds) as
+ * JS numbers when they are integers a double holds exactly, else as their text rather than rounded.
+ * Throws a SyntaxError for text that is not JSON (or repeats a key).
+ */
+export const parseResponseBody = (text: string): unknown =>
+  parse(text, (field, value) => {
+    if (!isLosslessNumber(value)) return value
+    const literal = value.toString()
+    if (RESPONSE_MONEY.has(field)) return literal
+    return INTEGER.test(literal) && isSafeNumber(literal) ? Number(literal) : literal
+  })
