@@ -1,0 +1,43 @@
+import type { Environment } from "../core/merchants/environment.js"
+import { verifyWebhook, type WebhookCheck } from "../core/webhooks/verify-webhook.js"
+
+/**
+ * The client's view of a webhook delivery. The rule itself (which secret signs which event kind,
+ * constant-time comparison, the environment check) is the kit's own `verifyWebhook`: the receiving
+ * side must never drift from the sending side.
+ */
+
+/** A header as node:http gives it (`req.headers[name]`) or fetch does (`headers.get(name)`, null when absent). */
+export type HeaderValue = string | ReadonlyArray<string> | null | undefined
+
+export interface WebhookDelivery {
+  /** The body exactly as received: a string or the raw bytes. */
+  readonly rawBody: string | Uint8Array
+  /** The `X-Signature` header. */
+  readonly signature: HeaderValue
+  /** The `X-Environment` header. */
+  readonly environmentHeader: HeaderValue
+  /** The environment whose events are accepted; default the client's own. */
+  readonly expectedEnvironment?: Environment
+}
+
+export type MerchantWebhookCheck = WebhookCheck
+
+/** One value, or none: a header sent twice is ambiguous, and is read as absent. */
+const single = (value: HeaderValue): string | undefined => {
+  if (typeof value === "string") return value
+  return value !== null && value !== undefined && value.length === 1 ? value[0] : undefined
+}
+
+export const verifyWithSecrets = (
+  secrets: { readonly webhookSecret: string; readonly clientSecret: string; readonly defaultEnvironment: Environment },
+  delivery: WebhookDelivery
+): MerchantWebhookCheck =>
+  verifyWebhook({
+    webhookSecret: secrets.webhookSecret,
+    clientSecret: secrets.clientSecret,
+    rawBody: delivery.rawBody,
+    signature: single(delivery.signature),
+    environmentHeader: single(delivery.environmentHeader),
+    expectedEnvironment: delivery.expectedEnvironment ?? secrets.defaultEnvironment
+  })
