@@ -1,13 +1,12 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import { environments } from "../../../core/merchants/environment.js"
 import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { adjustWallet, createWallet, listWallets, setWalletActive } from "../../../core/wallets/wallet-admin.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
+import { adjustWalletBody, createWalletBody, updateWalletBody } from "../contract/admin-contracts.js"
+import { validBody } from "../contract/read-body.js"
 import { pathId } from "../path-params.js"
-import { jsonObjectBody } from "../request-body.js"
 import { adjustmentJson, walletJson } from "../serializers.js"
 
 const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
@@ -18,11 +17,8 @@ export const adminWalletRoutes = HttpRouter.empty.pipe(
     "/merchants/:id/wallets",
     adminEndpoint(Effect.gen(function*() {
       const id = yield* merchantId
-      const fields = new BodyFields(yield* jsonObjectBody)
-      const currency = fields.string("currency_code", { required: true, max: 10 })
-      const environment = fields.oneOf("environment", environments, { required: true })
-      yield* fields.done(() => undefined)
-      return created(walletJson(yield* createWallet(id, currency!, environment!)))
+      const body = yield* validBody(createWalletBody)
+      return created(walletJson(yield* createWallet(id, body.currency_code, body.environment)))
     }))
   ),
   HttpRouter.get(
@@ -33,21 +29,16 @@ export const adminWalletRoutes = HttpRouter.empty.pipe(
     "/wallets/:id",
     adminEndpoint(Effect.gen(function*() {
       const id = yield* walletId
-      const fields = new BodyFields(yield* jsonObjectBody)
-      const active = fields.boolean("active", { required: true })
-      yield* fields.done(() => undefined)
-      return ok(walletJson(yield* setWalletActive(id, active!)))
+      const { active } = yield* validBody(updateWalletBody)
+      return ok(walletJson(yield* setWalletActive(id, active)))
     }))
   ),
   HttpRouter.post(
     "/wallets/:id/adjustments",
     adminEndpoint(Effect.gen(function*() {
       const id = yield* walletId
-      const fields = new BodyFields(yield* jsonObjectBody)
-      const amount = fields.amount("amount", { required: true })
-      const reason = fields.string("reason", { required: true, max: 255 })
-      yield* fields.done(() => undefined)
-      const { entry, currency } = yield* adjustWallet(id, amount!, reason!)
+      const { amount, reason } = yield* validBody(adjustWalletBody)
+      const { entry, currency } = yield* adjustWallet(id, amount, reason)
       return created(adjustmentJson(entry, currency))
     }))
   )

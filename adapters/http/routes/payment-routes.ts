@@ -5,25 +5,14 @@ import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"
 import { ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
+import type { BodyFields } from "../body-fields.js"
+import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../contract/payment-contracts.js"
+import { readJsonBody, validBody } from "../contract/read-body.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
-import { jsonObjectBody } from "../request-body.js"
-import { CURRENCY_CODE_RULE, isCurrencyCode } from "../../../core/money/currencies.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
-const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<string, SimulatedOutcome>
-const SIMULATE_WORDS = Object.keys(SIMULATED) as ReadonlyArray<keyof typeof SIMULATED>
-
-const URL_RULE = { required: true, max: 2048 } as const
-
-/** The keywords as sent: a comma/pipe/space separated string or an array of strings. */
-const readKeywords = (fields: BodyFields, body: Readonly<Record<string, unknown>>) => {
-  const value = body["allow_payment_methods"]
-  if (value === undefined || value === null) return []
-  if (typeof value === "string") return normalizeKeywords(fields.string("allow_payment_methods", { max: 1000 }))
-  return normalizeKeywords(fields.stringArray("allow_payment_methods", { maxItems: 50 }))
-}
+const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<(typeof SIMULATE_WORDS)[number], SimulatedOutcome>
 
 /**
  * An ipn_url delivery would certainly refuse (scheme, credentials, a private literal address, a
@@ -39,32 +28,20 @@ const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined, targets: We
 
 const initiate = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
-  const body = yield* jsonObjectBody
-  const fields = new BodyFields(body)
-  const amount = fields.amount("payment_amount", { required: true })
-  const currency = fields.string("currency_code", { required: true, max: 10 })
-  if (currency !== undefined && !isCurrencyCode(currency)) {
-    fields.fail("currency_code", CURRENCY_CODE_RULE, "INVALID_CURRENCY")
-  }
-  const request = {
-    refTrx: fields.reference("ref_trx", { required: true, max: 60 }),
-    successRedirect: fields.url("success_redirect", URL_RULE),
-    cancelRedirect: fields.url("cancel_redirect", URL_RULE),
-    ipnUrl: fields.url("ipn_url", URL_RULE),
-    description: fields.string("description", { max: 1000 }) ?? null,
-    customerName: fields.string("customer_name", { max: 100 }) ?? null,
-    customerEmail: fields.email("customer_email", { max: 100 }) ?? null,
-    keywords: readKeywords(fields, body)
-  }
-  checkIpnUrl(fields, request.ipnUrl, yield* WebhookTargets)
-  const valid = yield* fields.done(() => ({
-    ...request,
-    amount: amount!,
-    currency: currency!,
-    refTrx: request.refTrx!,
-    successRedirect: request.successRedirect!,
-    cancelRedirect: request.cancelRedirect!,
-    ipnUrl: request.ipnUrl!
+  const { done, fields, values } = yield* readJsonBody(initiatePaymentBody)
+  checkIpnUrl(fields, values.ipn_url, yield* WebhookTargets)
+  const valid = yield* done((body) => ({
+    amount: body.payment_amount,
+    currency: body.currency_code,
+    refTrx: body.ref_trx,
+    successRedirect: body.success_redirect,
+    cancelRedirect: body.cancel_redirect,
+    ipnUrl: body.ipn_url,
+    description: body.description ?? null,
+    customerName: body.customer_name ?? null,
+    customerEmail: body.customer_email ?? null,
+    // A comma/pipe/space separated string or an array of strings, as sent.
+    keywords: normalizeKeywords(body.allow_payment_methods)
   }))
   const session = yield* initiatePayment(caller, valid)
   return ok(checkoutSessionJson(session, caller.merchant.name))
@@ -78,10 +55,8 @@ const verify = Effect.gen(function*() {
 
 const simulate = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
-  const fields = new BodyFields(yield* jsonObjectBody)
-  const outcome = fields.oneOf("outcome", SIMULATE_WORDS, { required: true })
-  yield* fields.done(() => undefined)
-  return ok(verifyJson(yield* simulatePayment(caller, yield* trxIdParam, SIMULATED[outcome!])))
+  const { outcome } = yield* validBody(simulatePaymentBody)
+  return ok(verifyJson(yield* simulatePayment(caller, yield* trxIdParam, SIMULATED[outcome])))
 })
 
 export const paymentRoutes = HttpRouter.empty.pipe(

@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
 import { ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
+import { refundPaymentBody } from "../contract/payment-contracts.js"
+import { validBody } from "../contract/read-body.js"
 import { jsonAmount } from "../json-codec.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
-import { jsonObjectBody } from "../request-body.js"
 
 /** Spec 2.4, from the refund as recorded: a replay of a ref_refund answers with the totals of then. */
 export const refundJson = (refund: Refund) => ({
@@ -23,15 +23,13 @@ export const refundJson = (refund: Refund) => ({
 
 const refund = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
-  const fields = new BodyFields(yield* jsonObjectBody)
-  const request = {
-    trxId: fields.string("trx_id", { required: true, max: 100 }),
-    amount: fields.amount("amount"),
-    reason: fields.string("reason", { max: 500 }) ?? null,
-    refRefund: fields.reference("ref_refund", { max: 100 }) ?? null
-  }
-  const valid = yield* fields.done(() => ({ ...request, trxId: request.trxId! }))
-  const { refund } = yield* refundPayment(caller, valid)
+  const body = yield* validBody(refundPaymentBody)
+  const { refund } = yield* refundPayment(caller, {
+    trxId: body.trx_id,
+    amount: body.amount,
+    reason: body.reason ?? null,
+    refRefund: body.ref_refund ?? null
+  })
   return ok(refundJson(refund))
 })
 

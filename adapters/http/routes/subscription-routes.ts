@@ -1,49 +1,24 @@
 import { HttpRouter } from "@effect/platform"
-import { Effect, Either } from "effect"
-import { CURRENCY_CODE_RULE, isCurrencyCode } from "../../../core/money/currencies.js"
+import { Effect } from "effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { fromIsoString } from "../../../core/shared/instant.js"
 import { cancelSubscription, renewSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"
-import { metadataProblem } from "../../../core/subscriptions/metadata-rules.js"
-import { BillingCycle, type Invoice, type Subscription } from "../../../core/subscriptions/subscription.js"
+import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../../../core/subscriptions/subscription-resource.js"
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
 import { created, ok } from "../api-response.js"
-import { BodyFields } from "../body-fields.js"
-import { plainJsonObject } from "../json-value.js"
+import type { BodyFields } from "../body-fields.js"
+import { readJsonBody, validBody } from "../contract/read-body.js"
+import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 import { listQuery, pageJson } from "../page-query.js"
-import { jsonObjectBody } from "../request-body.js"
 
-const URL_RULE = { required: true, max: 255 } as const
-const CYCLES = BillingCycle.literals
-
-/** Method codes as sent: one string of comma-separated codes, or an array of codes. */
-const readMethodCodes = (fields: BodyFields, body: Readonly<Record<string, unknown>>): ReadonlyArray<string> => {
-  const value = body["allow_payment_methods"]
-  if (value === undefined || value === null) return []
-  const items = typeof value === "string"
-    ? [fields.string("allow_payment_methods", { max: 1000 }) ?? ""]
-    : fields.stringArray("allow_payment_methods", { maxItems: 50 }) ?? []
+/** Method codes as sent (one string of comma-separated codes, or an array of codes), each once. */
+const methodCodes = (sent: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> => {
+  if (sent === undefined) return []
+  const items = typeof sent === "string" ? [sent] : sent
   return [...new Set(items.flatMap((item) => item.split(",")).map((code) => code.trim()).filter((code) => code !== ""))]
-}
-
-const readMetadata = (fields: BodyFields, body: Readonly<Record<string, unknown>>) => {
-  const value = body["metadata"]
-  if (value === undefined || value === null) return {}
-  const plain = plainJsonObject(value)
-  if (Either.isLeft(plain)) return fields.fail("metadata", `The metadata field ${plain.left}.`) ?? {}
-  const problem = metadataProblem(plain.right)
-  return problem === undefined ? plain.right : fields.fail("metadata", `The metadata field ${problem}.`) ?? {}
-}
-
-const readStartsAt = (fields: BodyFields) => {
-  const text = fields.string("starts_at", { max: 64 })
-  if (text === undefined) return null
-  const instant = fromIsoString(text)
-  return instant ?? fields.fail("starts_at", "The starts at field must be an ISO 8601 date-time with an offset, such as 2030-01-31T09:00:00Z.") ?? null
 }
 
 /**
@@ -68,35 +43,22 @@ const subscriptionAnswer = (result: { readonly subscription: Subscription; reado
 
 const create = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
-  const body = yield* jsonObjectBody
-  const fields = new BodyFields(body)
-  const amount = fields.amount("payment_amount", { required: true })
-  const currency = fields.string("currency_code", { required: true, max: 10 })
-  if (currency !== undefined && !isCurrencyCode(currency)) fields.fail("currency_code", CURRENCY_CODE_RULE, "INVALID_CURRENCY")
-  const request = {
-    externalReference: fields.reference("external_reference", { required: true, max: 100 }),
-    billingCycle: fields.oneOf("billing_cycle", CYCLES, { required: true }),
-    customerEmail: fields.email("customer_email", { required: true, max: 150 }),
-    customerName: fields.string("customer_name", { max: 100 }) ?? null,
-    description: fields.string("description", { max: 1000 }) ?? null,
-    successRedirect: fields.url("success_redirect", URL_RULE),
-    cancelRedirect: fields.url("cancel_redirect", URL_RULE),
-    ipnUrl: fields.url("ipn_url", URL_RULE),
-    startsAt: readStartsAt(fields),
-    allowPaymentMethods: readMethodCodes(fields, body),
-    metadata: readMetadata(fields, body)
-  }
-  yield* checkIpnUrl(fields, request.ipnUrl)
-  const valid = yield* fields.done(() => ({
-    ...request,
-    amount: amount!,
-    currency: currency!,
-    externalReference: request.externalReference!,
-    billingCycle: request.billingCycle!,
-    customerEmail: request.customerEmail!,
-    successRedirect: request.successRedirect!,
-    cancelRedirect: request.cancelRedirect!,
-    ipnUrl: request.ipnUrl!
+  const { done, fields, values } = yield* readJsonBody(createSubscriptionBody)
+  yield* checkIpnUrl(fields, values.ipn_url)
+  const valid = yield* done((body) => ({
+    amount: body.payment_amount,
+    currency: body.currency_code,
+    externalReference: body.external_reference,
+    billingCycle: body.billing_cycle,
+    customerEmail: body.customer_email,
+    customerName: body.customer_name ?? null,
+    description: body.description ?? null,
+    successRedirect: body.success_redirect,
+    cancelRedirect: body.cancel_redirect,
+    ipnUrl: body.ipn_url,
+    startsAt: body.starts_at ?? null,
+    allowPaymentMethods: methodCodes(body.allow_payment_methods),
+    metadata: body.metadata ?? {}
   }))
   return created(yield* subscriptionAnswer(yield* createSubscription(caller, valid)))
 })
@@ -119,17 +81,13 @@ const retrieve = Effect.gen(function*() {
 })
 
 const cancel = Effect.gen(function*() {
-  const fields = new BodyFields(yield* jsonObjectBody)
-  const atPeriodEnd = fields.boolean("at_period_end") ?? true
-  yield* fields.done(() => undefined)
-  return ok(yield* subscriptionAnswer(yield* cancelSubscription(yield* CurrentMerchant, yield* idParam, atPeriodEnd)))
+  const { at_period_end } = yield* validBody(cancelSubscriptionBody)
+  return ok(yield* subscriptionAnswer(yield* cancelSubscription(yield* CurrentMerchant, yield* idParam, at_period_end)))
 })
 
 const renew = Effect.gen(function*() {
-  const fields = new BodyFields(yield* jsonObjectBody)
-  const forceNew = fields.boolean("force_new") ?? false
-  yield* fields.done(() => undefined)
-  return ok(yield* subscriptionAnswer(yield* renewSubscription(yield* CurrentMerchant, yield* idParam, forceNew)))
+  const { force_new } = yield* validBody(renewSubscriptionBody)
+  return ok(yield* subscriptionAnswer(yield* renewSubscription(yield* CurrentMerchant, yield* idParam, force_new)))
 })
 
 // Spec 5.1: X-Environment defaults to production on these endpoints only.

@@ -1,0 +1,84 @@
+import { environments } from "../../../core/merchants/environment.js"
+import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import { GatewayType } from "../../../core/payments/gateway.js"
+import { amount, boolean, type FieldRule, integer, integerArray, jsonObject, oneOf, string, stringArray, url, withDefault } from "./field-rules.js"
+import { bodyContract } from "./read-body.js"
+
+const merchantFields = <N extends FieldRule<string>>(name: N) => ({
+  name,
+  status: oneOf(MerchantStatus.literals, { description: "pending when a merchant is created without one." }),
+  fee_percent: amount({ description: "0 to 100, exact." }),
+  fee_fixed: amount({ description: "In each payment's currency, exact." })
+})
+
+export const createMerchantBody = bodyContract("CreateMerchantRequest", "A merchant to create.",
+  merchantFields(string({ required: true, max: 100, min: 1 })))
+
+export const updateMerchantBody = bodyContract("UpdateMerchantRequest", "The merchant fields to change; the others keep their values.",
+  merchantFields(string({ max: 100, min: 1 })))
+
+export const issueCredentialsBody = bodyContract("IssueCredentialsRequest", "The environment whose credential set is replaced.", {
+  environment: oneOf(environments, { required: true })
+})
+
+export const replaceCurrenciesBody = bodyContract("ReplaceCurrenciesRequest", "The currencies the merchant may take payments in.", {
+  currency_codes: stringArray({ required: true, maxItems: 200 })
+})
+
+export const replaceMerchantGatewaysBody = bodyContract("ReplaceMerchantGatewaysRequest", "The merchant's gateway selection; empty clears it.", {
+  gateway_ids: integerArray({ required: true, maxItems: 200 })
+})
+
+export const createWalletBody = bodyContract("CreateWalletRequest", "A wallet for a currency in one environment.", {
+  currency_code: string({ required: true, max: 10 }),
+  environment: oneOf(environments, { required: true })
+})
+
+export const updateWalletBody = bodyContract("UpdateWalletRequest", "Activates or deactivates a wallet.", {
+  active: boolean({ required: true })
+})
+
+export const adjustWalletBody = bodyContract("WalletAdjustmentRequest", "A manual ledger entry.", {
+  amount: amount({ required: true, description: "Exact; negative to debit." }),
+  reason: string({ required: true, max: 255 })
+})
+
+const gatewayConfig = jsonObject({ description: "The plugin's own settings, checked by its parseConfig; secret fields are sealed and never shown." })
+
+export const createGatewayBody = bodyContract("CreateGatewayRequest", "A gateway served by a registered plugin.", {
+  plugin: string({ required: true, max: 32 }),
+  name: string({ required: true, max: 100, min: 1 }),
+  currency_code: string({ required: true, max: 10 }),
+  method: string({ required: true, max: 31 }),
+  // Hosted checkout offers automatic gateways only, so that is what a new one is unless told.
+  type: withDefault(oneOf(GatewayType.literals, {}), "automatic"),
+  active: withDefault(boolean({}), true),
+  config: gatewayConfig
+})
+
+export const updateGatewayBody = bodyContract("UpdateGatewayRequest", "The gateway fields to change; a new config replaces the old one whole.", {
+  name: string({ max: 100, min: 1 }),
+  active: boolean({}),
+  type: oneOf(GatewayType.literals, {}),
+  config: gatewayConfig
+})
+
+const HTTP_URL = { max: 255 } as const
+
+export const updateSettingsBody = bodyContract("UpdateSettingsRequest", "The settings to change.", {
+  site_name: string({ max: 100, min: 1 }),
+  site_logo: url(HTTP_URL),
+  site_url: url(HTTP_URL),
+  gateway_name: string({ max: 100, min: 1 }),
+  gateway_description: string({ max: 500 }),
+  signature_required: boolean({}),
+  signature_tolerance_seconds: integer({ min: 1, max: 86_400 }),
+  rate_limit_per_minute: integer({ min: 1, max: 1_000_000 })
+})
+
+const TEN_YEARS_SECONDS = 10 * 366 * 24 * 60 * 60
+
+export const advanceClockBody = bodyContract("AdvanceClockRequest", "How far business time moves forward.", {
+  // Business time only moves forward: entries already written keep their order.
+  seconds: integer({ required: true, min: 1, max: TEN_YEARS_SECONDS })
+})

@@ -1,0 +1,72 @@
+import { Effect, Schema } from "effect"
+import type { ValidationFailed } from "../../../core/shared/validation.js"
+import { BodyFields } from "../body-fields.js"
+import { jsonObjectBody } from "../request-body.js"
+import type { FieldRule } from "./field-rules.js"
+
+export type BodyFieldRules = Readonly<Record<string, FieldRule<unknown>>>
+
+/** A request body: its fields in the order they are read (so `errors` lists them in that order). */
+export interface BodyContract<F extends BodyFieldRules = BodyFieldRules> {
+  /** The name of its schema in the OpenAPI document. */
+  readonly name: string
+  readonly description: string
+  readonly fields: F
+}
+
+export const bodyContract = <const F extends BodyFieldRules>(name: string, description: string, fields: F): BodyContract<F> => ({
+  name,
+  description,
+  fields
+})
+
+type ValueOf<R> = R extends FieldRule<infer A> ? A : never
+
+/** What was read, before anyone asked whether it passed: any field may be missing. */
+export type ReadValues<F extends BodyFieldRules> = { readonly [K in keyof F]: ValueOf<F[K]> | undefined }
+
+/** A body that passed: required and defaulted fields hold a value. */
+export type ValidValues<F extends BodyFieldRules> = {
+  readonly [K in keyof F]: F[K] extends FieldRule<infer A, true> ? A : ValueOf<F[K]> | undefined
+}
+
+export interface ReadBody<F extends BodyFieldRules> {
+  readonly values: ReadValues<F>
+  /** For a route's own cross-field checks (an ipn_url's target...), made before `done`. */
+  readonly fields: BodyFields
+  /** Fails with every collected message, or builds from the valid values. */
+  readonly done: <B>(build: (valid: ValidValues<F>) => B) => Effect.Effect<B, ValidationFailed>
+}
+
+/** Reads every field of the contract, collecting every problem, without failing yet. */
+export const readBody = <F extends BodyFieldRules>(contract: BodyContract<F>, body: Readonly<Record<string, unknown>>): ReadBody<F> => {
+  const fields = new BodyFields(body)
+  const values: Record<string, unknown> = {}
+  for (const [name, rule] of Object.entries(contract.fields)) values[name] = rule.read(fields, name, body)
+  return {
+    values: values as ReadValues<F>,
+    fields,
+    // A required field that is missing has failed, so a body that passed holds every one.
+    done: (build) => fields.done(() => build(values as ValidValues<F>))
+  }
+}
+
+/** The request's JSON object body read against a contract. */
+export const readJsonBody = <F extends BodyFieldRules>(contract: BodyContract<F>) =>
+  Effect.map(jsonObjectBody, (body) => readBody(contract, body))
+
+/** Reads and checks a body with no cross-field rules: its valid values, or every problem. */
+export const validBody = <F extends BodyFieldRules>(contract: BodyContract<F>) =>
+  Effect.flatMap(readJsonBody(contract), (read) => read.done((valid) => valid))
+
+/** The body as documented: required fields, optional ones that may also be null (null is absent). */
+export const bodySchema = (contract: BodyContract): Schema.Schema.AnyNoContext =>
+  Schema.Struct(Object.fromEntries(Object.entries(contract.fields).map(([name, rule]) =>
+    [name, rule.required ? rule.schema : Schema.optional(Schema.NullOr(rule.schema))]))).annotations({
+    identifier: contract.name,
+    description: contract.description
+  })
+
+/** The error codes a body can be refused with (422). */
+export const bodyErrorCodes = (contract: BodyContract): ReadonlyArray<ValidationFailed["code"]> =>
+  ["VALIDATION_FAILED", ...new Set(Object.values(contract.fields).flatMap((rule) => rule.codes))]
