@@ -1,7 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { DEFAULT_PER_PAGE, lastPage, MAX_PAGE, MAX_PER_PAGE, type Page, type PageRequest } from "../../core/shared/page.js"
+import { lastPage, type Page, type PageRequest } from "../../core/shared/page.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
+import { pageParameter, perPageParameter } from "./contract/parameters.js"
 
 /**
  * The query of a paginated list: `page` (from 1), `per_page` (1 to 100, default 20) and the filters
@@ -25,7 +26,7 @@ export class ListQuery {
     return values[0]
   }
 
-  private integer(name: string, min: number, max: number): number | undefined {
+  integer(name: string, min: number, max: number): number | undefined {
     const text = this.single(name)
     if (text === undefined) return undefined
     // Digits only: `1e2`, `+3`, ` 4` and `5.0` are not what a client meant to send as a page.
@@ -35,9 +36,7 @@ export class ListQuery {
   }
 
   page(): PageRequest {
-    const page = this.integer("page", 1, MAX_PAGE) ?? 1
-    const perPage = this.integer("per_page", 1, MAX_PER_PAGE) ?? DEFAULT_PER_PAGE
-    return { page, perPage }
+    return { page: pageParameter.read(this), perPage: perPageParameter.read(this) }
   }
 
   oneOf<A extends string>(name: string, allowed: ReadonlyArray<A>): A | undefined {

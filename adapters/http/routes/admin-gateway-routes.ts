@@ -6,12 +6,12 @@ import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"
 import { withoutUndefined } from "../body-fields.js"
 import { createGatewayBody, replaceMerchantGatewaysBody, updateGatewayBody } from "../contract/admin-contracts.js"
+import { gatewayIdInPath, merchantIdInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
-import { pathId } from "../path-params.js"
 import { gatewayJson } from "../serializers.js"
 
-const gatewayId = Effect.map(pathId("id", "Gateway"), GatewayId)
-const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
+const gatewayId = Effect.map(gatewayIdInPath.read, GatewayId)
+const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 
 export const adminGatewayRoutes = HttpRouter.empty.pipe(
   HttpRouter.post(

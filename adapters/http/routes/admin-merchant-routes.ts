@@ -9,13 +9,12 @@ import { created, ok } from "../api-response.js"
 import { withoutUndefined } from "../body-fields.js"
 import { createMerchantBody, issueCredentialsBody, replaceCurrenciesBody, updateMerchantBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
+import { merchantIdInPath, merchantStatusParameter } from "../contract/parameters.js"
 import { listQuery, pageJson } from "../page-query.js"
-import { pathId } from "../path-params.js"
 import { merchantJson } from "../serializers.js"
 
-const statuses = MerchantStatus.literals
 
-const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
+const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 
 const merchantInput = <N extends string | undefined>(body: {
   readonly name: N
@@ -37,7 +36,7 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
     adminEndpoint(Effect.gen(function*() {
       const query = yield* listQuery
       const page = query.page()
-      const status = query.oneOf("status", statuses)
+      const status = merchantStatusParameter.read(query)
       yield* query.done(undefined)
       return ok(pageJson(yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) }), merchantJson))
     }))

@@ -1,4 +1,4 @@
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { CheckoutAttempt } from "../../../core/payments/checkout-attempts.js"
 import { CheckoutAttempts } from "../../../core/payments/checkout-attempts.js"
@@ -9,9 +9,9 @@ import { type GatewayRefund, GatewayRefunds } from "../../../core/refunds/gatewa
 import type { Refund } from "../../../core/refunds/refund.js"
 import { RefundRepository } from "../../../core/refunds/refund-repository.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
-import { ValidationFailed } from "../../../core/shared/validation.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
+import { flagLimitParameter, paymentTrxIdInPath } from "../contract/parameters.js"
 import { ResourceNotFound } from "../edge-errors.js"
 import { jsonAmount } from "../json-codec.js"
 
@@ -64,17 +64,6 @@ const refundJson = (refund: Refund, gatewayRefund: GatewayRefund | undefined) =>
   }
 })
 
-const MAX_FLAGS = 200
-
-/** `?limit=` from 1 to 200, 50 when absent. */
-const flagLimit = Effect.gen(function*() {
-  const text = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://admin.invalid").searchParams.get("limit")
-  if (text === null) return 50
-  const limit = /^\d{1,4}$/.test(text) ? Number(text) : 0
-  if (limit < 1 || limit > MAX_FLAGS) return yield* ValidationFailed.field("limit", `The limit parameter must be a whole number from 1 to ${MAX_FLAGS}.`)
-  return limit
-})
-
 /** Everything the kit knows of one payment: what a gateway said of it, and where its refunds stand. */
 const paymentView = (trxId: string) =>
   Effect.gen(function*() {
@@ -98,11 +87,11 @@ const paymentView = (trxId: string) =>
 // `flagged` is registered before `:trx_id`, and the router prefers a static segment anyway.
 export const adminPaymentRoutes = HttpRouter.empty.pipe(
   HttpRouter.get("/payments/flagged", adminEndpoint(Effect.gen(function*() {
-    const flags = yield* (yield* PaymentFlags).listRecent(yield* flagLimit)
+    const flags = yield* (yield* PaymentFlags).listRecent(yield* flagLimitParameter.read)
     return ok({ data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) })
   }))),
   HttpRouter.get("/payments/:trx_id", adminEndpoint(Effect.gen(function*() {
-    const trxId = (yield* HttpRouter.params)["trx_id"] ?? ""
+    const trxId = yield* paymentTrxIdInPath.read
     return ok({ data: yield* paymentView(trxId) })
   })))
 )

@@ -5,12 +5,12 @@ import { adjustWallet, createWallet, listWallets, setWalletActive } from "../../
 import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"
 import { adjustWalletBody, createWalletBody, updateWalletBody } from "../contract/admin-contracts.js"
+import { merchantIdInPath, walletIdInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
-import { pathId } from "../path-params.js"
 import { adjustmentJson, walletJson } from "../serializers.js"
 
-const merchantId = Effect.map(pathId("id", "Merchant"), MerchantId)
-const walletId = Effect.map(pathId("id", "Wallet"), WalletId)
+const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
+const walletId = Effect.map(walletIdInPath.read, WalletId)
 
 export const adminWalletRoutes = HttpRouter.empty.pipe(
   HttpRouter.post(

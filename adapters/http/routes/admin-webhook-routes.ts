@@ -1,12 +1,12 @@
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { now, toIsoString } from "../../../core/shared/instant.js"
-import { ValidationFailed } from "../../../core/shared/validation.js"
-import { DeliveryStatus, type DeliveryAttempt, type WebhookDelivery } from "../../../core/webhooks/delivery.js"
+import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
+import { deliveryFilter, deliveryIdInPath } from "../contract/parameters.js"
 import { DeliveryInFlight, ResourceNotFound } from "../edge-errors.js"
 
 const deliveryJson = (delivery: WebhookDelivery) => ({
@@ -32,23 +32,13 @@ const attemptJson = (attempt: DeliveryAttempt) => ({
   duration_ms: attempt.durationMs
 })
 
-/** `?merchant_id=&status=`, each optional, each checked. */
-const listFilter = Effect.gen(function*() {
-  const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://admin.invalid").searchParams
-  const merchant = query.get("merchant_id")
-  const status = query.get("status")
-  if (merchant !== null && !/^[1-9]\d{0,14}$/.test(merchant)) return yield* ValidationFailed.field("merchant_id", "The merchant id must be a positive integer.")
-  if (status !== null && !(DeliveryStatus.literals as ReadonlyArray<string>).includes(status)) {
-    return yield* ValidationFailed.field("status", "The status must be pending, delivered or failed.")
-  }
-  return {
-    limit: 200,
-    ...(merchant !== null ? { merchantId: MerchantId(Number(merchant)) } : {}),
-    ...(status !== null ? { status: status as DeliveryStatus } : {})
-  }
-})
+const listFilter = Effect.map(deliveryFilter, ({ merchantId, ...filter }) => ({
+  limit: 200,
+  ...filter,
+  ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {})
+}))
 
-const deliveryId = Effect.map(HttpRouter.params, (params) => params["id"] ?? "")
+const deliveryId = deliveryIdInPath.read
 
 const findDelivery = (id: string) =>
   Effect.flatMap(WebhookOutbox, (outbox) => outbox.findById(id)).pipe(

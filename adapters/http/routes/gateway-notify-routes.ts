@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Environment } from "../../../core/merchants/environment.js"
 import { receiveNotification } from "../../../core/payments/gateway-notifications.js"
 import { GatewayId } from "../../../core/shared/ids.js"
-import { pathId } from "../path-params.js"
+import { gatewayIdInPath } from "../contract/parameters.js"
 import { readRawBody } from "../request-body.js"
 import { errorHttpResponse } from "../responses.js"
 
@@ -23,7 +23,7 @@ export const gatewayNotifyRoutes = HttpRouter.empty.pipe(
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { reply } = yield* receiveNotification({
-        gatewayId: GatewayId(yield* pathId("id", "Gateway")),
+        gatewayId: GatewayId(yield* gatewayIdInPath.read),
         environment: environmentOf(request.url),
         rawBody: yield* readRawBody,
         headers: request.headers

@@ -7,6 +7,7 @@ import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/targ
 import { ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
 import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../contract/payment-contracts.js"
+import { trxIdInPath } from "../contract/parameters.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
@@ -47,7 +48,7 @@ const initiate = Effect.gen(function*() {
   return ok(checkoutSessionJson(session, caller.merchant.name))
 })
 
-const trxIdParam = Effect.map(HttpRouter.params, (params) => params["trxId"] ?? "")
+const trxIdParam = trxIdInPath.read
 
 const verify = Effect.gen(function*() {
   return ok(verifyJson(yield* verifyPayment(yield* CurrentMerchant, yield* trxIdParam)))

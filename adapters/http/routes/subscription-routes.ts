@@ -9,6 +9,7 @@ import { subscriptionJson } from "../../../core/subscriptions/subscription-resou
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
 import { created, ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
+import { subscriptionIdInPath } from "../contract/parameters.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
@@ -72,7 +73,7 @@ const list = Effect.gen(function*() {
   return ok(pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor)))
 })
 
-const idParam = Effect.map(HttpRouter.params, (params) => params["subscriptionId"] ?? "")
+const idParam = subscriptionIdInPath.read
 
 const retrieve = Effect.gen(function*() {
   const { invoices, subscription } = yield* retrieveSubscription(yield* CurrentMerchant, yield* idParam)

@@ -1,0 +1,123 @@
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
+import type { ListQuery } from "../page-query.js"
+import { pathId } from "../path-params.js"
+import { integerSchema } from "./field-rules.js"
+
+/** A path or query parameter as the OpenAPI document shows it. */
+export interface Parameter {
+  readonly name: string
+  readonly in: "path" | "query"
+  readonly required: boolean
+  readonly description: string
+  readonly schema: Schema.Schema.AnyNoContext
+}
+
+/** A query parameter of a page-numbered list, read (with every other one) by ListQuery. */
+export interface ListParameter<A> extends Parameter {
+  readonly read: (query: ListQuery) => A
+}
+
+const listInteger = (name: string, min: number, max: number, fallback: number, description: string): ListParameter<number> => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema: integerSchema({ min, max }).annotations({ default: fallback }),
+  read: (query) => query.integer(name, min, max) ?? fallback
+})
+
+export const pageParameter = listInteger("page", 1, MAX_PAGE, 1, "The page, from 1; one past the last has an empty data.")
+export const perPageParameter = listInteger("per_page", 1, MAX_PER_PAGE, DEFAULT_PER_PAGE, "Items per page.")
+
+export const merchantStatusParameter: ListParameter<MerchantStatus | undefined> = {
+  name: "status",
+  in: "query",
+  required: false,
+  description: "Only merchants in this review status.",
+  schema: MerchantStatus,
+  read: (query) => query.oneOf("status", MerchantStatus.literals)
+}
+
+/** A parameter with how its route reads it. */
+const declared = <R>(parameter: Parameter, read: R): Parameter & { readonly read: R } => ({ ...parameter, read })
+
+/** A path segment naming a resource by positive integer id; any other text names none (404). */
+export const idInPath = (name: string, resource: string) => declared({
+  name,
+  in: "path",
+  required: true,
+  description: `The ${resource.toLowerCase()}'s id.`,
+  schema: integerSchema({ min: 1 })
+}, pathId(name, resource))
+
+/** A path segment taken as sent; a value that names nothing is the resource's 404. */
+export const textInPath = (name: string, description: string) => declared({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: Schema.String
+}, Effect.map(HttpRouter.params, (params) => params[name] ?? ""))
+
+const searchParams = Effect.map(HttpServerRequest.HttpServerRequest, (request) => new URL(request.url, "http://query.invalid").searchParams)
+
+const MAX_FLAGS = 200
+
+/** `?limit=` from 1 to 200, 50 when absent. */
+export const flagLimitParameter = declared({
+  name: "limit",
+  in: "query",
+  required: false,
+  description: "How many flags, newest first.",
+  schema: integerSchema({ min: 1, max: MAX_FLAGS }).annotations({ default: 50 })
+}, Effect.gen(function*() {
+  const text = (yield* searchParams).get("limit")
+  if (text === null) return 50
+  const limit = /^\d{1,4}$/.test(text) ? Number(text) : 0
+  if (limit < 1 || limit > MAX_FLAGS) return yield* ValidationFailed.field("limit", `The limit parameter must be a whole number from 1 to ${MAX_FLAGS}.`)
+  return limit
+}))
+
+export const deliveryMerchantParameter: Parameter = {
+  name: "merchant_id",
+  in: "query",
+  required: false,
+  description: "Only this merchant's deliveries.",
+  schema: integerSchema({ min: 1 })
+}
+
+export const deliveryStatusParameter: Parameter = {
+  name: "status",
+  in: "query",
+  required: false,
+  description: "Only deliveries in this state.",
+  schema: DeliveryStatus
+}
+
+/** `?merchant_id=&status=`, each optional, each checked, the first bad one answered. */
+export const deliveryFilter = Effect.gen(function*() {
+  const query = yield* searchParams
+  const merchant = query.get(deliveryMerchantParameter.name)
+  const status = query.get(deliveryStatusParameter.name)
+  if (merchant !== null && !/^[1-9]\d{0,14}$/.test(merchant)) return yield* ValidationFailed.field("merchant_id", "The merchant id must be a positive integer.")
+  if (status !== null && !(DeliveryStatus.literals as ReadonlyArray<string>).includes(status)) {
+    return yield* ValidationFailed.field("status", "The status must be pending, delivered or failed.")
+  }
+  return {
+    ...(merchant !== null ? { merchantId: Number(merchant) } : {}),
+    ...(status !== null ? { status: status as DeliveryStatus } : {})
+  }
+})
+
+export const merchantIdInPath = idInPath("id", "Merchant")
+export const walletIdInPath = idInPath("id", "Wallet")
+export const gatewayIdInPath = idInPath("id", "Gateway")
+export const trxIdInPath = textInPath("trxId", "The payment's trx_id, from initiate or the IPN.")
+export const subscriptionIdInPath = textInPath("subscriptionId", "The subscription's id.")
+export const paymentTrxIdInPath = textInPath("trx_id", "The payment's trx_id.")
+export const deliveryIdInPath = textInPath("id", "The delivery's id: the event id (X-Event-Id).")
