@@ -3,9 +3,10 @@ import type { FetchFunction } from "../signed-transport.js"
 /**
  * A fetch for the client that records every attempt and can stand in for the network on some of
  * them: "pass" sends the request to the real host, "hang" never answers (the attempt ends only
- * when its signal aborts), a function answers in the host's place.
+ * when its signal aborts), "lose-answer" lets the host act but drops its answer and then hangs
+ * (a connection lost on the way back), a function answers in the host's place.
  */
-export type Step = "pass" | "hang" | (() => Response)
+export type Step = "pass" | "hang" | "lose-answer" | (() => Response)
 
 export interface RecordedAttempt {
   readonly url: string
@@ -16,8 +17,16 @@ export interface RecordedAttempt {
   /** The status the client was given; undefined when the attempt got no answer. */
   status?: number
   retryAfter?: string | null
+  /** What the host answered on a "lose-answer" attempt, which the client never saw. */
+  lostAnswer?: string
   endedAt?: number
 }
+
+const hangUntilAborted = (signal: AbortSignal | null | undefined) =>
+  new Promise<Response>((_, reject) => {
+    if (signal === null || signal === undefined) return reject(new Error("a hanging attempt needs a signal to end it"))
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true })
+  })
 
 export const recordingFetch = (steps: ReadonlyArray<Step> = []) => {
   const plan = [...steps]
@@ -33,15 +42,11 @@ export const recordingFetch = (steps: ReadonlyArray<Step> = []) => {
     attempts.push(recorded)
     const step = plan.shift() ?? "pass"
     try {
-      const response = step === "pass"
-        ? await fetch(url, init)
-        : step === "hang"
-        ? await new Promise<Response>((_, reject) => {
-          const signal = init.signal
-          if (signal === null || signal === undefined) return reject(new Error("a hanging attempt needs a signal to end it"))
-          signal.addEventListener("abort", () => reject(signal.reason), { once: true })
-        })
-        : step()
+      if (step === "lose-answer") {
+        recorded.lostAnswer = await (await fetch(url, init)).text()
+        return await hangUntilAborted(init.signal)
+      }
+      const response = step === "pass" ? await fetch(url, init) : step === "hang" ? await hangUntilAborted(init.signal) : step()
       recorded.status = response.status
       recorded.retryAfter = response.headers.get("retry-after")
       return response
