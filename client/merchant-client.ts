@@ -66,6 +66,7 @@ const positiveInteger = (name: string, value: number, min: number): number => {
  * A typed client for the merchant API of any running host, standalone or embedded under a base
  * path. Every call is signed (spec 5) and returns the response body as documented, amounts as exact
  * decimal strings; a refusal rejects with MerchantApiError, no answer at all with MerchantTransportError.
+ * Every call returns a promise, and rejects (never throws) on bad input too.
  * POSTs carry an Idempotency-Key (random per call unless `options.idempotencyKey` is given), so
  * the retries on 429, 503, timeouts and network failures can never act twice.
  */
@@ -87,19 +88,19 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
   return {
     environment: options.environment,
 
-    initiatePayment: (body: InitiatePaymentRequest, callOptions?: CallOptions) =>
+    initiatePayment: async (body: InitiatePaymentRequest, callOptions?: CallOptions) =>
       call<PaymentSession>({ method: "POST", path: "/api/v1/initiate-payment", body, options: callOptions }),
 
-    verifyPayment: (trxId: string, callOptions?: CallOptions) =>
+    verifyPayment: async (trxId: string, callOptions?: CallOptions) =>
       call<Transaction>({ method: "GET", path: `/api/v1/verify-payment/${segment("trxId", trxId)}`, options: callOptions }),
 
-    refundPayment: (body: RefundRequest, callOptions?: CallOptions) =>
+    refundPayment: async (body: RefundRequest, callOptions?: CallOptions) =>
       call<Refund>({ method: "POST", path: "/api/v1/refund-payment", body, options: callOptions }),
 
-    siteInfo: (callOptions?: CallOptions) => call<SiteInfo>({ method: "GET", path: "/api/v1/site-info", options: callOptions }),
+    siteInfo: async (callOptions?: CallOptions) => call<SiteInfo>({ method: "GET", path: "/api/v1/site-info", options: callOptions }),
 
     /** Sandbox only: ends a pending payment as its customer would have, without a browser. */
-    simulatePayment: (trxId: string, outcome: SimulatedOutcome, callOptions?: CallOptions) =>
+    simulatePayment: async (trxId: string, outcome: SimulatedOutcome, callOptions?: CallOptions) =>
       call<Transaction>({
         method: "POST",
         path: `/api/v1/sandbox/payments/${segment("trxId", trxId)}/simulate`,
@@ -107,19 +108,19 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
         options: callOptions
       }),
 
-    createSubscription: (body: CreateSubscriptionRequest, callOptions?: CallOptions) =>
+    createSubscription: async (body: CreateSubscriptionRequest, callOptions?: CallOptions) =>
       call<SubscriptionResponse>({ method: "POST", path: "/api/v1/subscriptions", body, options: callOptions }),
 
-    listSubscriptions: (query?: ListSubscriptionsQuery, callOptions?: CallOptions) =>
+    listSubscriptions: async (query?: ListSubscriptionsQuery, callOptions?: CallOptions) =>
       call<SubscriptionPage>({ method: "GET", path: `/api/v1/subscriptions${listQuery(query)}`, options: callOptions }),
 
-    getSubscription: (id: string, callOptions?: CallOptions) =>
+    getSubscription: async (id: string, callOptions?: CallOptions) =>
       call<SubscriptionResponse>({ method: "GET", path: subscription(id), options: callOptions }),
 
-    cancelSubscription: (id: string, body: CancelSubscriptionRequest = {}, callOptions?: CallOptions) =>
+    cancelSubscription: async (id: string, body: CancelSubscriptionRequest = {}, callOptions?: CallOptions) =>
       call<SubscriptionResponse>({ method: "POST", path: `${subscription(id)}/cancel`, body, options: callOptions }),
 
-    renewSubscription: (id: string, body: RenewSubscriptionRequest = {}, callOptions?: CallOptions) =>
+    renewSubscription: async (id: string, body: RenewSubscriptionRequest = {}, callOptions?: CallOptions) =>
       call<SubscriptionResponse>({ method: "POST", path: `${subscription(id)}/renew`, body, options: callOptions }),
 
     /**
