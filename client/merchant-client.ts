@@ -57,7 +57,7 @@ const listQuery = (query: ListSubscriptionsQuery | undefined): string => {
   return text === "" ? "" : `?${text}`
 }
 
-const positiveInteger = (name: string, value: number, min: number): number => {
+const atLeast = (name: string, value: number, min: number): number => {
   if (!Number.isInteger(value) || value < min) throw new TypeError(`${name} must be a whole number of at least ${min}.`)
   return value
 }
@@ -78,8 +78,8 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
     apiKey: options.apiKey,
     clientSecret: options.clientSecret,
     environment: options.environment,
-    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs ?? 15_000, 1),
-    retries: positiveInteger("retries", options.retries ?? 3, 0),
+    timeoutMs: atLeast("timeoutMs", options.timeoutMs ?? 15_000, 1),
+    retries: atLeast("retries", options.retries ?? 3, 0),
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff }
   })
