@@ -71,7 +71,7 @@ describe("the package, installed in an app", () => {
     const entries = Object.keys(manifest.exports).filter((key) => key !== "./package.json").map((key) => `merchant-payments${key.slice(1)}`)
     expect(entries).toEqual(expect.arrayContaining([
       "merchant-payments", "merchant-payments/effect", "merchant-payments/storage/sqlite", "merchant-payments/storage/postgres",
-      "merchant-payments/plugin", "merchant-payments/plugin-testing", "merchant-payments/webhooks",
+      "merchant-payments/plugin", "merchant-payments/plugin-testing", "merchant-payments/webhooks", "merchant-payments/client",
       "merchant-payments/conformance/storage", "merchant-payments/conformance/http", "merchant-payments/conformance/gateway"
     ]))
     // Under vitest: the conformance entries are test suites, which may only be imported by a runner.
@@ -195,9 +195,11 @@ describe("the README's embedding example, as pasted, in an app that installed th
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       expect(await (await fetch(`${origin}/`)).text()).toBe("the app's own page")
-      const merchant = await embeddedShop(app, origin)
-      const paid = await payThroughCheckout(origin, merchant)
-      expect(paid.verified).toMatchObject({ status: "success", trx_id: paid.trxId })
+      const merchant = merchantScript(app, origin, await embeddedShop(app, origin))
+      const session = await merchant("initiate", "scratch-1")
+      expect(session.payment_url.startsWith(`${origin}/payments/checkout/`), JSON.stringify(session)).toBe(true)
+      await payOnCheckoutPage(session.payment_url)
+      expect(await merchant("verify", session.info.trx_id)).toMatchObject({ status: "success", trx_id: session.info.trx_id, amount: "42" })
     } finally {
       child.kill()
     }
@@ -219,24 +221,29 @@ const embeddedShop = async (appDir: string, origin: string) => {
   return JSON.parse(stdout.trim().split("\n").pop()!) as { merchant_key: string; api_key: string; client_secret: string; webhook_secret: string }
 }
 
-/** A signed initiate through the mounted kit, paid with the sandbox on its checkout page, then verified. */
-const payThroughCheckout = async (origin: string, merchant: { merchant_key: string; api_key: string; client_secret: string }) => {
-  const signed = async (method: string, path: string, body = "") => {
-    const timestamp = String(Math.floor(Date.now() / 1000))
-    const signature = createHmac("sha256", merchant.client_secret).update(`${timestamp}.${method}.${path}.${body}`).digest("hex")
-    const response = await fetch(`${origin}${path}`, {
-      method,
-      headers: { "content-type": "application/json", "x-environment": "sandbox", "x-merchant-key": merchant.merchant_key, "x-api-key": merchant.api_key, "x-timestamp": timestamp, "x-signature": signature },
-      ...(body === "" ? {} : { body })
+/**
+ * The merchant's side runs in the app too, on the installed `merchant-payments/client`: a signed
+ * initiate through the mounted kit, then (after the customer paid) verify.
+ */
+const merchantScript = (appDir: string, origin: string, merchant: { merchant_key: string; api_key: string; client_secret: string }) => {
+  writeFileSync(join(appDir, "merchant.mjs"), `
+    import { createMerchantClient } from "merchant-payments/client"
+    const client = createMerchantClient({
+      baseUrl: ${JSON.stringify(`${origin}/payments`)}, environment: "sandbox",
+      merchantKey: ${JSON.stringify(merchant.merchant_key)}, apiKey: ${JSON.stringify(merchant.api_key)}, clientSecret: ${JSON.stringify(merchant.client_secret)}
     })
-    return response.json() as Promise<any>
-  }
-  const session = await signed("POST", "/payments/api/v1/initiate-payment", JSON.stringify({
-    payment_amount: "42.00", currency_code: "USD", ref_trx: "scratch-1",
-    success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn"
-  }))
-  const paymentUrl: string = session.payment_url
-  expect(paymentUrl.startsWith(`${origin}/payments/checkout/`), JSON.stringify(session)).toBe(true)
+    const [command, argument] = process.argv.slice(2)
+    const answer = command === "initiate"
+      ? await client.initiatePayment({ payment_amount: "42.00", currency_code: "USD", ref_trx: argument,
+          success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn" })
+      : await client.verifyPayment(argument)
+    console.log(JSON.stringify(answer))`)
+  return async (command: "initiate" | "verify", argument: string) =>
+    JSON.parse((await run(node, ["merchant.mjs", command, argument], { cwd: appDir })).stdout.trim().split("\n").pop()!) as any
+}
+
+/** The customer pays with the sandbox on the checkout page the mounted kit serves. */
+const payOnCheckoutPage = async (paymentUrl: string) => {
   const form = (fields: Readonly<Record<string, string>>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), redirect: "manual" as const })
   const page = await (await fetch(paymentUrl)).text()
   const gatewayId = /name="gateway_id" value="(\d+)"/.exec(page)![1]!
@@ -244,5 +251,4 @@ const payThroughCheckout = async (origin: string, merchant: { merchant_key: stri
   const pay = pressButton(gatewayPage, "pay")!
   const returned = await fetch(pay.action!, form(pay.fields))
   expect(returned.status).toBe(303)
-  return { trxId: session.info.trx_id as string, verified: await signed("GET", `/payments/api/v1/verify-payment/${session.info.trx_id}`) }
 }
