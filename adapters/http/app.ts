@@ -5,6 +5,7 @@ import { withUnreadBodyDrained } from "./body-drain.js"
 import { MethodNotAllowed, RouteNotFound } from "./edge-errors.js"
 import { withRequestLog } from "./request-log.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "./responses.js"
+import { openApiRoutes } from "./openapi/openapi-routes.js"
 import { allowedMethods } from "./route-methods.js"
 import { adminClockRoutes } from "./routes/admin-clock-routes.js"
 import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
@@ -41,7 +42,8 @@ export const router = HttpRouter.concatAll(
   refundRoutes,
   subscriptionRoutes,
   checkoutRoutes,
-  gatewayNotifyRoutes
+  gatewayNotifyRoutes,
+  openApiRoutes
 ).pipe(
   HttpRouter.mount(ADMIN_PREFIX, adminRoutes)
 )

@@ -59,7 +59,7 @@ export const listQuery = Effect.map(
 )
 
 /** `{ data, meta }`, the one envelope of every page-numbered list. */
-export const pageJson = <A>(page: Page<A>, toJson: (item: A) => unknown) => ({
+export const pageJson = <A, B>(page: Page<A>, toJson: (item: A) => B) => ({
   data: page.items.map(toJson),
   meta: { current_page: page.page, per_page: page.perPage, total: page.total, last_page: lastPage(page) }
 })

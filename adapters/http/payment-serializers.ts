@@ -1,13 +1,14 @@
 import type { Payment } from "../../core/payments/payment.js"
-import type { CheckoutSession } from "../../core/payments/initiate-payment.js"
+import type { CheckoutSession as CheckoutSessionOf } from "../../core/payments/initiate-payment.js"
 import { echoedFields } from "../../core/payments/payment-event.js"
 import { ZERO } from "../../core/money/amount.js"
 import { toIsoString } from "../../core/shared/instant.js"
 import { isFullyRefunded } from "../../core/refunds/refund-math.js"
+import type { CheckoutSession, Transaction } from "./contract/payment-resources.js"
 import { jsonAmount } from "./json-codec.js"
 
 /** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
-export const checkoutSessionJson = (session: CheckoutSession, merchantName: string) => {
+export const checkoutSessionJson = (session: CheckoutSessionOf, merchantName: string): typeof CheckoutSession.Type => {
   const { payment } = session
   return {
     payment_url: session.paymentUrl,
@@ -32,7 +33,7 @@ export const checkoutSessionJson = (session: CheckoutSession, merchantName: stri
  * Spec 2.3. `amount` is the requested amount; fee and net are known once the payment succeeded
  * and are 0 before (nothing has been credited). Refund fields are always present.
  */
-export const verifyJson = (payment: Payment) => ({
+export const verifyJson = (payment: Payment): typeof Transaction.Type => ({
   status: payment.status,
   trx_id: payment.trxId,
   amount: jsonAmount(payment.amount),

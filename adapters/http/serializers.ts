@@ -3,9 +3,12 @@ import type { Gateway } from "../../core/payments/gateway.js"
 import type { SiteSettings } from "../../core/settings/site-settings.js"
 import { toIsoString } from "../../core/shared/instant.js"
 import type { LedgerEntry, Wallet } from "../../core/wallets/wallet.js"
+import type * as Resources from "./contract/admin-resources.js"
 import { jsonAmount } from "./json-codec.js"
 
-export const merchantJson = (merchant: Merchant) => ({
+// Each answers its documented schema's Type: a field added here and not there, or dropped, fails to compile.
+
+export const merchantJson = (merchant: Merchant): typeof Resources.Merchant.Type => ({
   id: merchant.id,
   name: merchant.name,
   status: merchant.status,
@@ -14,7 +17,7 @@ export const merchantJson = (merchant: Merchant) => ({
   created_at: toIsoString(merchant.createdAt)
 })
 
-export const walletJson = (wallet: Wallet) => ({
+export const walletJson = (wallet: Wallet): typeof Resources.Wallet.Type => ({
   id: wallet.id,
   merchant_id: wallet.merchantId,
   currency_code: wallet.currency,
@@ -23,7 +26,7 @@ export const walletJson = (wallet: Wallet) => ({
   active: wallet.active
 })
 
-export const adjustmentJson = (entry: LedgerEntry, currency: string) => ({
+export const adjustmentJson = (entry: LedgerEntry, currency: string): typeof Resources.Adjustment.Type => ({
   id: entry.id,
   wallet_id: entry.walletId,
   currency_code: currency,
@@ -33,7 +36,7 @@ export const adjustmentJson = (entry: LedgerEntry, currency: string) => ({
   created_at: toIsoString(entry.createdAt)
 })
 
-export const settingsJson = (settings: SiteSettings) => ({
+export const settingsJson = (settings: SiteSettings): typeof Resources.Settings.Type => ({
   site_name: settings.siteName,
   site_logo: settings.siteLogo,
   site_url: settings.siteUrl,
@@ -45,7 +48,7 @@ export const settingsJson = (settings: SiteSettings) => ({
 })
 
 /** The plugin's config is left out: it may hold the gateway's credentials. */
-export const gatewayJson = (gateway: Gateway) => ({
+export const gatewayJson = (gateway: Gateway): typeof Resources.Gateway.Type => ({
   id: gateway.id,
   plugin: gateway.plugin,
   code: gateway.code,

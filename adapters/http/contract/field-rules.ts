@@ -81,11 +81,11 @@ export const reference = <const O extends Options & { readonly max?: number }>(o
 /** An absolute http(s) URL; answered back in the WHATWG serialization, which `max` bounds. */
 export const url = <const O extends Options & { readonly max?: number }>(options: O) =>
   rule<string, O>(options, (fields, name) => fields.url(name, { ...requiredOf(options), ...limits(options) }),
-    lengths(Schema.String, options).annotations({ jsonSchema: { format: "uri" } }))
+    lengths(Schema.String.annotations({ jsonSchema: { type: "string", format: "uri" } }), options))
 
 export const email = <const O extends Options & { readonly max?: number }>(options: O) =>
   rule<string, O>(options, (fields, name) => fields.email(name, { ...requiredOf(options), ...limits(options) }),
-    lengths(Schema.String, options).annotations({ jsonSchema: { format: "email" } }))
+    lengths(Schema.String.annotations({ jsonSchema: { type: "string", format: "email" } }), options))
 
 export const oneOf = <const L extends ReadonlyArray<string>, const O extends Options>(values: L, options: O) =>
   rule<L[number], O>(options, (fields, name) => fields.oneOf(name, values, requiredOf(options)), Schema.Literal(...values))

@@ -7,18 +7,19 @@ export const DecimalText = Schema.String.pipe(Schema.pattern(/^-?[0-9]+(\.[0-9]+
 })
 
 /** What a request accepts as a date-time: any ISO 8601 date-time with `Z` or an offset. */
-export const IsoDateTime = Schema.String.annotations({ jsonSchema: { format: "date-time" }, examples: ["2030-01-31T09:00:00Z"] })
+export const IsoDateTime = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" }, examples: ["2030-01-31T09:00:00Z"] })
 
 /** What a response writes: UTC with six fraction digits and a trailing `Z` (spec 2.3). */
-export const Timestamp = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)).annotations({
-  jsonSchema: { format: "date-time" },
+export const Timestamp = Schema.String.annotations({ jsonSchema: { type: "string", format: "date-time" } }).pipe(
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+).annotations({
   description: "ISO 8601 in UTC with microseconds and a trailing Z.",
   examples: ["2026-11-23T07:12:09.425000Z"]
 })
 
 export const NullableTimestamp = Schema.NullOr(Timestamp)
 
-export const HttpUrl = Schema.String.annotations({ jsonSchema: { format: "uri" } })
+export const HttpUrl = Schema.String.annotations({ jsonSchema: { type: "string", format: "uri" } })
 
 const ExactNumberFromSelf = Schema.declare((value: unknown): value is ExactNumber => value instanceof ExactNumber, {
   identifier: "ExactNumber"

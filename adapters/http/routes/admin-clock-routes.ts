@@ -5,6 +5,7 @@ import { ManualClockControl } from "../../../core/shared/manual-clock.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
 import { advanceClockBody } from "../contract/admin-contracts.js"
+import type { ClockTime } from "../contract/admin-resources.js"
 import { validBody } from "../contract/read-body.js"
 import { RouteNotFound } from "../edge-errors.js"
 
@@ -17,11 +18,11 @@ const manualClock = Effect.flatMap(Effect.serviceOption(ManualClockControl), Opt
 export const adminClockRoutes = HttpRouter.empty.pipe(
   HttpRouter.get("/clock", adminEndpoint(Effect.gen(function*() {
     const clock = yield* manualClock
-    return ok({ now: toIsoString(yield* clock.now) })
+    return ok({ now: toIsoString(yield* clock.now) } satisfies typeof ClockTime.Type)
   }))),
   HttpRouter.post("/clock/advance", adminEndpoint(Effect.gen(function*() {
     const clock = yield* manualClock
     const { seconds } = yield* validBody(advanceClockBody)
-    return ok({ now: toIsoString(yield* clock.advance(seconds)) })
+    return ok({ now: toIsoString(yield* clock.advance(seconds)) } satisfies typeof ClockTime.Type)
   })))
 )

@@ -8,6 +8,7 @@ import { withoutUndefined } from "../body-fields.js"
 import { createGatewayBody, replaceMerchantGatewaysBody, updateGatewayBody } from "../contract/admin-contracts.js"
 import { gatewayIdInPath, merchantIdInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
+import type { MerchantGateways } from "../contract/admin-resources.js"
 import { gatewayJson } from "../serializers.js"
 
 const gatewayId = Effect.map(gatewayIdInPath.read, GatewayId)
@@ -48,7 +49,8 @@ export const adminGatewayRoutes = HttpRouter.empty.pipe(
     adminEndpoint(Effect.gen(function*() {
       const id = yield* merchantId
       const { gateway_ids } = yield* validBody(replaceMerchantGatewaysBody)
-      return ok({ merchant_id: id, gateway_ids: yield* replaceMerchantGateways(id, gateway_ids.map(GatewayId)) })
+      const selected = yield* replaceMerchantGateways(id, gateway_ids.map(GatewayId))
+      return ok({ merchant_id: id, gateway_ids: selected } satisfies typeof MerchantGateways.Type)
     }))
   )
 )

@@ -9,6 +9,7 @@ import { created, ok } from "../api-response.js"
 import { withoutUndefined } from "../body-fields.js"
 import { createMerchantBody, issueCredentialsBody, replaceCurrenciesBody, updateMerchantBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
+import type { IssuedCredentials, MerchantCurrencies, MerchantPage } from "../contract/admin-resources.js"
 import { merchantIdInPath, merchantStatusParameter } from "../contract/parameters.js"
 import { listQuery, pageJson } from "../page-query.js"
 import { merchantJson } from "../serializers.js"
@@ -38,7 +39,8 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
       const page = query.page()
       const status = merchantStatusParameter.read(query)
       yield* query.done(undefined)
-      return ok(pageJson(yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) }), merchantJson))
+      const merchants = yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) })
+      return ok(pageJson(merchants, merchantJson) satisfies typeof MerchantPage.Type)
     }))
   ),
   HttpRouter.get(
@@ -65,7 +67,7 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
         api_key: issued.apiKey,
         client_secret: issued.clientSecret,
         webhook_secret: issued.webhookSecret
-      })
+      } satisfies typeof IssuedCredentials.Type)
     }))
   ),
   HttpRouter.put(
@@ -73,7 +75,7 @@ export const adminMerchantRoutes = HttpRouter.empty.pipe(
     adminEndpoint(Effect.gen(function*() {
       const id = yield* merchantId
       const { currency_codes } = yield* validBody(replaceCurrenciesBody)
-      return ok({ merchant_id: id, currency_codes: yield* replaceCurrencies(id, currency_codes) })
+      return ok({ merchant_id: id, currency_codes: yield* replaceCurrencies(id, currency_codes) } satisfies typeof MerchantCurrencies.Type)
     }))
   )
 )

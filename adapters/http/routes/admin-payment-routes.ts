@@ -11,6 +11,7 @@ import { RefundRepository } from "../../../core/refunds/refund-repository.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
+import type * as Resources from "../contract/admin-resources.js"
 import { flagLimitParameter, paymentTrxIdInPath } from "../contract/parameters.js"
 import { ResourceNotFound } from "../edge-errors.js"
 import { jsonAmount } from "../json-codec.js"
@@ -18,7 +19,7 @@ import { jsonAmount } from "../json-codec.js"
 const isoOrNull = (instant: Instant | null) => (instant === null ? null : toIsoString(instant))
 
 /** Fee and net are null until the payment succeeded: the operator sees what was charged, not a 0 stand-in. */
-const paymentJson = (payment: Payment) => ({
+const paymentJson = (payment: Payment): typeof Resources.PaymentRecord.Type => ({
   trx_id: payment.trxId,
   merchant_id: payment.merchantId,
   environment: payment.environment,
@@ -35,21 +36,21 @@ const paymentJson = (payment: Payment) => ({
   completed_at: isoOrNull(payment.completedAt)
 })
 
-const flagJson = (flag: PaymentFlag) => ({
+const flagJson = (flag: PaymentFlag): typeof Resources.PaymentFlag.Type => ({
   reason: flag.reason,
   detail: flag.detail,
   gateway_id: flag.gatewayId,
   created_at: toIsoString(flag.createdAt)
 })
 
-const attemptJson = (attempt: CheckoutAttempt) => ({
+const attemptJson = (attempt: CheckoutAttempt): typeof Resources.CheckoutAttempt.Type => ({
   gateway_id: attempt.gatewayId,
   gateway_reference: attempt.gatewayReference,
   began_at: toIsoString(attempt.beganAt)
 })
 
 /** `gateway_refund` is null for a refund that moved the wallet only (its gateway cannot refund). */
-const refundJson = (refund: Refund, gatewayRefund: GatewayRefund | undefined) => ({
+const refundJson = (refund: Refund, gatewayRefund: GatewayRefund | undefined): typeof Resources.PaymentRefund.Type => ({
   refund_trx_id: refund.refundTrxId,
   amount: jsonAmount(refund.amount),
   reason: refund.reason,
@@ -88,10 +89,10 @@ const paymentView = (trxId: string) =>
 export const adminPaymentRoutes = HttpRouter.empty.pipe(
   HttpRouter.get("/payments/flagged", adminEndpoint(Effect.gen(function*() {
     const flags = yield* (yield* PaymentFlags).listRecent(yield* flagLimitParameter.read)
-    return ok({ data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) })
+    return ok({ data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) } satisfies typeof Resources.FlaggedPaymentList.Type)
   }))),
   HttpRouter.get("/payments/:trx_id", adminEndpoint(Effect.gen(function*() {
     const trxId = yield* paymentTrxIdInPath.read
-    return ok({ data: yield* paymentView(trxId) })
+    return ok({ data: yield* paymentView(trxId) } satisfies typeof Resources.PaymentView.Type)
   })))
 )

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { runOnce } from "../../../core/subscriptions/scheduler.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
+import type { SchedulerReport } from "../contract/admin-resources.js"
 
 /** One scheduler tick now, on business time, under the same lease as the minute loop. */
 export const adminSchedulerRoutes = HttpRouter.empty.pipe(
@@ -16,5 +17,5 @@ export const adminSchedulerRoutes = HttpRouter.empty.pipe(
         unchanged: report.unchanged,
         failed: report.failed
       }
-    }))))
+    } satisfies typeof SchedulerReport.Type))))
 )

@@ -6,10 +6,11 @@ import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/de
 import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { ok } from "../api-response.js"
+import type * as Resources from "../contract/admin-resources.js"
 import { deliveryFilter, deliveryIdInPath } from "../contract/parameters.js"
 import { DeliveryInFlight, ResourceNotFound } from "../edge-errors.js"
 
-const deliveryJson = (delivery: WebhookDelivery) => ({
+const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelivery.Type => ({
   id: delivery.id,
   merchant_id: delivery.merchantId,
   environment: delivery.environment,
@@ -24,7 +25,7 @@ const deliveryJson = (delivery: WebhookDelivery) => ({
   updated_at: toIsoString(delivery.updatedAt)
 })
 
-const attemptJson = (attempt: DeliveryAttempt) => ({
+const attemptJson = (attempt: DeliveryAttempt): typeof Resources.DeliveryAttempt.Type => ({
   attempt: attempt.attempt,
   at: toIsoString(attempt.at),
   status_code: attempt.statusCode,
@@ -53,7 +54,7 @@ export const adminWebhookRoutes = HttpRouter.empty.pipe(
   HttpRouter.get("/webhook-deliveries/:id", adminEndpoint(Effect.gen(function*() {
     const delivery = yield* findDelivery(yield* deliveryId)
     const attempts = yield* (yield* WebhookOutbox).attempts(delivery.id)
-    return ok({ ...deliveryJson(delivery), attempt_log: attempts.map(attemptJson) })
+    return ok({ ...deliveryJson(delivery), attempt_log: attempts.map(attemptJson) } satisfies typeof Resources.WebhookDeliveryDetail.Type)
   }))),
   HttpRouter.post("/webhook-deliveries/:id/redeliver", adminEndpoint(Effect.gen(function*() {
     const delivery = yield* findDelivery(yield* deliveryId)

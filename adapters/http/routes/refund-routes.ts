@@ -4,12 +4,13 @@ import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
 import { ok } from "../api-response.js"
 import { refundPaymentBody } from "../contract/payment-contracts.js"
+import type { RefundResult } from "../contract/payment-resources.js"
 import { validBody } from "../contract/read-body.js"
 import { jsonAmount } from "../json-codec.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
 
 /** Spec 2.4, from the refund as recorded: a replay of a ref_refund answers with the totals of then. */
-export const refundJson = (refund: Refund) => ({
+export const refundJson = (refund: Refund): typeof RefundResult.Type => ({
   status: "success",
   message: "Refund processed successfully.",
   refund_trx_id: refund.refundTrxId,

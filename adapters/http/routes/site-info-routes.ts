@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
 import { StoreHealth } from "../../../core/shared/store-health.js"
 import { ok } from "../api-response.js"
+import { Health, type SiteInfo } from "../contract/payment-resources.js"
 import { merchantEndpoint } from "../merchant-endpoint.js"
 import { StoreUnavailable } from "../edge-errors.js"
 import { errorHttpResponse } from "../responses.js"
@@ -24,7 +25,7 @@ const siteInfo = Effect.map(Effect.flatMap(SiteSettingsService, (settings) => se
     environments: { production: "Production", sandbox: "Sandbox" },
     api_version: "1.0",
     status: "active"
-  }))
+  } satisfies typeof SiteInfo.Type))
 
 export const siteInfoRoutes = HttpRouter.empty.pipe(HttpRouter.get("/api/v1/site-info", merchantEndpoint(siteInfo)))
 
@@ -33,7 +34,7 @@ export const healthRoutes = HttpRouter.empty.pipe(
   HttpRouter.get(
     "/healthz",
     Effect.flatMap(StoreHealth, (health) => health.ping).pipe(
-      Effect.as(HttpServerResponse.unsafeJson({ status: "ok" })),
+      Effect.as(HttpServerResponse.unsafeJson({ status: "ok" } satisfies typeof Health.Type)),
       Effect.catchAll(() => errorHttpResponse(new StoreUnavailable()))
     )
   )

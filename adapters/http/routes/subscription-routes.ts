@@ -10,6 +10,7 @@ import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
 import { created, ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
 import { subscriptionIdInPath } from "../contract/parameters.js"
+import type { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
 import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
@@ -40,7 +41,7 @@ const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined) =>
   })
 
 const subscriptionAnswer = (result: { readonly subscription: Subscription; readonly latest: Invoice | undefined }) =>
-  Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }))
+  Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }) satisfies typeof SubscriptionEnvelope.Type)
 
 const create = Effect.gen(function*() {
   const caller = yield* CurrentMerchant
@@ -70,7 +71,7 @@ const list = Effect.gen(function*() {
   const page = yield* query.done(query.page())
   const links = yield* CheckoutLinks
   const result = yield* listSubscriptions(caller, page)
-  return ok(pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor)))
+  return ok(pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor)) satisfies typeof SubscriptionPage.Type)
 })
 
 const idParam = subscriptionIdInPath.read
@@ -78,7 +79,7 @@ const idParam = subscriptionIdInPath.read
 const retrieve = Effect.gen(function*() {
   const { invoices, subscription } = yield* retrieveSubscription(yield* CurrentMerchant, yield* idParam)
   const links = yield* CheckoutLinks
-  return ok({ data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices) })
+  return ok({ data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices) } satisfies typeof SubscriptionEnvelope.Type)
 })
 
 const cancel = Effect.gen(function*() {

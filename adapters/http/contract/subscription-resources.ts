@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+import { BillingCycle, InvoiceStatus, SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
+import { dataOf, pageOf } from "./envelopes.js"
+import { Environment, Fixed8Amount, HttpUrl, Integer, NullableTimestamp, Timestamp } from "./json-values.js"
+
+/** Spec 2.6 plus the invoice's own facts; `payment_url` is null once no checkout is open for it. */
+export const Invoice = Schema.Struct({
+  id: Schema.String,
+  reference: Schema.String.annotations({ description: "The ref_trx its completed payment's IPN carries." }),
+  sequence: Integer,
+  status: InvoiceStatus,
+  trx_id: Schema.NullOr(Schema.String),
+  payment_url: Schema.NullOr(HttpUrl),
+  checkout_expires_at: NullableTimestamp,
+  amount: Fixed8Amount,
+  currency_code: Schema.String,
+  period_start: NullableTimestamp,
+  period_end: NullableTimestamp,
+  paid_at: NullableTimestamp,
+  created_at: Timestamp
+}).annotations({ identifier: "Invoice", description: "A subscription invoice (spec 2.6)." })
+
+const subscriptionFields = {
+  id: Schema.String,
+  external_reference: Schema.String,
+  environment: Environment,
+  status: SubscriptionStatus,
+  billing_cycle: BillingCycle,
+  amount: Fixed8Amount,
+  currency_code: Schema.String,
+  customer_email: Schema.String,
+  customer_name: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  metadata: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  allow_payment_methods: Schema.Array(Schema.String),
+  success_redirect: HttpUrl,
+  cancel_redirect: HttpUrl,
+  ipn_url: HttpUrl,
+  starts_at: NullableTimestamp,
+  current_period_start: NullableTimestamp,
+  current_period_end: NullableTimestamp.annotations({ description: "Access is granted up to this instant." }),
+  next_billing_at: NullableTimestamp,
+  cancel_at_period_end: Schema.Boolean,
+  cancelled_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  latest_invoice: Schema.NullOr(Invoice)
+}
+
+/** Spec 2.5 with the fields docs/decisions.md adds; `invoices` (the newest 20) on retrieve only. */
+export const Subscription = Schema.Struct({
+  ...subscriptionFields,
+  invoices: Schema.optional(Schema.Array(Invoice))
+}).annotations({ identifier: "Subscription", description: "A subscription (spec 2.5)." })
+
+export const SubscriptionEnvelope = dataOf(Subscription, "SubscriptionResponse")
+export const SubscriptionPage = pageOf(Subscription, "SubscriptionPage")

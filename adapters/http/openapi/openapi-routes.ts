@@ -1,0 +1,39 @@
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
+import { serverErrorHttpResponse } from "../responses.js"
+import { renderOpenApiDocument } from "./document.js"
+import { referencePage, referenceScript } from "./reference-page.js"
+
+/** One rendering per public base: the document is the same for every request of a host. */
+const rendered = new Map<string, string>()
+
+const documentText = (serverUrl: string) => {
+  let text = rendered.get(serverUrl)
+  if (text === undefined) {
+    text = renderOpenApiDocument(serverUrl)
+    rendered.set(serverUrl, text)
+  }
+  return text
+}
+
+/** `GET /openapi.json`, `GET /docs` and the reference page's script: unauthenticated, like the spec they show. */
+export const openApiRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get(
+    "/openapi.json",
+    Effect.map(CheckoutLinks, (links) => HttpServerResponse.text(documentText(links.baseUrl), { contentType: "application/json" }))
+  ),
+  HttpRouter.get("/docs", Effect.succeed(HttpServerResponse.text(referencePage, { contentType: "text/html; charset=utf-8" }))),
+  HttpRouter.get(
+    "/docs/scalar.js",
+    referenceScript.pipe(
+      Effect.map((bytes) =>
+        HttpServerResponse.uint8Array(bytes, {
+          contentType: "text/javascript; charset=utf-8",
+          headers: { "cache-control": "public, max-age=86400" }
+        })),
+      // A host installed without the renderer still answers, with the 7.3 body of a server error.
+      Effect.catchAll((error) => Effect.zipRight(Effect.logError("the API reference script could not be read", error), serverErrorHttpResponse))
+    )
+  )
+)

@@ -1,0 +1,127 @@
+import { Schema } from "effect"
+import { gatewayIdInPath, type Parameter } from "../contract/parameters.js"
+import { Health } from "../contract/payment-resources.js"
+import { HTML, type Operation } from "./operation.js"
+
+const token: Parameter = {
+  name: "token",
+  in: "path",
+  required: true,
+  description: "The signed checkout token of a `payment_url`.",
+  schema: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/))
+}
+
+const gatewayInReturn: Parameter = { ...gatewayIdInPath, name: "gateway_id", description: "The gateway record the customer paid with." }
+
+const SETTLED = { status: 303, description: "The payment is settled: back to the merchant's success or cancel redirect, with trx_id and ref_trx in its query." }
+const EXPIRED = { status: 410, description: "The link expired or its invoice was cancelled.", contentType: HTML }
+const UNKNOWN = { status: 404, description: "No such payment link.", contentType: HTML }
+const UNAVAILABLE = { status: 403, description: "The merchant cannot accept payments now.", contentType: HTML }
+
+const checkout = (operation: Omit<Operation, "tag" | "security">): Operation => ({ ...operation, tag: "Hosted checkout", security: "none" })
+
+/** The customer's pages, the gateways' notification address and the host's own routes: no merchant signature. */
+export const pageOperations: ReadonlyArray<Operation> = [
+  checkout({
+    method: "get",
+    path: "/checkout/{token}",
+    operationId: "showCheckout",
+    summary: "The hosted checkout page",
+    description: "The amount, the link's expiry and the eligible gateways, as plain HTML (no JavaScript needed).",
+    parameters: [token],
+    success: { status: 200, description: "The checkout page.", contentType: HTML },
+    others: [SETTLED, UNKNOWN, EXPIRED, UNAVAILABLE]
+  }),
+  checkout({
+    method: "post",
+    path: "/checkout/{token}/pay",
+    operationId: "payCheckout",
+    summary: "Pay with a gateway",
+    description: "A form post (`gateway_id`); the gateway's plugin redirects or shows its own page.",
+    parameters: [token],
+    success: { status: 303, description: "To the gateway's own checkout." },
+    others: [
+      { status: 200, description: "The gateway's page, inside the kit's.", contentType: HTML },
+      { status: 400, description: "No such gateway is offered for this payment.", contentType: HTML },
+      { status: 502, description: "The gateway is unavailable right now: choose another.", contentType: HTML },
+      UNKNOWN,
+      EXPIRED,
+      UNAVAILABLE
+    ]
+  }),
+  checkout({
+    method: "post",
+    path: "/checkout/{token}/cancel",
+    operationId: "cancelCheckout",
+    summary: "Cancel the payment",
+    parameters: [token],
+    success: SETTLED,
+    others: [UNKNOWN, EXPIRED, UNAVAILABLE]
+  }),
+  ...(["get", "post"] as const).map((method) =>
+    checkout({
+      method,
+      path: "/checkout/{token}/return/{gateway_id}",
+      operationId: method === "get" ? "returnFromGateway" : "returnFromGatewayByPost",
+      summary: "Where a gateway sends the customer back",
+      description: "The plugin reads the query or form; the core completes the payment once, whatever the order of returns and notifications.",
+      parameters: [token, gatewayInReturn],
+      success: SETTLED,
+      others: [
+        { status: 202, description: "The payment is still being processed, or needs a check.", contentType: HTML },
+        { status: 400, description: "The gateway's response could not be verified.", contentType: HTML },
+        UNKNOWN,
+        EXPIRED,
+        UNAVAILABLE
+      ]
+    })),
+  {
+    method: "post",
+    path: "/gateways/{id}/notify",
+    operationId: "gatewayNotification",
+    summary: "A gateway's server-to-server notification",
+    description: "The raw body and headers go to the gateway record's plugin, which verifies its gateway's own signature; its reply goes back as is. `?environment=` names the keys the payment used.",
+    tag: "Gateway notifications",
+    security: "none",
+    parameters: [gatewayIdInPath],
+    success: { status: 200, description: "The plugin's reply: status, headers and body are the plugin's.", contentType: "text/plain" },
+    errors: ["NotificationTargetUnknown", "PluginCallFailed", "UnknownGatewayPlugin", "BodyTooLarge", "StorageError"]
+  },
+  {
+    method: "get",
+    path: "/healthz",
+    operationId: "health",
+    summary: "Whether the store answers",
+    tag: "Host",
+    security: "none",
+    success: { status: 200, description: "The store answered.", schema: Health },
+    errors: ["StoreUnavailable"]
+  },
+  {
+    method: "get",
+    path: "/openapi.json",
+    operationId: "openApiDocument",
+    summary: "This document",
+    tag: "Host",
+    security: "none",
+    success: { status: 200, description: "The OpenAPI 3.1 document, with this host's base address as its server.", contentType: "application/json" }
+  },
+  {
+    method: "get",
+    path: "/docs",
+    operationId: "apiReference",
+    summary: "The API reference page",
+    tag: "Host",
+    security: "none",
+    success: { status: 200, description: "An HTML page rendering this document; it loads nothing from other hosts.", contentType: HTML }
+  },
+  {
+    method: "get",
+    path: "/docs/scalar.js",
+    operationId: "apiReferenceScript",
+    summary: "The reference page's renderer",
+    tag: "Host",
+    security: "none",
+    success: { status: 200, description: "The standalone bundle of @scalar/api-reference, served by the kit itself.", contentType: "application/javascript" }
+  }
+]

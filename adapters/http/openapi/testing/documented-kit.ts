@@ -1,0 +1,100 @@
+import { HttpApp } from "@effect/platform"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, ManagedRuntime } from "effect"
+import { makeCurrencyCatalog } from "../../../../core/money/currencies.js"
+import { GATEWAY_PLUGIN_API_VERSION, type GatewayPluginDefinition } from "../../../../core/payments/gateway-plugin.js"
+import { defaultSiteSettings } from "../../../../core/settings/site-settings.js"
+import { makeManualClock } from "../../../../core/shared/manual-clock.js"
+import { WebhookOutbox } from "../../../../core/webhooks/webhook-outbox.js"
+import { defaultWebhookConfig, kitLayer } from "../../../../hosts/kit-layer.js"
+import { httpApp } from "../../app.js"
+import { makeCaller, signedRequest } from "../../testing/signed-client.js"
+
+export const BASE_URL = "http://kit.test/payments"
+export const ADMIN_TOKEN = "admin-token"
+
+/** A plugin whose gateway notifies: every notification is acknowledged and ignored. */
+const notifyingPlugin: GatewayPluginDefinition<Record<string, never>> = {
+  id: "notifying",
+  displayName: "Notifying",
+  version: "0.1.0",
+  apiVersion: GATEWAY_PLUGIN_API_VERSION,
+  environments: ["sandbox", "production"],
+  currencies: ["USD"],
+  capabilities: { notifications: true },
+  parseConfig: () => ({}),
+  beginCheckout: async () => ({ redirect: "https://gateway.example/pay" }),
+  handleReturn: async () => ({ outcome: "pending", verified: false }),
+  handleNotification: async () => ({ ignore: true, reply: { status: 200, body: "ok" } })
+}
+
+const currencies = makeCurrencyCatalog({ cryptoCodes: [] })
+if (currencies._tag === "Left") throw currencies.left
+
+/**
+ * A whole kit in process, reached under a base path as an embedding app mounts it, with a manual
+ * clock (so the clock routes answer), private webhook targets allowed, and no background jobs.
+ */
+export const startDocumentedKit = async () => {
+  const runtime = ManagedRuntime.make(kitLayer({
+    store: { kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-openapi-")), "store.db") },
+    masterKey: new Uint8Array(32).fill(7),
+    adminToken: ADMIN_TOKEN,
+    settings: defaultSiteSettings,
+    currencies: currencies.right,
+    baseUrl: BASE_URL,
+    checkoutLifetimeSeconds: 3600,
+    webhooks: { ...defaultWebhookConfig, allowPrivateTargets: true },
+    backgroundJobs: false,
+    manualClock: makeManualClock(Date.now()),
+    plugins: [notifyingPlugin]
+  }))
+  const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp)
+  const caller = await makeCaller(runtime, "sandbox")
+  // The kit sees paths without the embedding app's base path.
+  const local = (url: string) => url.replace(BASE_URL, "http://kit.test")
+
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await handler(new Request(`http://kit.test/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    }))
+    return { status: response.status, text: await response.text() }
+  }
+  const merchant = async (method: string, path: string, body?: unknown) => {
+    const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body)))
+    return { status: response.status, text: await response.text() }
+  }
+  const raw = (request: Request) => handler(request)
+  /** The bodies of the webhooks queued so far, as sent. */
+  const outbox = () => runtime.runPromise(Effect.flatMap(WebhookOutbox, (outbox) => outbox.list({ limit: 200 })))
+  return { handler, admin, merchant, raw, local, outbox, caller, close: () => runtime.dispose() }
+}
+
+export type DocumentedKit = Awaited<ReturnType<typeof startDocumentedKit>>
+
+const IPN = "http://127.0.0.1:9/ipn"
+
+export const initiateBody = (refTrx: string) => ({
+  payment_amount: "25.50",
+  currency_code: "USD",
+  ref_trx: refTrx,
+  success_redirect: "https://shop.example/done",
+  cancel_redirect: "https://shop.example/cancel",
+  ipn_url: IPN,
+  customer_email: "buyer@shop.example"
+})
+
+export const subscriptionBody = (reference: string) => ({
+  payment_amount: "19.99",
+  currency_code: "USD",
+  external_reference: reference,
+  billing_cycle: "monthly",
+  customer_email: "buyer@shop.example",
+  success_redirect: "https://shop.example/done",
+  cancel_redirect: "https://shop.example/cancel",
+  ipn_url: IPN
+})
