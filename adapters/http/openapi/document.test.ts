@@ -47,10 +47,7 @@ describe("the OpenAPI document and the router", () => {
   })
 
   it("every documented operation answers something other than 404 or 405 on a running kit", async () => {
-    const gateway = JSON.parse((await kit.admin("POST", "/gateways", { plugin: "sandbox", name: "Sandbox", currency_code: "USD", method: "cards" })).text)
-    const notifying = JSON.parse((await kit.admin("POST", "/gateways", { plugin: "notifying", name: "Notifying", currency_code: "USD", method: "notify" })).text)
-    const merchantId = JSON.parse((await kit.admin("GET", "/merchants")).text).data[0].id
-    const wallet = JSON.parse((await kit.admin("POST", `/merchants/${merchantId}/wallets`, { currency_code: "USD", environment: "sandbox" })).text)
+    const { merchantId, notifyingGatewayId, sandboxGatewayId, walletId } = kit.shop
     const paid = JSON.parse((await kit.merchant("POST", "/api/v1/initiate-payment", initiateBody("doc-paid"))).text).info.trx_id
     expect((await kit.merchant("POST", `/api/v1/sandbox/payments/${paid}/simulate`, { outcome: "success" })).status).toBe(200)
     const subscription = JSON.parse((await kit.merchant("POST", "/api/v1/subscriptions", subscriptionBody("doc-plan"))).text).data.id
@@ -62,16 +59,16 @@ describe("the OpenAPI document and the router", () => {
     }
     const idFor = (path: string) =>
       path.startsWith("/admin/v1/merchants/") ? merchantId
-        : path.startsWith("/admin/v1/wallets/") ? wallet.id
-        : path.startsWith("/admin/v1/gateways/") ? gateway.id
-        : path.startsWith("/gateways/") ? notifying.id
+        : path.startsWith("/admin/v1/wallets/") ? walletId
+        : path.startsWith("/admin/v1/gateways/") ? sandboxGatewayId
+        : path.startsWith("/gateways/") ? notifyingGatewayId
         : delivery
     const answered: Array<string> = []
     for (const operation of operations) {
       const token = operation.path.includes("{token}") ? await freshToken() : ""
       const path = operation.path
         .replace("{trxId}", paid).replace("{trx_id}", paid).replace("{subscriptionId}", subscription)
-        .replace("{token}", token).replace("{gateway_id}", String(gateway.id)).replace("{id}", String(idFor(operation.path)))
+        .replace("{token}", token).replace("{gateway_id}", String(sandboxGatewayId)).replace("{id}", String(idFor(operation.path)))
       const method = operation.method.toUpperCase()
       const body = operation.body === undefined ? undefined : {}
       const { status } = operation.security === "admin"

@@ -53,8 +53,6 @@ export const startDocumentedKit = async () => {
   }))
   const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp)
   const caller = await makeCaller(runtime, "sandbox")
-  // The kit sees paths without the embedding app's base path.
-  const local = (url: string) => url.replace(BASE_URL, "http://kit.test")
 
   const admin = async (method: string, path: string, body?: unknown) => {
     const response = await handler(new Request(`http://kit.test/admin/v1${path}`, {
@@ -69,9 +67,16 @@ export const startDocumentedKit = async () => {
     return { status: response.status, text: await response.text() }
   }
   const raw = (request: Request) => handler(request)
+  const created = async (path: string, body: unknown) => JSON.parse((await admin("POST", path, body)).text) as { readonly id: number }
+  // The caller's shop: a USD sandbox wallet, the sandbox simulator and a gateway that notifies.
+  const merchantId = (JSON.parse((await admin("GET", "/merchants")).text) as { readonly data: ReadonlyArray<{ readonly id: number }> }).data[0]!.id
+  const wallet = await created(`/merchants/${merchantId}/wallets`, { currency_code: "USD", environment: "sandbox" })
+  const sandboxGateway = await created("/gateways", { plugin: "sandbox", name: "Sandbox", currency_code: "USD", method: "cards" })
+  const notifyingGateway = await created("/gateways", { plugin: "notifying", name: "Notifying", currency_code: "USD", method: "notify" })
   /** The bodies of the webhooks queued so far, as sent. */
   const outbox = () => runtime.runPromise(Effect.flatMap(WebhookOutbox, (outbox) => outbox.list({ limit: 200 })))
-  return { handler, admin, merchant, raw, local, outbox, caller, close: () => runtime.dispose() }
+  const shop = { merchantId, walletId: wallet.id, sandboxGatewayId: sandboxGateway.id, notifyingGatewayId: notifyingGateway.id }
+  return { handler, admin, merchant, raw, outbox, shop, close: () => runtime.dispose() }
 }
 
 export type DocumentedKit = Awaited<ReturnType<typeof startDocumentedKit>>
