@@ -25,7 +25,8 @@ Scalar.createApiReference("#app", {
   telemetry: false,
   agent: { disabled: true },
   mcp: { disabled: true },
-  hideClientButton: true
+  hideClientButton: true,
+  showDeveloperTools: "never"
 })
 </script>
 </body>
