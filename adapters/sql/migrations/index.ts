@@ -1,4 +1,6 @@
+import { SqlClient } from "@effect/sql"
 import * as Migrator from "@effect/sql/Migrator"
+import { Effect } from "effect"
 import { orStorageError } from "../storage-errors.js"
 import initial from "./0001_initial.js"
 import scheduler from "./0002_scheduler.js"
@@ -13,7 +15,35 @@ export const migrations = {
 
 const migrate = Migrator.make({})
 
-/** Applies pending migrations; safe when several hosts start at once (PostgreSQL takes a table lock). */
+const MIGRATIONS_TABLE = "mp_migrations"
+
+/** An arbitrary key of our own for PostgreSQL's advisory lock: "mp-migrate" as a number. */
+const MIGRATION_LOCK = 0x6d706d6967
+
+/**
+ * Applies pending migrations; safe when several hosts start at once, even on an empty database.
+ * @effect/sql's migrator creates its table before it locks it, and two PostgreSQL first starts racing
+ * on that CREATE TABLE make one fail; so on PostgreSQL the table is created first, by one host at a
+ * time (an advisory lock held for that short transaction), with the migrator's own definition. The
+ * migrator then locks the table while it migrates. SQLite has one writer.
+ */
 export const runMigrations = orStorageError(
-  migrate({ loader: Migrator.fromRecord(migrations), table: "mp_migrations" })
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const run = migrate({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE })
+    return sql.onDialectOrElse({
+      pg: () =>
+        Effect.zipRight(
+          sql.withTransaction(Effect.zipRight(
+            sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`,
+            sql`CREATE TABLE IF NOT EXISTS ${sql(MIGRATIONS_TABLE)} (
+              migration_id integer primary key,
+              created_at timestamp with time zone not null default now(),
+              name text not null
+            )`
+          )),
+          run
+        ),
+      orElse: () => run
+    })
+  })
 )
