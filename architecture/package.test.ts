@@ -200,6 +200,17 @@ describe("the README's embedding example, as pasted, in an app that installed th
       expect(session.payment_url.startsWith(`${origin}/payments/checkout/`), JSON.stringify(session)).toBe(true)
       await payOnCheckoutPage(session.payment_url)
       expect(await merchant("verify", session.info.trx_id)).toMatchObject({ status: "success", trx_id: session.info.trx_id, amount: "42" })
+
+      // The document the mounted kit serves names every route that answered above, under its base path.
+      const document = await (await fetch(`${origin}/payments/openapi.json`)).json() as { servers: Array<{ url: string }>; paths: Record<string, Record<string, unknown>> }
+      expect(document.servers[0]!.url).toBe(`${origin}/payments`)
+      const answered: ReadonlyArray<readonly [string, string]> = [
+        ["get", "/healthz"], ["post", "/api/v1/initiate-payment"], ["get", "/api/v1/verify-payment/{trxId}"]
+      ]
+      for (const [method, path] of answered) expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined()
+      const checkout = Object.entries(document.paths).filter(([path]) => path.startsWith("/checkout/"))
+      expect(checkout.some(([, operations]) => "get" in operations), "the checkout page").toBe(true)
+      expect(checkout.filter(([, operations]) => "post" in operations).length, "pay and return").toBeGreaterThanOrEqual(2)
     } finally {
       child.kill()
     }
