@@ -1,4 +1,5 @@
-import { type Clock, Context, type Duration, Effect, Layer, Schedule } from "effect"
+import { forkBatchedSweep } from "../shared/batched-sweep.js"
+import { type Clock, Context, type Duration, Effect, Layer } from "effect"
 import { now } from "../shared/instant.js"
 import { finishPayment } from "./finish-payment.js"
 import { PaymentRepository } from "./payment-repository.js"
@@ -24,14 +25,8 @@ export class ExpirySweeper extends Context.Tag("merchant-payments/ExpirySweeper"
 export const layer = (options: { readonly interval?: Duration.DurationInput; readonly clock?: Clock.Clock } = {}) =>
   Layer.scoped(
     ExpirySweeper,
-    Effect.gen(function*() {
-      const BATCH = 100
-      const pass = sweepExpired(BATCH).pipe(
-        Effect.repeat({ while: (swept) => swept === BATCH }),
-        Effect.catchAllCause((cause) => Effect.logWarning("expiry sweep failed; retrying", cause))
-      )
-      const scheduled = Effect.repeat(pass, Schedule.spaced(options.interval ?? "15 seconds"))
-      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
-      return ExpirySweeper.of({})
-    })
+    Effect.as(
+      forkBatchedSweep({ name: "expiry sweep", pass: sweepExpired, batch: 100, interval: options.interval ?? "15 seconds", clock: options.clock }),
+      ExpirySweeper.of({})
+    )
   )

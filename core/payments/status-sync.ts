@@ -1,4 +1,5 @@
-import { type Clock, Context, type Duration, Effect, Layer, Option, Schedule } from "effect"
+import { forkBatchedSweep } from "../shared/batched-sweep.js"
+import { type Clock, Context, type Duration, Effect, Layer, Option } from "effect"
 import { GatewayId } from "../shared/ids.js"
 import { Instant, MICROS_PER_SECOND, now } from "../shared/instant.js"
 import { CheckoutAttempts, type DueSync } from "./checkout-attempts.js"
@@ -78,14 +79,8 @@ export class StatusSyncSweeper extends Context.Tag("merchant-payments/StatusSync
 export const layer = (options: { readonly interval?: Duration.DurationInput; readonly clock?: Clock.Clock } = {}) =>
   Layer.scoped(
     StatusSyncSweeper,
-    Effect.gen(function*() {
-      const BATCH = 50
-      const pass = sweepSyncs(BATCH).pipe(
-        Effect.repeat({ while: (read) => read === BATCH }),
-        Effect.catchAllCause((cause) => Effect.logWarning("status sync sweep failed; retrying", cause))
-      )
-      const scheduled = Effect.repeat(pass, Schedule.spaced(options.interval ?? "15 seconds"))
-      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
-      return StatusSyncSweeper.of({})
-    })
+    Effect.as(
+      forkBatchedSweep({ name: "status sync sweep", pass: sweepSyncs, batch: 50, interval: options.interval ?? "15 seconds", clock: options.clock }),
+      StatusSyncSweeper.of({})
+    )
   )

@@ -1,4 +1,5 @@
-import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { forkBatchedSweep } from "../shared/batched-sweep.js"
+import { type Clock, Context, type Duration, Effect, Either, Layer, Option } from "effect"
 import { CheckoutAttempts } from "../payments/checkout-attempts.js"
 import type { Gateway } from "../payments/gateway.js"
 import { gatewayCallee } from "../payments/gateway-config.js"
@@ -143,14 +144,14 @@ export const layer = (options: {
 } = {}) =>
   Layer.scoped(
     GatewayRefundExecutor,
-    Effect.gen(function*() {
-      const BATCH = 20
-      const pass = executeDueRefunds(BATCH, options).pipe(
-        Effect.repeat({ while: (read) => read === BATCH }),
-        Effect.catchAllCause((cause) => Effect.logWarning("gateway refund pass failed; retrying", cause))
-      )
-      const scheduled = Effect.repeat(pass, Schedule.spaced(options.interval ?? "15 seconds"))
-      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
-      return GatewayRefundExecutor.of({})
-    })
+    Effect.as(
+      forkBatchedSweep({
+        name: "gateway refund pass",
+        pass: (limit) => executeDueRefunds(limit, options),
+        batch: 20,
+        interval: options.interval ?? "15 seconds",
+        clock: options.clock
+      }),
+      GatewayRefundExecutor.of({})
+    )
   )
