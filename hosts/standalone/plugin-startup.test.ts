@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,42 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { IncompatibleGatewayPlugin } from "../../core/payments/gateway-plugin-registry.js"
 import { explainFailure } from "./startup-problems.js"
 import { ensureBuilt } from "./testing/build.js"
-import { baseEnv, MAIN, ROOT, startHost, stop, type Host } from "./testing/child-hosts.js"
+import { ROOT, startHost, stop, type Host } from "./testing/child-hosts.js"
+import { expectOneLine } from "./testing/startup-runs.js"
 
 const EXAMPLE = "./examples/acme-pay-plugin/acme-pay.mjs"
 const ADMIN_TOKEN = "plugin-startup-admin-token-0123456789"
-
-/** Runs the built host from the repository root until it exits (within 60 s): its code and both outputs. */
-const runHost = (env: Readonly<Record<string, string>>) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, "serve"], {
-      cwd: ROOT,
-      env: { ...baseEnv(), HOST: "127.0.0.1", PORT: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`the host did not exit within 60 s:\n${stdout}\n${stderr}`))
-    }, 60_000)
-    child.once("exit", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-
-/** Exit 1 and exactly one line on stderr, with no stack trace anywhere; returns the line. */
-const expectOneLine = async (env: Readonly<Record<string, string>>): Promise<string> => {
-  const run = await runHost(env)
-  const lines = run.stderr.split("\n").filter((line) => line.trim() !== "")
-  expect(run.code, run.stderr).toBe(1)
-  expect(lines, run.stderr).toHaveLength(1)
-  expect(run.stdout + run.stderr).not.toMatch(/^\s+at /m)
-  return lines[0]!
-}
 
 describe("standalone host: a gateway plugin that cannot be used stops the start with one line naming it", () => {
   let scratch = ""
