@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt } from "../hosts/standalone/testing/build.js"
-import { freePort, killSurvivors, sleep, stopAll } from "../hosts/standalone/testing/child-hosts.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { freePort, sleep } from "../hosts/standalone/testing/child-hosts.js"
 import { MerchantApiError, MerchantTransportError } from "./client-errors.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
 import { errorResponse, type RecordedAttempt, recordingFetch } from "./testing/recording-fetch.js"
 import { startSilentServer } from "./testing/silent-server.js"
+import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const payment = (refTrx: string) => ({ payment_amount: "10", currency_code: "USD", ref_trx: refTrx, ...checkoutAddresses("https://shop.example") })
@@ -16,21 +13,12 @@ const gapsOf = (attempts: ReadonlyArray<RecordedAttempt>) => attempts.slice(1).m
 
 /** Retries against the built standalone host: what is repeated, after how long, and with which key. */
 describe("merchant client retries", () => {
-  let scratch = ""
+  const scratch = childHostSuite("mp-client-retries-", { receiver: false })
   let limited: ClientHost
   let open: ClientHost
   beforeAll(async () => {
-    process.on("exit", killSurvivors)
-    await ensureBuilt()
-    scratch = mkdtempSync(join(tmpdir(), "mp-client-retries-"))
-    ;[limited, open] = await Promise.all([startClientHost(scratch, "limited", { RATE_LIMIT_PER_MINUTE: "2" }), startClientHost(scratch, "open")])
+    ;[limited, open] = await Promise.all([startClientHost(scratch(), "limited", { RATE_LIMIT_PER_MINUTE: "2" }), startClientHost(scratch(), "open")])
   }, 180_000)
-
-  afterAll(async () => {
-    await stopAll()
-    process.off("exit", killSurvivors)
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  }, 30_000)
 
   it("waits out a real 429's Retry-After, then repeats the POST freshly signed with the same Idempotency-Key", async () => {
     // The limit's window is the wall-clock minute: one about to close could reopen before the call under test.

@@ -1,37 +1,23 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt } from "../hosts/standalone/testing/build.js"
-import { currentReceiverUrl, killSurvivors, startReceiver, stopAll, stopReceiver } from "../hosts/standalone/testing/child-hosts.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { currentReceiverUrl } from "../hosts/standalone/testing/child-hosts.js"
 import { MerchantApiError } from "./client-errors.js"
 import type { MerchantClient } from "./merchant-client.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
 import { recordingFetch } from "./testing/recording-fetch.js"
+import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
 
 /**
  * The client against the built standalone host in a child process (the demo merchant, sandbox):
  * every merchant endpoint, amounts exact, refusals as MerchantApiError.
  */
 describe("merchant client against the standalone host", () => {
-  let scratch = ""
+  const scratch = childHostSuite("mp-client-")
   let target: ClientHost
   let client: MerchantClient
   beforeAll(async () => {
-    process.on("exit", killSurvivors)
-    await ensureBuilt()
-    scratch = mkdtempSync(join(tmpdir(), "mp-client-"))
-    await startReceiver()
-    target = await startClientHost(scratch, "host")
+    target = await startClientHost(scratch(), "host")
     client = demoClient(target)
   }, 180_000)
-
-  afterAll(async () => {
-    await stopAll()
-    process.off("exit", killSurvivors)
-    await stopReceiver()
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  }, 30_000)
 
   const paidPayment = async (refTrx: string, amount: string) => {
     const session = await client.initiatePayment({ payment_amount: amount, currency_code: "USD", ref_trx: refTrx, ...checkoutAddresses(currentReceiverUrl()) })

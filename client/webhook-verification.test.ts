@@ -1,21 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt } from "../hosts/standalone/testing/build.js"
+import { beforeAll, describe, expect, it } from "vitest"
 import {
   currentReceiverUrl,
-  killSurvivors,
   type Received,
   received,
-  startReceiver,
-  stopAll,
-  stopReceiver,
   waitFor
 } from "../hosts/standalone/testing/child-hosts.js"
 import { verifyWebhook } from "./index.js"
 import type { MerchantClient } from "./merchant-client.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
+import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
 
 /** The event of `name` the receiver got whose body satisfies `about`. */
 const delivered = (name: string, about: (body: any) => boolean): Promise<Received> =>
@@ -33,24 +26,13 @@ const headersOf = (request: Received) => ({
 
 /** verifyWebhook on what the built standalone host really delivered to a loopback receiver. */
 describe("merchant client: verifying delivered webhooks", () => {
-  let scratch = ""
+  const scratch = childHostSuite("mp-client-webhooks-")
   let target: ClientHost
   let client: MerchantClient
   beforeAll(async () => {
-    process.on("exit", killSurvivors)
-    await ensureBuilt()
-    scratch = mkdtempSync(join(tmpdir(), "mp-client-webhooks-"))
-    await startReceiver()
-    target = await startClientHost(scratch, "host", { WEBHOOK_POLL_INTERVAL_MS: "100" })
+    target = await startClientHost(scratch(), "host", { WEBHOOK_POLL_INTERVAL_MS: "100" })
     client = demoClient(target)
   }, 180_000)
-
-  afterAll(async () => {
-    await stopAll()
-    process.off("exit", killSurvivors)
-    await stopReceiver()
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  }, 30_000)
 
   /** Pays a new payment of 40 and waits for its completed IPN. */
   const paidIpn = async (refTrx: string) => {

@@ -1,24 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import {
   withHostReports,
   type Host,
   currentReceiverUrl,
-  stopReceiver,
   crash,
   describeReceived,
-  killSurvivors,
   received,
   resetReceiver,
   sleep,
   startHost,
-  startReceiver,
-  stopAll,
   waitFor
 } from "./testing/child-hosts.js"
-import { ensureBuilt } from "./testing/build.js"
 import {
   adminGet,
   completedPayment,
@@ -27,6 +21,7 @@ import {
   readAdminToken,
   readDemo
 } from "./testing/demo-fixtures.js"
+import { childHostSuite } from "./testing/child-host-suite.js"
 
 /**
  * Crash safety of webhook delivery, end to end against the built standalone host in child processes:
@@ -36,24 +31,11 @@ import {
  * Needs `npm run build` (run once in beforeAll) and loopback networking.
  */
 describe("standalone host: webhooks survive SIGKILL", () => {
-  let scratch = ""
-  beforeAll(async () => {
-    process.on("exit", killSurvivors)
-    await ensureBuilt()
-    scratch = mkdtempSync(join(tmpdir(), "mp-crash-delivery-"))
-    await startReceiver()
-  }, 120_000)
-
-  afterAll(async () => {
-    await stopAll()
-    process.off("exit", killSurvivors)
-    await stopReceiver()
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  }, 30_000)
+  const scratch = childHostSuite("mp-crash-delivery-")
 
   it("delivers, once and signed, a payment.completed event whose host was SIGKILLed right after the payment", async () => {
     resetReceiver([])
-    const dataDir = join(scratch, "completed")
+    const dataDir = join(scratch(), "completed")
     mkdirSync(dataDir)
     let hostA: Host | undefined
     let hostB: Host | undefined
@@ -91,7 +73,7 @@ describe("standalone host: webhooks survive SIGKILL", () => {
   it("a webhook retried after a failure survives a kill between attempts", async () => {
     const retryDelayMs = 1_500
     resetReceiver([500])
-    const dataDir = join(scratch, "retried")
+    const dataDir = join(scratch(), "retried")
     mkdirSync(dataDir)
     const webhookEnv = { WEBHOOK_POLL_INTERVAL_MS: "100", WEBHOOK_RETRY_DELAYS_MS: String(retryDelayMs) }
     let hostA: Host | undefined

@@ -1,26 +1,21 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { signNotification } from "../../examples/acme-pay-plugin/acme-pay-gateway.mjs"
-import { ensureBuilt } from "./testing/build.js"
 import {
   currentReceiverUrl,
   describeReceived,
   type Host,
-  killSurvivors,
   received,
   resetReceiver,
   ROOT,
   sleep,
   startHost,
-  startReceiver,
-  stopAll,
-  stopReceiver,
   waitFor,
   withHostReports
 } from "./testing/child-hosts.js"
 import { adminGet, hmacHex, merchantCall, readAdminToken, readDemo } from "./testing/demo-fixtures.js"
+import { childHostSuite } from "./testing/child-host-suite.js"
 
 const SECRET = "acme-signing-secret-for-the-test"
 
@@ -31,27 +26,17 @@ const SECRET = "acme-signing-secret-for-the-test"
  * three times, completes the payment once (one wallet credit, one IPN); verify says success.
  */
 describe("standalone host: a gateway plugin loaded by name completes a payment by notification alone", () => {
-  let scratch = ""
+  const scratch = childHostSuite("mp-plugin-notify-")
   let pluginPath = ""
-  beforeAll(async () => {
-    process.on("exit", killSurvivors)
-    await ensureBuilt()
-    scratch = mkdtempSync(join(tmpdir(), "mp-plugin-notify-"))
-    mkdirSync(join(scratch, "plugins"))
-    pluginPath = join(scratch, "plugins", "acme-pay.mjs")
+  beforeAll(() => {
+    mkdirSync(join(scratch(), "plugins"))
+    pluginPath = join(scratch(), "plugins", "acme-pay.mjs")
     copyFileSync(join(ROOT, "examples", "acme-pay-plugin", "acme-pay.mjs"), pluginPath)
-    await startReceiver()
-  }, 200_000)
-  afterAll(async () => {
-    await stopAll()
-    process.off("exit", killSurvivors)
-    await stopReceiver()
-    if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
-  }, 30_000)
+  })
 
   it("three signed notifications: one completion, one credit, one IPN; a mis-signed one: nothing", async () => {
     resetReceiver([])
-    const dataDir = join(scratch, "data")
+    const dataDir = join(scratch(), "data")
     let host: Host | undefined
     await withHostReports(() => [["host", host]], async () => {
       host = await startHost(dataDir, { GATEWAY_PLUGINS: pluginPath, WEBHOOK_POLL_INTERVAL_MS: "100" })
