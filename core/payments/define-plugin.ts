@@ -17,6 +17,7 @@ export {
   type NotificationContext,
   type NotificationReport,
   type PluginAnswer,
+  type PaymentAtGateway,
   type PluginCapabilities,
   type RefundContext,
   type RefundReport,

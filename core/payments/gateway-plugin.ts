@@ -32,18 +32,22 @@ export interface GatewayRef {
  */
 export type DecimalString = string
 
-/** What a plugin is told when a customer picks its gateway on hosted checkout. */
-export interface CheckoutContext<Config> {
+/** The payment a call is about, as every payment-bound call sees it. */
+export interface PaymentAtGateway<Config> {
   readonly trxId: string
   readonly amount: DecimalString
   readonly currency: string
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
+/** What a plugin is told when a customer picks its gateway on hosted checkout. */
+export interface CheckoutContext<Config> extends PaymentAtGateway<Config> {
   /** The amount as the customer should read it ("12.50"). */
   readonly displayAmount: string
   readonly description: string | null
   readonly merchantName: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
   /** Where the customer comes back: POST or GET with the gateway's fields. */
   readonly returnUrl: string
   /** Where to send the customer who gives up before paying. */
@@ -61,13 +65,7 @@ export type CheckoutStart =
 export type GatewayOutcome = "paid" | "declined" | "cancelled" | "pending"
 
 /** The customer's return, as received: the query and form fields. */
-export interface ReturnContext<Config> {
-  readonly trxId: string
-  readonly amount: DecimalString
-  readonly currency: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
+export interface ReturnContext<Config> extends PaymentAtGateway<Config> {
   readonly fields: Readonly<Record<string, string>>
   /** What `beginCheckout` reported as the gateway's own reference, if anything. */
   readonly gatewayReference: string | null
@@ -110,13 +108,7 @@ export type NotificationReport =
   }
   | { readonly ignore: true; readonly reply?: GatewayReply }
 
-export interface SyncContext<Config> {
-  readonly trxId: string
-  readonly amount: DecimalString
-  readonly currency: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
+export interface SyncContext<Config> extends PaymentAtGateway<Config> {
   readonly gatewayReference: string | null
 }
 
@@ -127,17 +119,12 @@ export interface SyncReport {
   readonly gatewayReference?: string
 }
 
-export interface RefundContext<Config> {
-  readonly trxId: string
+/** `amount` is the part refunded, not the payment's. */
+export interface RefundContext<Config> extends PaymentAtGateway<Config> {
   readonly refundTrxId: string
   readonly gatewayReference: string | null
-  readonly amount: DecimalString
-  readonly currency: string
   /** The same on every retry of one refund: the gateway must not pay the customer twice. */
   readonly idempotencyKey: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
 }
 
 export type GatewayRefundStatus = "succeeded" | "pending" | "failed"
