@@ -52,14 +52,18 @@ export const encodeRequestBody = (body: object): string => {
 const INTEGER = /^-?\d+$/
 
 /**
- * A response body: money fields as their exact text; other numbers (ids, counts, Unix seconds) as
- * JS numbers when they are integers a double holds exactly, else as their text rather than rounded.
- * Throws a SyntaxError for text that is not JSON (or repeats a key).
+ * A parser of JSON bodies whose `moneyFields` come back as their exact text at any depth; other
+ * numbers (ids, counts, Unix seconds) as JS numbers when they are integers a double holds exactly,
+ * else as their text rather than rounded. Throws a SyntaxError for text that is not JSON (or repeats
+ * a key). The embedded kit's typed admin API reads its answers with it too.
  */
-export const parseResponseBody = (text: string): unknown =>
+export const exactJsonParser = (moneyFields: ReadonlySet<string>) => (text: string): unknown =>
   parse(text, (field, value) => {
     if (!isLosslessNumber(value)) return value
     const literal = value.toString()
-    if (RESPONSE_MONEY.has(field)) return literal
+    if (moneyFields.has(field)) return literal
     return INTEGER.test(literal) && isSafeNumber(literal) ? Number(literal) : literal
   })
+
+/** A merchant API response body. */
+export const parseResponseBody = exactJsonParser(RESPONSE_MONEY)

@@ -1,4 +1,4 @@
-import { isSafeNumber, parse } from "lossless-json"
+import { exactJsonParser } from "../../client/exact-json.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/serializers.js"
 
@@ -38,19 +38,8 @@ export class AdminApiError extends Error {
   }
 }
 
-/** Exact decimals as written: integers that fit stay numbers (ids, counts), any other number is its text. */
-const exactJson = (text: string): unknown =>
-  parse(text, undefined, (value: string) => (/^-?\d+$/.test(value) && isSafeNumber(value) ? Number(value) : value))
-
-/** The money fields of admin resources: always strings, so "10" and "10.5" read alike. */
-const MONEY = new Set(["balance", "amount", "fee", "net", "fee_percent", "fee_fixed", "refunded_amount"])
-
-const moneyAsText = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(moneyAsText)
-  if (typeof value !== "object" || value === null) return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) =>
-    [key, MONEY.has(key) && typeof item === "number" ? String(item) : moneyAsText(item)]))
-}
+/** The money fields of admin resources: always their exact text, so "10" and "10.5" read alike. */
+const parseAdminBody = exactJsonParser(new Set(["balance", "amount", "fee", "net", "fee_percent", "fee_fixed", "refunded_amount"]))
 
 export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly text: string }>
 
@@ -63,7 +52,7 @@ type Money = string | number
 export const makeAdminApi = (call: AdminCall) => {
   const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const answer = await call(method, path, body)
-    const json = answer.text === "" ? undefined : moneyAsText(exactJson(answer.text))
+    const json = answer.text === "" ? undefined : parseAdminBody(answer.text)
     if (answer.status >= 400) {
       const error = (json ?? {}) as { readonly message?: string; readonly error_code?: string; readonly errors?: Record<string, ReadonlyArray<string>> }
       throw new AdminApiError(answer.status, error.error_code ?? "SERVER_ERROR", error.message ?? `The admin API answered ${answer.status}.`, error.errors ?? {})

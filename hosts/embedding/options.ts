@@ -10,6 +10,7 @@ import { defaultSiteSettings, type SiteSettings } from "../../core/settings/site
 import { fromIsoString } from "../../core/shared/instant.js"
 import { makeManualClock, type ManualClock } from "../../core/shared/manual-clock.js"
 import { parseMasterKey } from "../../core/signing/secret-box.js"
+import { DEFAULT_BATCH_SIZE } from "../../core/subscriptions/scheduler.js"
 import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** What a platform passes to `createMerchantPayments`: everything else has a working default. */
@@ -126,7 +127,7 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
     ...(options.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: options.pluginCallTimeoutMillis } : {}),
     ...(options.backgroundJobs !== undefined ? { backgroundJobs: options.backgroundJobs } : {}),
     ...(options.scheduler !== undefined
-      ? { scheduler: { enabled: options.scheduler.enabled ?? true, batchSize: options.scheduler.batchSize ?? 100 } }
+      ? { scheduler: { enabled: options.scheduler.enabled ?? true, batchSize: options.scheduler.batchSize ?? DEFAULT_BATCH_SIZE } }
       : {}),
     ...(manualClock !== undefined ? { manualClock } : {})
   }
