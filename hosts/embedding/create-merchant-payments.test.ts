@@ -135,19 +135,29 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
   })
 })
 
+/** An Express app on a free port with a kit beside it, for one case; everything closed after. */
+const withExpressKit = async (body: (app: express.Express, origin: string, payments: MerchantPayments) => Promise<void>) => {
+  const scratch = mkdtempSync(join(tmpdir(), "mp-embedded-express-"))
+  const app = express()
+  const server = createServer(app)
+  const origin = await listen(server)
+  const payments = await createMerchantPayments({ database: `sqlite:${join(scratch, "p.db")}`, masterKey: MASTER_KEY, baseUrl: origin, basePath: "/payments", logging: false })
+  try {
+    await body(app, origin, payments)
+  } finally {
+    await payments.close()
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
 describe("createMerchantPayments in an Express app", () => {
-  it("mounts with app.use('/payments', handler) beside the app's own routes, and says so when a body parser ran first", async () => {
-    const scratch = mkdtempSync(join(tmpdir(), "mp-embedded-express-"))
-    const app = express()
-    const server = createServer(app)
-    const origin = await listen(server)
-    const payments = await createMerchantPayments({ database: `sqlite:${join(scratch, "p.db")}`, masterKey: MASTER_KEY, baseUrl: origin, basePath: "/payments", logging: false })
-    try {
+  it("mounts with app.use('/payments', handler) beside the app's own routes and body parser", () =>
+    withExpressKit(async (app, origin, payments) => {
       app.get("/", (_request, response) => void response.send("home"))
       app.use("/payments", payments.handler)
       app.use(express.json())
       app.post("/orders", (request, response) => void response.json({ got: request.body }))
-      app.use("/late/payments", payments.handler)
 
       const { credentials } = await onboard(payments)
       const info = await signedCall(origin, credentials, "GET", "/payments/api/v1/site-info")
@@ -159,29 +169,14 @@ describe("createMerchantPayments in an Express app", () => {
       expect(initiated.status, JSON.stringify(initiated.json)).toBe(200)
       expect((await fetch(`${origin}/`)).status).toBe(200)
       expect(await (await fetch(`${origin}/orders`, { method: "POST", headers: { "content-type": "application/json" }, body: "{\"a\":1}" })).json()).toEqual({ got: { a: 1 } })
-    } finally {
-      await payments.close()
-      await new Promise((resolve) => server.close(resolve))
-      rmSync(scratch, { recursive: true, force: true })
-    }
-  }, 60_000)
+    }), 60_000)
 
-  it("answers a clear error, not a signature failure, when express.json() consumed the body", async () => {
-    const scratch = mkdtempSync(join(tmpdir(), "mp-embedded-parsed-"))
-    const app = express()
-    const server = createServer(app)
-    const origin = await listen(server)
-    const payments = await createMerchantPayments({ database: `sqlite:${join(scratch, "p.db")}`, masterKey: MASTER_KEY, baseUrl: origin, basePath: "/payments", logging: false })
-    try {
+  it("answers a clear error, not a signature failure, when express.json() consumed the body", () =>
+    withExpressKit(async (app, origin, payments) => {
       app.use(express.json())
       app.use("/payments", payments.handler)
       const response = await fetch(`${origin}/payments/api/v1/initiate-payment`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
       expect(response.status).toBe(500)
       expect((await response.json() as { message: string }).message).toContain("mount the payments handler before express.json()")
-    } finally {
-      await payments.close()
-      await new Promise((resolve) => server.close(resolve))
-      rmSync(scratch, { recursive: true, force: true })
-    }
-  }, 60_000)
+    }), 60_000)
 })
