@@ -40,6 +40,18 @@ const moneyText = (error: { readonly amount: bigint; readonly exponent: number; 
 export const SERVER_ERROR: ErrorDescription = { status: 500, message: "Server error.", errorCode: "SERVER_ERROR" }
 
 /**
+ * The store is out (unreachable, restarting, or a SQLite file locked past its busy timeout): nothing
+ * was written, so the identical call may be sent again. Two seconds covers a PostgreSQL fast restart
+ * within the client's three retries (docs/decisions.md).
+ */
+export const STORE_UNAVAILABLE: ErrorDescription = {
+  status: 503,
+  message: "The service is temporarily unavailable; retry shortly.",
+  errorCode: "SERVICE_UNAVAILABLE",
+  headers: { "retry-after": "2" }
+}
+
+/**
  * Every failure the API can answer, in one table: domain errors carry no HTTP status of their
  * own, so this is the only place that decides what a caller sees.
  */
@@ -215,8 +227,8 @@ export const describeError = (error: ApiError): ErrorDescription => {
       // The gateway retries on a 5xx: by then the plugin (or the store) may answer.
       return { status: 503, message: "The gateway plugin could not handle this now; retry later.", errorCode: "SERVICE_UNAVAILABLE", headers: { "retry-after": "60" } }
     case "StoreUnavailable":
-      return { status: 503, message: "The store is not answering.", errorCode: "SERVICE_UNAVAILABLE" }
+      return STORE_UNAVAILABLE
     case "StorageError":
-      return SERVER_ERROR
+      return error.unavailable === true ? STORE_UNAVAILABLE : SERVER_ERROR
   }
 }

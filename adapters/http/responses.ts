@@ -31,8 +31,20 @@ const renderDescribed = (described: ErrorDescription): Effect.Effect<RenderedRes
       timestamp: toIsoString(Instant(nanos / 1000n))
     }, described.headers ?? {}))
 
+/**
+ * The store's failures are the operator's business, not the caller's: the answer says nothing of
+ * them, so the log does (the driver's message only; values reach SQL as bound parameters).
+ */
+const logStoreFailure = (error: ApiError): Effect.Effect<void> =>
+  error._tag !== "StorageError"
+    ? Effect.void
+    : error.unavailable === true
+    ? Effect.logWarning(`store unavailable; answered 503: ${error.message}`)
+    : Effect.logError(`store failed; answered 500: ${error.message}`)
+
 /** A failure as the error body of spec 7.3, decided by the one error table. */
-export const renderError = (error: ApiError): Effect.Effect<RenderedResponse> => renderDescribed(describeError(error))
+export const renderError = (error: ApiError): Effect.Effect<RenderedResponse> =>
+  Effect.zipRight(logStoreFailure(error), renderDescribed(describeError(error)))
 
 export const errorHttpResponse = (error: ApiError) => Effect.map(renderError(error), toHttpResponse)
 

@@ -1,23 +1,36 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, type ParseResult } from "effect"
+import { Effect, Option, type ParseResult } from "effect"
 import { StorageError } from "../../core/shared/storage-error.js"
+import { isStoreOutage } from "./store-outage.js"
 
 /**
  * Driver and decoding failures become StorageError at the adapter boundary, so core never sees
  * @effect/sql types. The driver error is kept as the cause for logs; it never holds secrets because
- * every value reaches the database as a bound parameter, not as SQL text.
+ * every value reaches the database as a bound parameter, not as SQL text. An outage of the store
+ * (see store-outage.ts) is marked as such, so the edge can tell the caller to come back.
  */
-export const toStorageError = (error: SqlError | ParseResult.ParseError): StorageError =>
-  new StorageError({
-    message: error._tag === "ParseError" ? `stored row did not decode: ${error.message}` : error.message,
-    cause: error
-  })
+export const toStorageError = (error: SqlError | ParseResult.ParseError): StorageError => {
+  if (error._tag === "ParseError") return new StorageError({ message: `stored row did not decode: ${error.message}`, cause: error })
+  if (!isStoreOutage(error.cause)) return new StorageError({ message: error.message, cause: error })
+  // The driver's own words say which outage it was (refused, terminated, busy) for the log.
+  const reason = error.cause instanceof Error ? ` (${error.cause.message})` : ""
+  return new StorageError({ message: `${error.message}${reason}`, cause: error, unavailable: true })
+}
+
+/**
+ * @effect/sql makes a failed COMMIT or ROLLBACK a defect. When the store went away under it that is
+ * an outage like any other (the transaction did not take, or its end is unknown and the retry of an
+ * idempotent call settles it), so it becomes the same StorageError; any other defect stays one.
+ */
+const outageDefectsAsStorageError = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | StorageError, R> =>
+  Effect.catchSomeDefect(self, (defect) =>
+    isSqlError(defect) && isStoreOutage(defect.cause) ? Option.some(Effect.fail(toStorageError(defect))) : Option.none())
 
 export const orStorageError = <A, E, R>(
   self: Effect.Effect<A, E | SqlError | ParseResult.ParseError, R>
 ): Effect.Effect<A, Exclude<E, SqlError | ParseResult.ParseError> | StorageError, R> =>
   Effect.mapError(self, (error) =>
-    isAdapterError(error) ? toStorageError(error) : (error as Exclude<E, SqlError | ParseResult.ParseError>))
+    isAdapterError(error) ? toStorageError(error) : (error as Exclude<E, SqlError | ParseResult.ParseError>)).pipe(outageDefectsAsStorageError)
 
 const isAdapterError = (error: unknown): error is SqlError | ParseResult.ParseError =>
   typeof error === "object" && error !== null && "_tag" in error &&
@@ -28,7 +41,7 @@ export const sqlErrorToStorageError = <A, E, R>(
   self: Effect.Effect<A, E | SqlError, R>
 ): Effect.Effect<A, Exclude<E, SqlError> | StorageError, R> =>
   Effect.mapError(self, (error) =>
-    isSqlError(error) ? toStorageError(error) : (error as Exclude<E, SqlError>))
+    isSqlError(error) ? toStorageError(error) : (error as Exclude<E, SqlError>)).pipe(outageDefectsAsStorageError)
 
 const isSqlError = (error: unknown): error is SqlError =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError"
