@@ -14,9 +14,10 @@ import { webhookEvents, webhookOperation } from "./webhook-operations.js"
 /** Every operation the kit answers, in the order the reference shows them. */
 export const operations: ReadonlyArray<Operation> = [...merchantOperations, ...pageOperations, ...adminOperations]
 
-const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError"]
+// A store outage (StoreUnavailable's 503 with Retry-After) can meet any call that reaches the store.
+const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]
 const MERCHANT_POST_ERRORS: ReadonlyArray<ErrorTag> = ["IdempotencyKeyReused", "IdempotentRequestInFlight"]
-const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "StorageError"]
+const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "StorageError", "StoreUnavailable"]
 const BODY_ERRORS: ReadonlyArray<ErrorTag> = ["MalformedJson", "BodyTooLarge", "UnsupportedMediaType"]
 
 const isMerchant = (operation: Operation) => operation.security === "merchant" || operation.security === "merchant-production-default"
