@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { childHostSuite } from "./testing/child-host-suite.js"
 import { currentReceiverUrl, type Host, received, sleep, startHost, waitFor } from "./testing/child-hosts.js"
 import { merchantCall } from "./testing/demo-fixtures.js"
-import { expectOutageAnswer, type Recorded, startLoad } from "./testing/outage-load.js"
+import { expectOutageAnswer, type Recorded, send, startLoad } from "./testing/outage-load.js"
 import { createPrivatePostgres, postgresBinDir, type PrivatePostgres } from "./testing/private-postgres.js"
 import { adminCall, type Database, onboardMerchant, type OnboardedMerchant, openDatabase } from "./testing/shared-store-fixtures.js"
 
@@ -101,15 +101,24 @@ if (binDir === undefined) {
       expect(log).toMatch(/WARN {2}store unavailable; answered 503: .*ECONNREFUSED/)
       expect(log).not.toMatch(/ERROR/)
 
+      // The client's retry of a 503 (the identical request, the same Idempotency-Key) now goes through.
+      const retried: Array<Recorded> = []
+      for (const call of outages.filter((call) => call.call === "initiate").slice(0, 10)) {
+        const again = await send(host, shop, "/api/v1/initiate-payment", call.sent!.body, call.sent!.key)
+        expect(again.status, again.text).toBe(200)
+        retried.push({ ...call, ...again, trxId: String(again.json.info.trx_id) })
+      }
+      expect(retried.length).toBeGreaterThan(0)
+
       // Every payment a 200 announced verifies, through the host (10 at a time).
-      const made = load.calls.filter((call) => call.call === "initiate" && call.status === 200).map((call) => call.trxId!)
+      const made = [...load.calls, ...retried].filter((call) => call.call === "initiate" && call.status === 200).map((call) => call.trxId!)
       for (let i = 0; i < made.length; i += 10) {
         const verified = await Promise.all(made.slice(i, i + 10).map((trxId) => merchantCall(host, shop, "GET", `/api/v1/verify-payment/${trxId}`)))
         expect(verified.filter((reply) => reply.status !== 200).map((reply) => reply.text)).toEqual([])
       }
       const database: Database = openDatabase(pg!.url)
       try {
-        await expectNothingHalfWritten(database, shop, load.calls)
+        await expectNothingHalfWritten(database, shop, [...load.calls, ...retried])
       } finally {
         await database.close()
       }

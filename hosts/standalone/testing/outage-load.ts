@@ -11,6 +11,8 @@ export interface Recorded {
   readonly json: any
   readonly text: string
   readonly trxId?: string
+  /** What an initiate sent: the client's retry sends the same again. */
+  readonly sent?: { readonly key: string; readonly body: unknown }
   /** The phase of the test when the call was sent. */
   readonly phase: string
 }
@@ -23,9 +25,10 @@ export interface Load {
   readonly finish: () => Promise<void>
 }
 
-const send = async (host: Host, demo: Demo, path: string, body: unknown) => {
+/** One signed POST with an Idempotency-Key, as the kit's client sends every POST. */
+export const send = async (host: Host, demo: Demo, path: string, body: unknown, key: string) => {
   try {
-    const reply = await signedCall(host.url, demo, "POST", path, { body })
+    const reply = await signedCall(host.url, demo, "POST", path, { body, headers: { "idempotency-key": key } })
     return { status: reply.status, retryAfter: reply.headers.get("retry-after"), json: reply.json, text: reply.text }
   } catch (error) {
     return { status: 0, retryAfter: null, json: undefined, text: String(error) }
@@ -43,15 +46,19 @@ export const startLoad = (host: Host, demo: Demo, clients: number, ipnUrl: strin
   const client = async (c: number) => {
     for (let i = 0; !done; i++) {
       const sentIn = phase
-      const made = await send(host, demo, "/api/v1/initiate-payment", {
-        payment_amount: 10, currency_code: "USD", ref_trx: `c${c}-${i}`, success_redirect: "https://shop.example/ok",
-        cancel_redirect: "https://shop.example/cancel", ipn_url: ipnUrl
-      })
+      const sent = {
+        key: `initiate-c${c}-${i}`,
+        body: {
+          payment_amount: 10, currency_code: "USD", ref_trx: `c${c}-${i}`, success_redirect: "https://shop.example/ok",
+          cancel_redirect: "https://shop.example/cancel", ipn_url: ipnUrl
+        }
+      }
+      const made = await send(host, demo, "/api/v1/initiate-payment", sent.body, sent.key)
       const trxId = made.status === 200 ? String(made.json.info.trx_id) : undefined
-      calls.push({ call: "initiate", phase: sentIn, ...made, ...(trxId === undefined ? {} : { trxId }) })
+      calls.push({ call: "initiate", phase: sentIn, sent, ...made, ...(trxId === undefined ? {} : { trxId }) })
       if (trxId !== undefined && i % 3 === 0) {
         const payIn = phase
-        const paid = await send(host, demo, `/api/v1/sandbox/payments/${trxId}/simulate`, { outcome: "success" })
+        const paid = await send(host, demo, `/api/v1/sandbox/payments/${trxId}/simulate`, { outcome: "success" }, `pay-c${c}-${i}`)
         calls.push({ call: "simulate", phase: payIn, trxId, ...paid })
       }
     }
