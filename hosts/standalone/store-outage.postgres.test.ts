@@ -85,12 +85,15 @@ if (binDir === undefined) {
 
       const statuses = (calls: ReadonlyArray<Recorded>) => [...new Set(calls.map((call) => call.status))].sort()
       const unexpected = load.calls.filter((call) => call.status !== 200 && call.status !== 503)
+      // What the host said about anything but the expected outage (its WARN lines) explains a failure here.
       if (unexpected.length > 0) console.error(log.split("\n").filter((line) => !line.includes("WARN")).slice(0, 60).join("\n"))
       expect(unexpected.map((call) => `${call.phase} ${call.call} ${call.status} ${call.text}`)).toEqual([])
       const outages = load.calls.filter((call) => call.status === 503)
       for (const call of outages) expectOutageAnswer(call)
-      // The outage was really met: a stopped server refuses every call that reaches the store.
+      // The outage was really met: a stopped server refuses every call that reaches the store, and
+      // sessions ended under running queries fail those calls.
       expect(statuses(load.calls.filter((call) => call.phase === "stopped"))).toContain(503)
+      expect(statuses(load.calls.filter((call) => call.phase === "terminated"))).toContain(503)
       console.info(`store outage: ${load.calls.length} calls; 503 by phase ${JSON.stringify(
         Object.fromEntries(["before", "restart", "terminated", "stopped", "started"].map((phase) =>
           [phase, `${outages.filter((call) => call.phase === phase).length}/${load.calls.filter((call) => call.phase === phase).length}`])))}`)
