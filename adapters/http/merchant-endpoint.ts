@@ -8,7 +8,7 @@ import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { RateLimited } from "./edge-errors.js"
 import { idempotent } from "./idempotent-request.js"
 import { RawBody, readJsonRawBody } from "./request-body.js"
-import { requestTarget } from "./request-target.js"
+import { relativeRequestTarget, requestTarget } from "./request-target.js"
 import { renderError, toHttpResponse } from "./responses.js"
 import type { ApiError } from "./api-error.js"
 
@@ -39,6 +39,7 @@ export const merchantEndpoint = <E extends ApiError, R>(
       signature: header(request, "x-signature"),
       method: request.method,
       pathWithQuery: requestTarget(request),
+      relativePathWithQuery: relativeRequestTarget(request),
       rawBody,
       nowSeconds
     })

@@ -4,7 +4,7 @@ import { SiteSettingsService } from "../settings/site-settings-service.js"
 import { ExpiringMap } from "../shared/expiring-map.js"
 import { credentialMatchesEnvironment } from "../signing/credentials.js"
 import { constantTimeEqualBytes, decodeHex, sha256 } from "../signing/hmac.js"
-import { checkTimestamp, verifyRequestSignature } from "../signing/request-signature.js"
+import { checkTimestamp, verifyRequestSignatureOverTargets } from "../signing/request-signature.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { StorageError } from "../shared/storage-error.js"
 import {
@@ -30,7 +30,10 @@ export interface PresentedRequest {
   readonly timestamp: string | undefined
   readonly signature: string | undefined
   readonly method: string
+  /** The path and query the client called. */
   readonly pathWithQuery: string
+  /** The same under the kit's base path, without it (spec paths are relative to `{base_url}`); equal when none. */
+  readonly relativePathWithQuery: string
   readonly rawBody: Uint8Array
   /** Real wall-clock time: timestamps are checked against it even when business time is manual. */
   readonly nowSeconds: number
@@ -105,13 +108,13 @@ const checkKeySet = (
     if (timestamp._tag === "Malformed") return failure("malformed_timestamp")
     if (timestamp._tag === "Stale") return failure("stale_timestamp")
     if (request.signature === undefined || request.signature === "") return failure("missing_signature")
-    const parts = {
-      timestamp: request.timestamp!,
-      method: request.method,
-      pathWithQuery: request.pathWithQuery,
-      rawBody: request.rawBody
+    const parts = { timestamp: request.timestamp!, method: request.method, rawBody: request.rawBody }
+    const targets = request.relativePathWithQuery === request.pathWithQuery
+      ? [request.pathWithQuery]
+      : [request.pathWithQuery, request.relativePathWithQuery]
+    if (!verifyRequestSignatureOverTargets(keySet.clientSecret, parts, targets, request.signature)) {
+      return failure("invalid_signature")
     }
-    if (!verifyRequestSignature(keySet.clientSecret, parts, request.signature)) return failure("invalid_signature")
   }
   // Review status is checked only once the caller proved who it is: strangers learn nothing.
   const verdict = availability(keySet.merchant.status, environment)

@@ -5,6 +5,7 @@ import {
   signaturePayload,
   signRequest,
   verifyRequestSignature,
+  verifyRequestSignatureOverTargets,
   type SignatureParts
 } from "./request-signature.js"
 
@@ -120,6 +121,35 @@ describe("verifyRequestSignature", () => {
     ["huge", "a".repeat(100_000)]
   ])("rejects a %s header without throwing", (_name, header) => {
     expect(verifyRequestSignature(SECRET, postJson, header)).toBe(false)
+  })
+})
+
+describe("verifyRequestSignatureOverTargets", () => {
+  // A kit under /payments: the client called /payments/api/v1/initiate-payment?x=1 and may have
+  // signed that, or the spec's path relative to its base URL, /api/v1/initiate-payment?x=1.
+  const { pathWithQuery: relative, ...rest } = postJson
+  const targets = [`/payments${relative}`, relative]
+
+  it("accepts a signature over the full path or over the path relative to the base path", () => {
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, targets, `sha256=${POST_JSON_HEX}`)).toBe(true)
+    const overFull = signRequest(SECRET, { ...postJson, pathWithQuery: `/payments${relative}` })
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, targets, overFull)).toBe(true)
+    // Either target alone accepts only its own form.
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, [relative], overFull)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, [`/payments${relative}`], `sha256=${POST_JSON_HEX}`)).toBe(false)
+  })
+
+  it("refuses a signature over any other path, and every other change, under either form", () => {
+    for (const pathWithQuery of ["/other/api/v1/initiate-payment?x=1", "/payments/api/v1/initiate-payment", "/v1/initiate-payment?x=1"]) {
+      expect(verifyRequestSignatureOverTargets(SECRET, rest, targets, signRequest(SECRET, { ...postJson, pathWithQuery }))).toBe(false)
+    }
+    const header = `sha256=${POST_JSON_HEX}`
+    expect(verifyRequestSignatureOverTargets("other_secret", rest, targets, header)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, { ...rest, method: "PUT" }, targets, header)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, { ...rest, timestamp: "1700000001" }, targets, header)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, { ...rest, rawBody: "{}" }, targets, header)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, targets, undefined)).toBe(false)
+    expect(verifyRequestSignatureOverTargets(SECRET, rest, [], header)).toBe(false)
   })
 })
 

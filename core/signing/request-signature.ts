@@ -1,5 +1,5 @@
-import { hmacSha256, hmacSha256Hex } from "./hmac.js"
-import { signatureMatches } from "./signature-header.js"
+import { constantTimeEqualBytes, hmacSha256, hmacSha256Hex } from "./hmac.js"
+import { parseSha256Signature } from "./signature-header.js"
 
 /**
  * API request signatures (`X-Signature`) and their timestamp window (`X-Timestamp`).
@@ -47,7 +47,30 @@ export const verifyRequestSignature = (
   secret: string | Uint8Array,
   parts: SignatureParts,
   header: string | undefined
-): boolean => signatureMatches(header, hmacSha256(secret, signaturePayload(parts)))
+): boolean => verifyRequestSignatureOverTargets(secret, parts, [parts.pathWithQuery], header)
+
+/**
+ * True when `header` signs the request over any one of `targets` (path plus query). A kit mounted
+ * under a base path accepts the full path the client called and the path relative to the base path,
+ * since the spec writes every path relative to `{base_url}` and real clients sign that. Every target
+ * is computed and compared in constant time, without stopping at a match, so the time taken does not
+ * tell which form (if any) matched.
+ */
+export const verifyRequestSignatureOverTargets = (
+  secret: string | Uint8Array,
+  parts: Omit<SignatureParts, "pathWithQuery">,
+  targets: ReadonlyArray<string>,
+  header: string | undefined
+): boolean => {
+  const provided = parseSha256Signature(header)
+  if (provided === undefined) return false
+  let matched = false
+  for (const pathWithQuery of targets) {
+    const expected = hmacSha256(secret, signaturePayload({ ...parts, pathWithQuery }))
+    matched = constantTimeEqualBytes(provided, expected) || matched
+  }
+  return matched
+}
 
 /** The window the service accepts around its own clock, in seconds, unless configured otherwise. */
 export const DEFAULT_TIMESTAMP_TOLERANCE_SECONDS = 300

@@ -107,19 +107,28 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     expect((await fetch(`${origin}/payments/healthz`)).status).toBe(200)
   })
 
-  it("refuses a signature made over the path without the base path", async () => {
+  it("accepts a signature over the path relative to the base path, as the spec writes paths, and refuses one over another path", async () => {
     const { credentials } = await onboard(payments)
-    const timestamp = String(Math.floor(Date.now() / 1000))
-    const response = await fetch(`${origin}/payments/api/v1/verify-payment/SANDBOX_X`, {
-      headers: {
-        "x-environment": "sandbox",
-        "x-merchant-key": credentials.merchant_key,
-        "x-api-key": credentials.api_key,
-        "x-timestamp": timestamp,
-        "x-signature": signRequest(credentials.client_secret, { timestamp, method: "GET", pathWithQuery: "/api/v1/verify-payment/SANDBOX_X", rawBody: "" })
-      }
-    })
-    expect(response.status).toBe(401)
+    const verifyWith = (signedPath: string) => {
+      const timestamp = String(Math.floor(Date.now() / 1000))
+      return fetch(`${origin}/payments/api/v1/verify-payment/SANDBOX_X`, {
+        headers: {
+          "x-environment": "sandbox",
+          "x-merchant-key": credentials.merchant_key,
+          "x-api-key": credentials.api_key,
+          "x-timestamp": timestamp,
+          "x-signature": signRequest(credentials.client_secret, { timestamp, method: "GET", pathWithQuery: signedPath, rawBody: "" })
+        }
+      })
+    }
+    // Authenticated either way: the unknown transaction is what is refused.
+    for (const signedPath of ["/api/v1/verify-payment/SANDBOX_X", "/payments/api/v1/verify-payment/SANDBOX_X"]) {
+      const response = await verifyWith(signedPath)
+      expect(response.status, signedPath).toBe(404)
+    }
+    const other = await verifyWith("/shop/api/v1/verify-payment/SANDBOX_X")
+    expect(other.status).toBe(401)
+    expect((await other.json()).message).toBe("The request signature is invalid.")
   })
 
   it("gives the admin API typed, with its own refusals and exact amounts", async () => {

@@ -26,8 +26,8 @@ const BODY_CONSUMED = JSON.stringify({
 
 /**
  * Adapts the kit's Node handler to a host app: requests outside the base path go to `next` (or get a
- * 404 on a bare node:http server); Express's mount prefix is put back, because the kit routes and
- * verifies signatures on the full path the client called.
+ * 404 on a bare node:http server); Express's mount prefix is put back, because the kit routes on
+ * the full path the client called (and accepts a signature over it or over the path under the base).
  */
 export const nodeHandler = (serve: (request: IncomingMessage, response: ServerResponse) => void, basePath: string): NodeHandler =>
   (request, response, next) => {
