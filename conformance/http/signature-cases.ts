@@ -93,6 +93,21 @@ export const signatureCases = (target: () => Target) =>
       expectHeaderRefused(await caller.call({ path: `${PATH}?q=a%20b`, timestamp, signature: decoded }), "X-Signature", SIGNATURE_INVALID)
     })
 
+    it("under a base path, accepts a signature over the path relative to the base URL as well as over the full path", async () => {
+      const caller = await merchantCaller(target())
+      const timestamp = String(nowSeconds())
+      const secret = caller.credentials.client_secret
+      const path = `${PATH}?lang=en&x=1`
+      // Spec paths are relative to {base_url}: a client given the base URL signs /api/v1/...
+      expectOk(await caller.call({ path, timestamp, signature: sign({ secret, timestamp, method: "GET", pathWithQuery: path }) }))
+      expectOk(await caller.call({ path, timestamp, signature: sign({ secret, timestamp, method: "GET", pathWithQuery: targetPath(target(), path) }) }))
+      // Any other prefix is a different path: refused.
+      for (const other of [`/elsewhere${path}`, `${targetPath(target(), "")}/v2${path}`, `/api${path}`]) {
+        const signature = sign({ secret, timestamp, method: "GET", pathWithQuery: other })
+        expectHeaderRefused(await caller.call({ path, timestamp, signature }), "X-Signature", SIGNATURE_INVALID)
+      }
+    })
+
     it("covers the exact body bytes: the same JSON re-serialised with other whitespace fails", async () => {
       const caller = await merchantCaller(target())
       const timestamp = String(nowSeconds())
