@@ -124,7 +124,7 @@ export const baseEnv = (): NodeJS.ProcessEnv => {
   return env
 }
 
-/** `extraEnv` may name a PORT, so a restarted host answers where the old one did. */
+/** `extraEnv` may name a PORT, so a restarted host answers where the old one did, and a BASE_PATH. */
 export const startHost = async (dataDir: string, extraEnv: Readonly<Record<string, string>>): Promise<Host> => {
   const port = extraEnv["PORT"] !== undefined ? Number(extraEnv["PORT"]) : await freePort()
   const env: NodeJS.ProcessEnv = {
@@ -146,7 +146,8 @@ export const startHost = async (dataDir: string, extraEnv: Readonly<Record<strin
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => resolve({ code, signal }))
   })
-  const host: Host = { url: `http://127.0.0.1:${port}`, child, exited, output: () => output }
+  // Under BASE_PATH every route, /healthz included, is under it: the host's URL is its base URL.
+  const host: Host = { url: `http://127.0.0.1:${port}${env["BASE_PATH"] ?? ""}`, child, exited, output: () => output }
   running.add(host)
   void exited.then(() => running.delete(host))
 
