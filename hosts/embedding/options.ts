@@ -12,6 +12,9 @@ import { makeManualClock, type ManualClock } from "../../core/shared/manual-cloc
 import { parseMasterKey } from "../../core/signing/secret-box.js"
 import { DEFAULT_BATCH_SIZE } from "../../core/subscriptions/scheduler.js"
 import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
+import { checkOptions, problem } from "./option-checks.js"
+
+export { MerchantPaymentsConfigError } from "./option-checks.js"
 
 /** What a platform passes to `createMerchantPayments`: everything else has a working default. */
 export interface MerchantPaymentsOptions {
@@ -46,21 +49,12 @@ export interface MerchantPaymentsOptions {
   readonly logging?: false | { readonly format?: LogFormat; readonly level?: LogLevelName; readonly write?: (line: string) => void }
 }
 
-/** A bad option, said in the option's own name: thrown by `createMerchantPayments` before anything starts. */
-export class MerchantPaymentsConfigError extends Error {
-  override readonly name = "MerchantPaymentsConfigError"
-}
-
-const problem = (message: string): never => {
-  throw new MerchantPaymentsConfigError(message)
-}
-
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
 export const normalizeBasePath = (value: string | undefined, name = "basePath"): string => {
   if (value === undefined || value === "" || value === "/") return ""
   const trimmed = value.replace(/\/+$/, "")
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(trimmed)) {
-    return problem(`${name} must look like "/payments" (letters, digits, . _ ~ - between slashes), got "${value}"`)
+    return problem(name, `${name} must look like "/payments" (letters, digits, . _ ~ - between slashes), got "${value}"`)
   }
   return trimmed
 }
@@ -68,7 +62,7 @@ export const normalizeBasePath = (value: string | undefined, name = "basePath"):
 const publicOrigin = (value: string): string => {
   const trimmed = value.replace(/\/+$/, "")
   if (!URL.canParse(trimmed) || !/^https?:$/.test(new URL(trimmed).protocol)) {
-    return problem(`baseUrl must be the app's public http(s) address, such as https://shop.example, got "${value}"`)
+    return problem("baseUrl", `baseUrl must be the app's public http(s) address, such as https://shop.example, got "${value}"`)
   }
   return trimmed
 }
@@ -79,24 +73,24 @@ export const storeOf = (database: string | StoreConfig | Layer.Layer<SqlClient.S
   if (typeof database !== "string") return database as StoreConfig
   if (/^postgres(ql)?:\/\//.test(database)) return { kind: "postgres", url: database }
   if (database.startsWith("sqlite:") && database.length > "sqlite:".length) return { kind: "sqlite", filename: database.slice("sqlite:".length) }
-  return problem(`${name} must start with postgres://, postgresql:// or sqlite:, got "${database.replace(/\/\/.*@/, "//***@")}"`)
+  return problem(name, `${name} must start with postgres://, postgresql:// or sqlite:, got "${database.replace(/\/\/.*@/, "//***@")}"`)
 }
 
 const masterKeyOf = (key: string | Uint8Array): Uint8Array => {
-  if (typeof key !== "string") return key.length === 32 ? Uint8Array.from(key) : problem("masterKey must be 32 bytes")
-  return Either.getOrElse(parseMasterKey(key), (error) => problem(error.message.replace("MASTER_KEY", "masterKey")))
+  if (typeof key !== "string") return key.length === 32 ? Uint8Array.from(key) : problem("masterKey", "masterKey must be 32 bytes")
+  return Either.getOrElse(parseMasterKey(key), (error) => problem("masterKey", error.message.replace("MASTER_KEY", "masterKey")))
 }
 
 const clockOf = (options: MerchantPaymentsOptions): ManualClock | undefined => {
   if (options.clock !== "manual") {
-    if (options.clockStart !== undefined) problem(`clockStart is only read with clock: "manual"`)
+    if (options.clockStart !== undefined) problem("clockStart", `clockStart is only read with clock: "manual"`)
     return undefined
   }
   if (options.clockStart === undefined) return makeManualClock(Date.now())
   if (typeof options.clockStart === "number") return makeManualClock(options.clockStart)
   const instant = fromIsoString(options.clockStart)
   return instant === undefined
-    ? problem(`clockStart must be an ISO 8601 date-time with an offset, got "${options.clockStart}"`)
+    ? problem("clockStart", `clockStart must be an ISO 8601 date-time with an offset, got "${options.clockStart}"`)
     : makeManualClock(Number(instant / 1000n))
 }
 
@@ -108,10 +102,11 @@ export interface Assembly {
 }
 
 export const assemble = (options: MerchantPaymentsOptions): Assembly => {
+  checkOptions(options)
   const basePath = normalizeBasePath(options.basePath)
   const publicBase = `${publicOrigin(options.baseUrl)}${basePath}`
   const currencies = makeCurrencyCatalog({ cryptoCodes: options.cryptoCurrencies ?? [] })
-  if (Either.isLeft(currencies)) problem(`cryptoCurrencies: ${currencies.left.message}`)
+  if (Either.isLeft(currencies)) problem("cryptoCurrencies", `cryptoCurrencies: ${currencies.left.message}`)
   const manualClock = clockOf(options)
   const kit: KitConfig = {
     store: storeOf(options.database),

@@ -2,7 +2,8 @@ import { resolve } from "node:path"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { fromIsoString } from "../../core/shared/instant.js"
-import { MerchantPaymentsConfigError, normalizeBasePath, storeOf } from "../embedding/options.js"
+import { MerchantPaymentsConfigError, OPTION_BOUNDS } from "../embedding/option-checks.js"
+import { normalizeBasePath, storeOf } from "../embedding/options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 
 /** The standalone host's settings, read from the environment (README lists them). */
@@ -78,7 +79,7 @@ const flagValue = (name: string, value: string | undefined, fallback: boolean): 
 const retryDelays = (value: string | undefined): ReadonlyArray<number> => {
   if (value === undefined) return defaultWebhookConfig.retryDelaysMillis
   if (value.trim() === "") return []
-  return value.split(",").map((item) => integer("WEBHOOK_RETRY_DELAYS_MS", item.trim(), 0, 86_400_000)!)
+  return value.split(",").map((item) => integer("WEBHOOK_RETRY_DELAYS_MS", item.trim(), ...OPTION_BOUNDS.webhookRetryDelayMillis)!)
 }
 
 /** The embedding option's own rule, said in the variable's name. */
@@ -139,18 +140,18 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
     rateLimitPerMinute: integer("RATE_LIMIT_PER_MINUTE", env["RATE_LIMIT_PER_MINUTE"], 1, 1_000_000),
     demo: (env["DEMO"] ?? "true").toLowerCase() !== "false",
     cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== ""),
-    checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], 1, 10_080) ?? 60) * 60,
+    checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], ...OPTION_BOUNDS.checkoutLifetimeMinutes) ?? 60) * 60,
     clock: clockMode(env["CLOCK"]),
     clockStartMillis: clockStart(env["CLOCK_START"], clockMode(env["CLOCK"])),
     scheduler: {
       enabled: oneOf("SCHEDULER", env["SCHEDULER"], ["on", "off"] as const, "on") === "on",
-      batchSize: integer("SCHEDULER_BATCH_SIZE", env["SCHEDULER_BATCH_SIZE"], 1, 10_000) ?? 100
+      batchSize: integer("SCHEDULER_BATCH_SIZE", env["SCHEDULER_BATCH_SIZE"], ...OPTION_BOUNDS.schedulerBatchSize) ?? 100
     },
     webhooks: {
-      timeoutMs: integer("WEBHOOK_TIMEOUT_MS", env["WEBHOOK_TIMEOUT_MS"], 100, 120_000) ?? defaultWebhookConfig.timeoutMs,
+      timeoutMs: integer("WEBHOOK_TIMEOUT_MS", env["WEBHOOK_TIMEOUT_MS"], ...OPTION_BOUNDS.webhookTimeoutMs) ?? defaultWebhookConfig.timeoutMs,
       retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),
       allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
-      pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], 10, 600_000) ?? defaultWebhookConfig.pollIntervalMillis
+      pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], ...OPTION_BOUNDS.webhookPollIntervalMillis) ?? defaultWebhookConfig.pollIntervalMillis
     },
     http: httpTimeouts(env),
     logging: {
@@ -158,6 +159,6 @@ export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig
       level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")
     },
     gatewayPlugins: listOf(env["GATEWAY_PLUGINS"]),
-    pluginCallTimeoutMillis: integer("GATEWAY_PLUGIN_TIMEOUT_MS", env["GATEWAY_PLUGIN_TIMEOUT_MS"], 100, 120_000)
+    pluginCallTimeoutMillis: integer("GATEWAY_PLUGIN_TIMEOUT_MS", env["GATEWAY_PLUGIN_TIMEOUT_MS"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
   }
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest"
+import { configFromEnv, createMerchantPayments, MerchantPaymentsConfigError, type MerchantPaymentsOptions } from "./index.js"
+
+const MASTER_KEY = "33".repeat(32)
+const base = { database: "sqlite:/tmp/never-created-by-option-checks.db", masterKey: MASTER_KEY, baseUrl: "https://shop.example" }
+
+/** What createMerchantPayments rejects with, for options typed or not (JavaScript callers pass anything). */
+const refusal = async (options: unknown): Promise<MerchantPaymentsConfigError> => {
+  const error = await createMerchantPayments(options as MerchantPaymentsOptions).then(
+    () => expect.unreachable("createMerchantPayments accepted bad options"),
+    (caught: unknown) => caught
+  )
+  expect(error).toBeInstanceOf(MerchantPaymentsConfigError)
+  return error as MerchantPaymentsConfigError
+}
+
+describe("createMerchantPayments checks every option up front, naming it", () => {
+  it("a Promise passed where options belong (configFromEnv without await) is named as such", async () => {
+    const pending = configFromEnv({ DATABASE_URL: "sqlite:/tmp/never.db", MASTER_KEY, BASE_URL: "https://shop.example" })
+    const error = await refusal(pending)
+    expect(error.option).toBe("options")
+    expect(error.message).toContain("given a Promise")
+    expect(error.message).toContain("await configFromEnv(process.env)")
+    await pending
+  })
+
+  it("the same Promise spread ({ ...configFromEnv(env) }) is an empty object, named as such", async () => {
+    const pending = configFromEnv({ DATABASE_URL: "sqlite:/tmp/never.db", MASTER_KEY, BASE_URL: "https://shop.example" })
+    const error = await refusal({ ...pending })
+    expect(error.option).toBe("options")
+    expect(error.message).toContain("without await")
+    // With one more option beside the spread, the first missing required one is named.
+    const withLogging = await refusal({ ...pending, logging: false })
+    expect(withLogging.option).toBe("database")
+    await pending
+  })
+
+  it.each([
+    ["no options at all", undefined, "options", "needs an options object"],
+    ["a string", "sqlite:x.db", "options", "needs an options object"],
+    ["a missing database", { masterKey: MASTER_KEY, baseUrl: "https://shop.example" }, "database", "database is required"],
+    ["a database of the wrong type", { ...base, database: 5 }, "database", "must be a database URL"],
+    ["an unknown store kind", { ...base, database: { kind: "mysql", url: "x" } }, "database", "got a store of kind \"mysql\""],
+    ["a postgres store without its url", { ...base, database: { kind: "postgres" } }, "database.url", "database.url is required"],
+    ["a missing masterKey", { database: base.database, baseUrl: base.baseUrl }, "masterKey", "masterKey is required"],
+    ["a masterKey of the wrong type", { ...base, masterKey: 42 }, "masterKey", "must be a string"],
+    ["a short masterKey", { ...base, masterKey: "short" }, "masterKey", "masterKey must be 32 bytes"],
+    ["a missing baseUrl", { database: base.database, masterKey: MASTER_KEY }, "baseUrl", "baseUrl is required"],
+    ["a baseUrl that is not a URL", { ...base, baseUrl: "shop.example" }, "baseUrl", "public http(s) address"],
+    ["a baseUrl of the wrong type", { ...base, baseUrl: new URL("https://shop.example") }, "baseUrl", "non-empty string"],
+    ["an empty adminToken", { ...base, adminToken: "" }, "adminToken", "non-empty string"],
+    ["a basePath with a query", { ...base, basePath: "payments?x" }, "basePath", "basePath must look like"],
+    ["a basePath of the wrong type", { ...base, basePath: ["/payments"] }, "basePath", "must be a string"],
+    ["plugins that are not an array", { ...base, plugins: { id: "x" } }, "plugins", "must be an array"],
+    ["an unknown setting", { ...base, settings: { siteTitle: "x" } }, "settings.siteTitle", "is not an option"],
+    ["a bad setting", { ...base, settings: { rateLimitPerMinute: 0 } }, "settings.rateLimitPerMinute", "is not valid"],
+    ["a webhook timeout of the wrong type", { ...base, webhooks: { timeoutMs: "10s" } }, "webhooks.timeoutMs", "whole number"],
+    ["a negative retry delay", { ...base, webhooks: { retryDelaysMillis: [60_000, -1] } }, "webhooks.retryDelaysMillis[1]", "whole number"],
+    ["an unknown clock", { ...base, clock: "fast" }, "clock", "must be one of"],
+    ["a clockStart without a manual clock", { ...base, clockStart: "2030-01-01T00:00:00Z" }, "clockStart", "only read with clock"],
+    ["a clockStart that is not a date", { ...base, clock: "manual", clockStart: "tomorrow" }, "clockStart", "ISO 8601"],
+    ["backgroundJobs as a string", { ...base, backgroundJobs: "false" }, "backgroundJobs", "true or false"],
+    ["a zero scheduler batch", { ...base, scheduler: { batchSize: 0 } }, "scheduler.batchSize", "whole number from 1"],
+    ["crypto currencies as a string", { ...base, cryptoCurrencies: "BTC" }, "cryptoCurrencies", "array of currency codes"],
+    ["a bad crypto currency", { ...base, cryptoCurrencies: ["B"] }, "cryptoCurrencies", "cryptoCurrencies:"],
+    ["a fractional checkout lifetime", { ...base, checkoutLifetimeMinutes: 1.5 }, "checkoutLifetimeMinutes", "whole number"],
+    ["a negative plugin timeout", { ...base, pluginCallTimeoutMillis: -5 }, "pluginCallTimeoutMillis", "whole number"],
+    ["logging: true", { ...base, logging: true }, "logging", "must be false or an object"],
+    ["an unknown log level", { ...base, logging: { level: "verbose" } }, "logging.level", "must be one of"],
+    ["a log writer that is not a function", { ...base, logging: { write: "stdout" } }, "logging.write", "must be a function"],
+    ["a misspelt option", { ...base, baseURL: "https://shop.example" }, "baseURL", "is not an option"]
+  ])("%s", async (_name, options, option, text) => {
+    const error = await refusal(options)
+    expect(error.option).toBe(option)
+    expect(error.message).toContain(text)
+    expect(error.message).not.toMatch(/Cannot read properties|undefined \(reading/)
+  })
+})

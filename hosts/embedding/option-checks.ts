@@ -1,0 +1,192 @@
+import { Either, Layer, ParseResult, Schema } from "effect"
+import { SiteSettingsPatch } from "../../core/settings/site-settings.js"
+
+/**
+ * Every option of `createMerchantPayments` checked up front, so a mistake is a
+ * `MerchantPaymentsConfigError` naming the option, never a TypeError from deep inside the kit.
+ * Values are read here only for their shape; what a value means (a URL's form, a key's bytes) is
+ * read where it is used (`assemble`), with the same error.
+ */
+
+/** A bad option, said in the option's own name: thrown by `createMerchantPayments` before anything starts. */
+export class MerchantPaymentsConfigError extends Error {
+  override readonly name = "MerchantPaymentsConfigError"
+  /** The option at fault, as written in the options (`webhooks.timeoutMs`), or `options` for the whole. */
+  readonly option: string
+
+  constructor(option: string, message: string) {
+    super(message)
+    this.option = option
+  }
+}
+
+export const problem = (option: string, message: string): never => {
+  throw new MerchantPaymentsConfigError(option, message)
+}
+
+const describe = (value: unknown): string => {
+  if (value === null) return "null"
+  if (Array.isArray(value)) return "an array"
+  if (typeof value === "string") return `"${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`
+  if (typeof value === "object") return "an object"
+  return typeof value === "function" ? "a function" : `${typeof value} ${String(value)}`
+}
+
+const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isThenable = (value: unknown): boolean =>
+  (typeof value === "object" || typeof value === "function") && value !== null &&
+  typeof (value as { readonly then?: unknown }).then === "function"
+
+const expectString = (option: string, value: unknown, required: boolean): void => {
+  if (value === undefined && !required) return
+  if (value === undefined) problem(option, `${option} is required`)
+  if (typeof value !== "string" || value === "") problem(option, `${option} must be a non-empty string, got ${describe(value)}`)
+}
+
+const expectBoolean = (option: string, value: unknown): void => {
+  if (value !== undefined && typeof value !== "boolean") problem(option, `${option} must be true or false, got ${describe(value)}`)
+}
+
+const expectInteger = (option: string, value: unknown, min: number, max: number): void => {
+  if (value === undefined) return
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    problem(option, `${option} must be a whole number from ${min} to ${max}, got ${describe(value)}`)
+  }
+}
+
+const expectOneOf = (option: string, value: unknown, allowed: ReadonlyArray<string>): void => {
+  if (value !== undefined && !allowed.includes(value as string)) {
+    problem(option, `${option} must be one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${describe(value)}`)
+  }
+}
+
+const expectObject = (option: string, value: unknown, known: ReadonlyArray<string>): Readonly<Record<string, unknown>> | undefined => {
+  if (value === undefined) return undefined
+  if (!isPlainObject(value)) return problem(option, `${option} must be an object, got ${describe(value)}`)
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) problem(`${option}.${key}`, `${option}.${key} is not an option; known: ${known.join(", ")}`)
+  }
+  return value
+}
+
+/** The bounds of the numeric options, which the standalone host's variables share. */
+export const OPTION_BOUNDS = {
+  checkoutLifetimeMinutes: [1, 10_080],
+  pluginCallTimeoutMillis: [100, 120_000],
+  schedulerBatchSize: [1, 10_000],
+  webhookTimeoutMs: [100, 120_000],
+  webhookPollIntervalMillis: [10, 600_000],
+  webhookRetryDelayMillis: [0, 86_400_000]
+} as const satisfies Record<string, readonly [number, number]>
+
+const OPTIONS = [
+  "database", "masterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
+  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging"
+] as const
+
+const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`
+
+const checkDatabase = (value: unknown): void => {
+  if (value === undefined) problem("database", `database is required: ${DATABASE_FORMS}`)
+  if (typeof value === "string" || Layer.isLayer(value)) return
+  if (!isPlainObject(value)) return problem("database", `database must be ${DATABASE_FORMS}, got ${describe(value)}`)
+  const store = expectObject("database", value, ["kind", "filename", "url", "maxConnections", "client"])!
+  if (store["kind"] === "sqlite") return expectString("database.filename", store["filename"], true)
+  if (store["kind"] === "postgres") {
+    expectString("database.url", store["url"], true)
+    return expectInteger("database.maxConnections", store["maxConnections"], 1, 10_000)
+  }
+  if (store["kind"] === "sql-client" && Layer.isLayer(store["client"])) return
+  problem("database", `database must be ${DATABASE_FORMS}, got a store of kind ${describe(store["kind"])}`)
+}
+
+const checkMasterKey = (value: unknown): void => {
+  if (value === undefined) problem("masterKey", "masterKey is required: 32 bytes as 64 hex digits or base64 (the same on every host of one store)")
+  if (typeof value !== "string" && !(value instanceof Uint8Array)) {
+    problem("masterKey", `masterKey must be a string (64 hex digits or base64) or 32 bytes, got ${describe(value)}`)
+  }
+}
+
+/** Each setting by the rule the admin API stores it by. */
+const checkSettings = (value: unknown): void => {
+  const settings = expectObject("settings", value, Object.keys(SiteSettingsPatch.fields))
+  for (const [key, setting] of Object.entries(settings ?? {})) {
+    const decoded = Schema.decodeUnknownEither(SiteSettingsPatch)({ [key]: setting })
+    if (Either.isLeft(decoded)) {
+      const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+      problem(`settings.${key}`, `settings.${key} is not valid (${issue?.message ?? "wrong value"}), got ${describe(setting)}`)
+    }
+  }
+}
+
+const checkWebhooks = (value: unknown): void => {
+  const webhooks = expectObject("webhooks", value, ["timeoutMs", "retryDelaysMillis", "allowPrivateTargets", "pollIntervalMillis"])
+  if (webhooks === undefined) return
+  expectInteger("webhooks.timeoutMs", webhooks["timeoutMs"], ...OPTION_BOUNDS.webhookTimeoutMs)
+  expectInteger("webhooks.pollIntervalMillis", webhooks["pollIntervalMillis"], ...OPTION_BOUNDS.webhookPollIntervalMillis)
+  expectBoolean("webhooks.allowPrivateTargets", webhooks["allowPrivateTargets"])
+  const delays = webhooks["retryDelaysMillis"]
+  if (delays === undefined) return
+  if (!Array.isArray(delays)) return problem("webhooks.retryDelaysMillis", `webhooks.retryDelaysMillis must be an array of milliseconds, got ${describe(delays)}`)
+  delays.forEach((delay, index) => expectInteger(`webhooks.retryDelaysMillis[${index}]`, delay, ...OPTION_BOUNDS.webhookRetryDelayMillis))
+}
+
+const checkLogging = (value: unknown): void => {
+  if (value === undefined || value === false) return
+  if (value === true) return problem("logging", "logging must be false or an object { format, level, write }, got true")
+  const logging = expectObject("logging", value, ["format", "level", "write"])!
+  expectOneOf("logging.format", logging["format"], ["human", "json"])
+  expectOneOf("logging.level", logging["level"], ["debug", "info", "warn", "error"])
+  if (logging["write"] !== undefined && typeof logging["write"] !== "function") {
+    problem("logging.write", `logging.write must be a function (line: string) => void, got ${describe(logging["write"])}`)
+  }
+}
+
+/**
+ * Throws `MerchantPaymentsConfigError` for the first missing or wrong option. A Promise (say,
+ * `configFromEnv(...)` without `await`) and an empty object (the same Promise spread) are named as such.
+ */
+export const checkOptions = (options: unknown): void => {
+  if (isThenable(options)) {
+    problem("options", "createMerchantPayments was given a Promise, not options: configFromEnv is async, so write createMerchantPayments(await configFromEnv(process.env))")
+  }
+  if (!isPlainObject(options)) return problem("options", `createMerchantPayments needs an options object, got ${describe(options)}`)
+  if (Object.keys(options).length === 0) {
+    problem("options", "createMerchantPayments was given no options: database, masterKey and baseUrl are required (spreading configFromEnv(...) without await gives an empty object)")
+  }
+  for (const key of Object.keys(options)) {
+    if (!(OPTIONS as ReadonlyArray<string>).includes(key)) problem(key, `${key} is not an option of createMerchantPayments; known: ${OPTIONS.join(", ")}`)
+  }
+  checkDatabase(options["database"])
+  checkMasterKey(options["masterKey"])
+  expectString("baseUrl", options["baseUrl"], true)
+  expectString("adminToken", options["adminToken"], false)
+  if (options["basePath"] !== undefined && typeof options["basePath"] !== "string") {
+    problem("basePath", `basePath must be a string such as "/payments", got ${describe(options["basePath"])}`)
+  }
+  if (options["plugins"] !== undefined && !Array.isArray(options["plugins"])) {
+    problem("plugins", `plugins must be an array of gateway plugins, got ${describe(options["plugins"])}`)
+  }
+  checkSettings(options["settings"])
+  checkWebhooks(options["webhooks"])
+  expectOneOf("clock", options["clock"], ["real", "manual"])
+  const clockStart = options["clockStart"]
+  if (clockStart !== undefined && typeof clockStart !== "string" && !(typeof clockStart === "number" && Number.isSafeInteger(clockStart))) {
+    problem("clockStart", `clockStart must be an ISO 8601 date-time or epoch milliseconds, got ${describe(clockStart)}`)
+  }
+  expectBoolean("backgroundJobs", options["backgroundJobs"])
+  const scheduler = expectObject("scheduler", options["scheduler"], ["enabled", "batchSize"])
+  if (scheduler !== undefined) {
+    expectBoolean("scheduler.enabled", scheduler["enabled"])
+    expectInteger("scheduler.batchSize", scheduler["batchSize"], ...OPTION_BOUNDS.schedulerBatchSize)
+  }
+  const crypto = options["cryptoCurrencies"]
+  if (crypto !== undefined && (!Array.isArray(crypto) || crypto.some((code) => typeof code !== "string"))) {
+    problem("cryptoCurrencies", `cryptoCurrencies must be an array of currency codes, got ${describe(crypto)}`)
+  }
+  expectInteger("checkoutLifetimeMinutes", options["checkoutLifetimeMinutes"], ...OPTION_BOUNDS.checkoutLifetimeMinutes)
+  expectInteger("pluginCallTimeoutMillis", options["pluginCallTimeoutMillis"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
+  checkLogging(options["logging"])
+}
