@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { describe, expect, it } from "vitest"
+import { signRequest } from "../../core/signing/request-signature.js"
 import { configFromEnv, createMerchantPayments, MerchantPaymentsConfigError } from "./index.js"
 
 const MASTER_KEY = "22".repeat(32)
@@ -47,8 +48,46 @@ describe("configFromEnv", () => {
     }
   })
 
-  it("requires MASTER_KEY: only the standalone quickstart invents one", async () => {
-    await expect(configFromEnv({ BASE_URL: "https://shop.example" })).rejects.toThrow("MASTER_KEY is required")
+  it("requires MASTER_KEY with PostgreSQL: every host of one store must use the same key", async () => {
+    await expect(configFromEnv({ DATABASE_URL: "postgres://db.invalid/payments", BASE_URL: "https://shop.example" })).rejects.toThrow("MASTER_KEY is required with PostgreSQL")
+  })
+
+  it("with SQLite and no MASTER_KEY, creates the key beside the database file once and reads it back after", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "mp-config-key-"))
+    try {
+      const env = { DATABASE_URL: `sqlite:${join(scratch, "db", "p.db")}`, BASE_URL: "https://shop.example" }
+      const first = await configFromEnv(env)
+      const keyFile = join(scratch, "db", "master.key")
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600)
+      expect(first.masterKey).toBeInstanceOf(Uint8Array)
+      expect(first.masterKey).toHaveLength(32)
+      expect(first.adminToken).toBeUndefined()
+      const second = await configFromEnv(env)
+      expect(Buffer.from(second.masterKey).equals(Buffer.from(first.masterKey))).toBe(true)
+      expect(Buffer.from(first.masterKey).toString("hex")).toBe(readFileSync(keyFile, "utf8").trim())
+
+      // A client secret sealed under the created key opens after a restart that reads it back: the
+      // signed call authenticates (a different key would fail to open it).
+      const payments = await createMerchantPayments({ ...first, logging: false })
+      const merchant = await payments.admin.merchants.create({ name: "Sealed" })
+      const issued = await payments.admin.credentials.issue(merchant.id, "sandbox")
+      await payments.close()
+      const again = await createMerchantPayments({ ...(await configFromEnv(env)), logging: false })
+      try {
+        const timestamp = String(Math.floor(Date.now() / 1000))
+        const response = await again.fetch(new Request("https://shop.example/api/v1/site-info", {
+          headers: {
+            "x-environment": "sandbox", "x-merchant-key": issued.merchant_key, "x-api-key": issued.api_key, "x-timestamp": timestamp,
+            "x-signature": signRequest(issued.client_secret, { timestamp, method: "GET", pathWithQuery: "/api/v1/site-info", rawBody: "" })
+          }
+        }))
+        expect(response.status, await response.clone().text()).toBe(200)
+      } finally {
+        await again.close()
+      }
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
   })
 
   it("refuses bad options by name before anything starts", async () => {

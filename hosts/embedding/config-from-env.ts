@@ -1,6 +1,7 @@
 import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
 import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
-import { ConfigProblem, type HostConfig, readHostConfig } from "../standalone/host-config.js"
+import { type HostConfig, readHostConfig } from "../standalone/host-config.js"
+import { resolveMasterKey } from "../standalone/local-secrets.js"
 import { loadPluginModules } from "../standalone/plugin-modules.js"
 import type { MerchantPaymentsOptions } from "./options.js"
 
@@ -38,11 +39,16 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
 /**
  * `createMerchantPayments(await configFromEnv(process.env))`: the variables the README documents for
  * the standalone host (DATABASE_URL, MASTER_KEY, ADMIN_TOKEN, BASE_URL, BASE_PATH, GATEWAY_PLUGINS...).
- * An embedding app must name its MASTER_KEY: only the standalone quickstart invents one.
+ *
+ * Async, so it must be awaited: the gateway plugin modules GATEWAY_PLUGINS names are loaded with
+ * `import()`, which only exists as a Promise. Without MASTER_KEY, a SQLite store reads the key kept
+ * beside its database file, or creates it there on the first start, as the standalone host does; with
+ * PostgreSQL every host must share one key, so MASTER_KEY is required. ADMIN_TOKEN is read, never
+ * invented: without it the admin HTTP API answers no one (`payments.admin` still works).
  */
 export const configFromEnv = async (env: NodeJS.ProcessEnv, options: { readonly cwd?: string } = {}): Promise<MerchantPaymentsOptions> => {
   const config = readHostConfig(env)
-  if (config.masterKey === undefined) throw new ConfigProblem("MASTER_KEY is required: 32 bytes as 64 hex digits or base64")
+  const masterKey = resolveMasterKey(config)
   const plugins = await loadPluginModules(config.gatewayPlugins, options.cwd ?? process.cwd())
-  return optionsFromHostConfig(config, { masterKey: config.masterKey, adminToken: config.adminToken }, plugins)
+  return optionsFromHostConfig(config, { masterKey, adminToken: config.adminToken }, plugins)
 }

@@ -128,7 +128,7 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     }
     const other = await verifyWith("/shop/api/v1/verify-payment/SANDBOX_X")
     expect(other.status).toBe(401)
-    expect((await other.json()).message).toBe("The request signature is invalid.")
+    expect(((await other.json()) as { message: string }).message).toBe("The request signature is invalid.")
   })
 
   it("gives the admin API typed, with its own refusals and exact amounts", async () => {

@@ -13,8 +13,30 @@ const readOrCreate = (path: string, create: () => string): { readonly value: str
   if (existsSync(path)) return { value: readFileSync(path, "utf8").trim(), created: false }
   mkdirSync(dirname(path), { recursive: true })
   const value = create()
-  writeFileSync(path, `${value}\n`, { mode: 0o600, flag: "wx" })
+  try {
+    writeFileSync(path, `${value}\n`, { mode: 0o600, flag: "wx" })
+  } catch (error) {
+    // Another process starting at the same moment wrote it first: theirs is the one.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return { value: readFileSync(path, "utf8").trim(), created: false }
+    throw error
+  }
   return { value, created: true }
+}
+
+/**
+ * MASTER_KEY, or with SQLite the key kept beside the database file (created on the first start).
+ * Hosts sharing PostgreSQL must share one key, so none may invent its own.
+ */
+export const resolveMasterKey = (config: HostConfig): Uint8Array => {
+  const directory = secretsDirectory(config)
+  let masterKeyText = config.masterKey
+  if (masterKeyText === undefined) {
+    if (directory === undefined) throw new ConfigProblem("MASTER_KEY is required with PostgreSQL: every host must use the same key")
+    masterKeyText = readOrCreate(join(directory, "master.key"), generateMasterKey).value
+  }
+  const masterKey = parseMasterKey(masterKeyText)
+  if (Either.isLeft(masterKey)) throw new ConfigProblem(masterKey.left.message)
+  return masterKey.right
 }
 
 export interface HostSecrets {
@@ -31,21 +53,13 @@ export interface HostSecrets {
 
 export const resolveSecrets = (config: HostConfig): HostSecrets => {
   const directory = secretsDirectory(config)
-  let masterKeyText = config.masterKey
-  if (masterKeyText === undefined) {
-    // Hosts sharing PostgreSQL must share one key, so none may invent its own.
-    if (directory === undefined) throw new ConfigProblem("MASTER_KEY is required with PostgreSQL: every host must use the same key")
-    masterKeyText = readOrCreate(join(directory, "master.key"), generateMasterKey).value
-  }
-  const masterKey = parseMasterKey(masterKeyText)
-  if (Either.isLeft(masterKey)) throw new ConfigProblem(masterKey.left.message)
-
+  const masterKey = resolveMasterKey(config)
   if (config.adminToken !== undefined) {
-    return { masterKey: masterKey.right, adminToken: config.adminToken, adminTokenSource: "ADMIN_TOKEN", adminTokenFile: undefined }
+    return { masterKey, adminToken: config.adminToken, adminTokenSource: "ADMIN_TOKEN", adminTokenFile: undefined }
   }
   const makeToken = () => `adm_${randomBytes(32).toString("base64url")}`
-  if (directory === undefined) return { masterKey: masterKey.right, adminToken: makeToken(), adminTokenSource: "generated", adminTokenFile: undefined }
+  if (directory === undefined) return { masterKey, adminToken: makeToken(), adminTokenSource: "generated", adminTokenFile: undefined }
   const file = join(directory, "admin.token")
   const token = readOrCreate(file, makeToken)
-  return { masterKey: masterKey.right, adminToken: token.value, adminTokenSource: token.created ? "generated" : "file", adminTokenFile: file }
+  return { masterKey, adminToken: token.value, adminTokenSource: token.created ? "generated" : "file", adminTokenFile: file }
 }
