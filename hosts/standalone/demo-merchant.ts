@@ -1,10 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Context, Effect } from "effect"
+import { Clock, Context, Effect } from "effect"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { createGateway } from "../../core/payments/gateway-admin.js"
+import { fromMillis, plusSeconds } from "../../core/shared/instant.js"
 import { Transactor } from "../../core/shared/transactor.js"
+import { Ids } from "../../core/signing/ids.js"
+import { SchedulerLease } from "../../core/subscriptions/scheduler-lease.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 
 export interface DemoCredentials {
@@ -50,13 +53,38 @@ const createDemo = Effect.flatMap(Transactor, ({ withTransaction }) =>
     return demo
   })))
 
+/** The store lease that lets one host seed while others wait: hosts started together seed one demo. */
+const SEED_LEASE = "demo-seed"
+/** Long enough for the seeding transaction; a host killed mid-seed frees it by expiry. */
+const SEED_LEASE_SECONDS = 60
+
+const existingDemo = (directory: string | undefined): DemoCredentials | undefined => {
+  const path = directory === undefined ? undefined : join(directory, FILE)
+  return path !== undefined && existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DemoCredentials) : undefined
+}
+
+/**
+ * Seeds the demo on an empty store, once however many hosts start together on it: the check and
+ * the seeding run under a lease in the store, so a host that finds it taken waits and looks again
+ * (by then the store is not empty). The lease is on real time: seeding happens before any manual
+ * clock is in use.
+ */
 export const seedDemoMerchant = (directory: string | undefined) =>
   Effect.gen(function*() {
-    if ((yield* (yield* MerchantRepository).count) > 0) {
-      const path = directory === undefined ? undefined : join(directory, FILE)
-      return path !== undefined && existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as DemoCredentials) : undefined
+    const merchants = yield* MerchantRepository
+    const lease = yield* SchedulerLease
+    const holder = `demo-seed/${yield* (yield* Ids).uuid}`
+    while (true) {
+      if ((yield* merchants.count) > 0) return existingDemo(directory)
+      const now = fromMillis(yield* Clock.currentTimeMillis)
+      if (yield* lease.acquire(SEED_LEASE, holder, now, plusSeconds(now, SEED_LEASE_SECONDS))) break
+      yield* Effect.sleep("100 millis")
     }
-    const demo = yield* createDemo
-    if (directory !== undefined) writeFileSync(join(directory, FILE), JSON.stringify(demo, null, 2), { mode: 0o600 })
-    return demo
+    return yield* Effect.gen(function*() {
+      // Looked at again under the lease: another host may have seeded between the count and the lease.
+      if ((yield* merchants.count) > 0) return existingDemo(directory)
+      const demo = yield* createDemo
+      if (directory !== undefined) writeFileSync(join(directory, FILE), JSON.stringify(demo, null, 2), { mode: 0o600 })
+      return demo
+    }).pipe(Effect.ensuring(Effect.ignore(lease.release(SEED_LEASE, holder))))
   })
