@@ -6,6 +6,7 @@ import * as StatusSyncSweeper from "../core/payments/status-sync.js"
 import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
+import * as RealClock from "../core/shared/real-clock.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/admin-endpoint.js"
@@ -145,6 +146,7 @@ export const kitLayer = (config: KitConfig) => {
     }),
     CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive,
+    RealClock.layer,
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer({ allowPrivateTargets: config.webhooks.allowPrivateTargets })
   ).pipe(Layer.provideMerge(storageLayer(config.store)))

@@ -62,12 +62,14 @@ export const layer = Layer.effect(
             updated_at: refund.updatedAt
           })
         }`.pipe(Effect.asVoid, dbCall),
-      listDue: (now, limit) =>
+      listDue: (now, leaseNow, limit) =>
         sql`SELECT * FROM gateway_refunds WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now}
+              AND (lease_until IS NULL OR lease_until <= ${leaseNow})
             ORDER BY next_attempt_at, refund_trx_id LIMIT ${limit}`.pipe(Effect.flatMap(gatewayRefunds.all), dbCall),
-      claim: (refundTrxId, expected, leaseUntil) =>
-        sql`UPDATE gateway_refunds SET next_attempt_at = ${leaseUntil}
+      claim: (refundTrxId, expected, leaseNow, leaseUntil) =>
+        sql`UPDATE gateway_refunds SET lease_until = ${leaseUntil}
             WHERE refund_trx_id = ${refundTrxId} AND next_attempt_at = ${expected}
+              AND (lease_until IS NULL OR lease_until <= ${leaseNow})
             RETURNING refund_trx_id`.pipe(Effect.map((rows) => rows.length > 0), dbCall),
       record: (refundTrxId, progress) =>
         sql`UPDATE gateway_refunds SET ${
@@ -77,6 +79,7 @@ export const layer = Layer.effect(
             next_attempt_at: progress.nextAttemptAt,
             gateway_reference: progress.gatewayReference,
             message: progress.message,
+            lease_until: null,
             updated_at: progress.at
           })
         } WHERE refund_trx_id = ${refundTrxId}`.pipe(Effect.asVoid, dbCall),

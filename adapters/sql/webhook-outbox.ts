@@ -9,6 +9,7 @@ import {
   SigningSecret,
   type WebhookDelivery
 } from "../../core/webhooks/delivery.js"
+import { deliveryTarget } from "../../core/webhooks/delivery-target.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
@@ -72,6 +73,9 @@ const attemptRows = rowMapper(AttemptRow, toAttempt)
 
 const PENDING: DeliveryStatus = "pending"
 
+/** An arbitrary key of our own for PostgreSQL's advisory lock: "mp-claim" as a number. */
+const CLAIM_LOCK = 0x6d70636c61696d
+
 /** The order claimDue picks rows in: oldest due first, the id breaking ties. */
 const dueOrder = Order.combine(
   Order.mapInput(Order.bigint, (d: WebhookDelivery) => d.nextAttemptAt ?? 0n),
@@ -94,6 +98,7 @@ export const layer = Layer.effect(
               environment: delivery.environment,
               event: delivery.event,
               url: delivery.url,
+              target: deliveryTarget(delivery.url),
               body: delivery.body,
               signing_secret: delivery.signingSecret,
               status: PENDING,
@@ -110,25 +115,35 @@ export const layer = Layer.effect(
           return yield* deliveries.one(rows)
         }).pipe(dbCall),
 
-      claimDue: ({ leaseUntil, limit, now: at, worker }) => {
-        // PostgreSQL: concurrent claimers on other connections skip rows another claimer has
-        // locked instead of queueing behind it. SQLite has one writer at a time (and one
-        // connection here), so the plain subquery is already exclusive.
-        const lock = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE SKIP LOCKED"), orElse: () => sql.literal("") })
-        return sql`UPDATE webhook_deliveries
-          SET ${sql.update({ lease_owner: worker, lease_until: leaseUntil, updated_at: at })}
-          WHERE id IN (
-            SELECT id FROM webhook_deliveries
-            WHERE status = ${PENDING} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ${at}
-              AND (lease_until IS NULL OR lease_until <= ${at})
-            ORDER BY next_attempt_at, id LIMIT ${limit} ${lock}
-          ) RETURNING *`.pipe(
-          Effect.flatMap(deliveries.all),
+      // One claim at a time across hosts (an advisory lock on PostgreSQL; SQLite has one writer),
+      // so the in-flight count per target that the choice rests on cannot change under it. The
+      // choice ranks each target's due rows oldest first and takes those whose rank, added to the
+      // target's live leases, stays within perTarget; the oldest due of those go first.
+      claimDue: ({ leaseNow, leaseUntil, limit, now: at, perTarget, worker }) =>
+        limit <= 0 ? Effect.succeed([]) : sql.withTransaction(Effect.gen(function*() {
+          yield* sql.onDialectOrElse({ pg: () => sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, orElse: () => Effect.void })
+          const chosen = yield* sql<{ readonly id: string }>`SELECT id FROM (
+              SELECT d.id, d.next_attempt_at,
+                ROW_NUMBER() OVER (PARTITION BY d.target ORDER BY d.next_attempt_at, d.id) AS target_rank,
+                COALESCE(busy.n, 0) AS in_flight
+              FROM webhook_deliveries d
+              LEFT JOIN (
+                SELECT target, COUNT(*) AS n FROM webhook_deliveries
+                WHERE lease_owner IS NOT NULL AND status = ${PENDING} AND lease_until > ${leaseNow}
+                GROUP BY target
+              ) busy ON busy.target = d.target
+              WHERE d.status = ${PENDING} AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ${at}
+                AND (d.lease_until IS NULL OR d.lease_until <= ${leaseNow})
+            ) ranked
+            WHERE target_rank + in_flight <= ${perTarget}
+            ORDER BY next_attempt_at, id LIMIT ${limit}`
+          if (chosen.length === 0) return []
+          const rows = yield* sql`UPDATE webhook_deliveries
+            SET ${sql.update({ lease_owner: worker, lease_until: leaseUntil, updated_at: at })}
+            WHERE ${sql.in("id", chosen.map((row) => row.id))} RETURNING *`
           // RETURNING order is unspecified; hand work out oldest-due first as it was chosen.
-          Effect.map(Arr.sort(dueOrder)),
-          dbCall
-        )
-      },
+          return Arr.sort(yield* deliveries.all(rows), dueOrder)
+        })).pipe(dbCall),
 
       // One transaction: the attempt row exists exactly when the delivery moved on. The lease
       // owner guard means a worker whose lease was taken over (or requeued) records nothing.
@@ -187,7 +202,7 @@ export const layer = Layer.effect(
 
       // Never while a worker holds a live lease: that attempt may be delivering right now, and
       // taking its lease would make it record nothing and the event go out twice.
-      requeue: (id, at) =>
+      requeue: (id, at, leaseNow) =>
         sql`UPDATE webhook_deliveries SET ${
           sql.update({
             status: PENDING,
@@ -199,7 +214,7 @@ export const layer = Layer.effect(
             lease_until: null,
             updated_at: at
           })
-        } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${at})
+        } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${leaseNow})
           RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall)
     })
   })

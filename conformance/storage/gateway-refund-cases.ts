@@ -67,22 +67,36 @@ export const gatewayRefundCases = (it: StorageIt) => {
       const first = yield* enqueuedAt(Instant(1_000n))
       yield* enqueuedAt(Instant(3_000n))
       yield* enqueuedAt(null)
-      const due = yield* store.listDue(Instant(2_500n), 10)
+      const leaseNow = yield* now
+      const due = yield* store.listDue(Instant(2_500n), leaseNow, 10)
       expect(due.map((row) => row.refundTrxId)).toEqual([first.refundTrxId, second.refundTrxId])
-      expect((yield* store.listDue(Instant(2_500n), 1)).map((row) => row.refundTrxId)).toEqual([first.refundTrxId])
+      expect((yield* store.listDue(Instant(2_500n), leaseNow, 1)).map((row) => row.refundTrxId)).toEqual([first.refundTrxId])
+      // A row under a live lease is not due to anyone else; once the lease lapses it is again.
+      expect(yield* store.claim(first.refundTrxId, Instant(1_000n), leaseNow, plusSeconds(leaseNow, 60))).toBe(true)
+      expect((yield* store.listDue(Instant(2_500n), leaseNow, 10)).map((row) => row.refundTrxId)).toEqual([second.refundTrxId])
+      expect((yield* store.listDue(Instant(2_500n), plusSeconds(leaseNow, 61), 10)).map((row) => row.refundTrxId)).toEqual([first.refundTrxId, second.refundTrxId])
     }))
 
-  it.effect("gateway refund: of concurrent claims on one due row exactly one wins, and a stale claim loses", () =>
+  it.effect("gateway refund: of concurrent claims on one due row exactly one wins, a live lease holds, and a stale claim loses", () =>
     Effect.gen(function*() {
       const store = yield* GatewayRefunds
       const dueAt = Instant(5_000n)
       const row = yield* enqueuedAt(dueAt)
-      const lease = plusSeconds(yield* now, 300)
-      const claims = yield* Effect.all(Array.from({ length: 8 }, () => store.claim(row.refundTrxId, dueAt, lease)), { concurrency: "unbounded" })
+      const leaseNow = yield* now
+      const lease = plusSeconds(leaseNow, 300)
+      const claims = yield* Effect.all(Array.from({ length: 8 }, () => store.claim(row.refundTrxId, dueAt, leaseNow, lease)), { concurrency: "unbounded" })
       expect(claims.filter((won) => won).length).toBe(1)
-      expect(Option.getOrThrow(yield* store.find(row.refundTrxId)).nextAttemptAt).toBe(lease)
-      expect(yield* store.claim(row.refundTrxId, dueAt, plusSeconds(lease, 60))).toBe(false)
-      expect(yield* store.claim(unique("SANDBOX_RF"), dueAt, lease)).toBe(false)
+      // The due date is untouched (business time); the lease alone holds the row.
+      expect(Option.getOrThrow(yield* store.find(row.refundTrxId)).nextAttemptAt).toBe(dueAt)
+      expect(yield* store.claim(row.refundTrxId, dueAt, plusSeconds(leaseNow, 299), plusSeconds(lease, 60))).toBe(false)
+      // The holder died: once its lease lapses another caller takes the row.
+      expect(yield* store.claim(row.refundTrxId, dueAt, plusSeconds(leaseNow, 301), plusSeconds(lease, 600))).toBe(true)
+      // Recorded: the lease ends and the row is due again only at its new time.
+      const retryAt = plusSeconds(leaseNow, 60)
+      yield* store.record(row.refundTrxId, { status: "pending", attempts: 1, nextAttemptAt: retryAt, gatewayReference: null, message: "timed out", at: leaseNow })
+      expect(yield* store.claim(row.refundTrxId, dueAt, leaseNow, lease)).toBe(false)
+      expect(yield* store.claim(row.refundTrxId, retryAt, leaseNow, lease)).toBe(true)
+      expect(yield* store.claim(unique("SANDBOX_RF"), dueAt, leaseNow, lease)).toBe(false)
     }))
 
   it.effect("gateway refund: record keeps each call's outcome; a final row is never due again", () =>
@@ -104,7 +118,7 @@ export const gatewayRefundCases = (it: StorageIt) => {
       const done = Option.getOrThrow(yield* store.find(row.refundTrxId))
       expect(done).toMatchObject({ status: "succeeded", attempts: 2, nextAttemptAt: null, gatewayReference: "re_123", message: null, updatedAt: later })
       expect(done.createdAt).toBe(row.createdAt)
-      const due = yield* store.listDue(plusSeconds(later, 86_400 * 365), 10_000)
+      const due = yield* store.listDue(plusSeconds(later, 86_400 * 365), plusSeconds(later, 86_400 * 365), 10_000)
       expect(due.some((candidate) => candidate.refundTrxId === row.refundTrxId)).toBe(false)
     }))
 }

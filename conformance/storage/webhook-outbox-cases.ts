@@ -32,7 +32,7 @@ const report = (
  */
 const claimOwn = (ids: ReadonlyArray<string>, worker: string, at: Instant, leaseSeconds = 60) =>
   Effect.flatMap(WebhookOutbox, (outbox) =>
-    outbox.claimDue({ worker, now: at, leaseUntil: plusSeconds(at, leaseSeconds), limit: 10_000 })).pipe(
+    outbox.claimDue({ worker, now: at, leaseNow: at, leaseUntil: plusSeconds(at, leaseSeconds), limit: 10_000, perTarget: 10_000 })).pipe(
       Effect.map((claimed) => claimed.map((d) => d.id).filter((id) => ids.includes(id)))
     )
 
@@ -78,12 +78,12 @@ export const webhookOutboxCases = (it: StorageIt) => {
       const unscheduled = yield* outbox.enqueue(newDelivery(merchant.id, null))
       const ids = [past.id, exact.id, future.id, unscheduled.id]
 
-      const claimed = yield* outbox.claimDue({ worker: "w1", now: at, leaseUntil: plusSeconds(at, 60), limit: 10_000 })
+      const claimed = yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, perTarget: 10_000 })
       expect(claimed.map((d) => d.id).filter((id) => ids.includes(id)).sort()).toEqual([past.id, exact.id].sort())
       for (const d of claimed) expect(d.status === "pending" && d.nextAttemptAt !== null && d.nextAttemptAt <= at).toBe(true)
       // Claiming leaves the delivery's visible state alone: it is still pending with no attempts.
       expect(Option.map(yield* outbox.findById(past.id), (d) => [d.status, d.attempts])).toEqual(Option.some(["pending", 0]))
-      expect(yield* outbox.claimDue({ worker: "w1", now: at, leaseUntil: plusSeconds(at, 60), limit: 0 })).toEqual([])
+      expect(yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 0, perTarget: 10_000 })).toEqual([])
     }))
 
   it.effect("webhook outbox: a leased delivery is not claimed again until its lease ends", () =>
@@ -191,7 +191,7 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(yield* claimOwn([delivery.id], "w1", plusSeconds(t0, 3_600))).toEqual([])
 
       const t1 = plusSeconds(t0, 5)
-      const requeued = yield* outbox.requeue(delivery.id, t1)
+      const requeued = yield* outbox.requeue(delivery.id, t1, t1)
       expect(requeued).toEqual(
         Option.some({ ...delivery, status: "pending", attempts: 0, nextAttemptAt: t1, lastError: null, lastStatusCode: null, updatedAt: t1 })
       )
@@ -200,11 +200,11 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect((yield* outbox.attempts(delivery.id)).map((a) => a.statusCode)).toEqual([410])
       expect(yield* claimOwn([delivery.id], "w2", t1)).toEqual([delivery.id])
       // While w2 holds a live lease its attempt may be sending: requeue must not take it away.
-      expect(yield* outbox.requeue(delivery.id, t1)).toEqual(Option.none())
+      expect(yield* outbox.requeue(delivery.id, t1, t1)).toEqual(Option.none())
       yield* outbox.recordAttempt(report(delivery.id, "w2", t1, { statusCode: 200, error: null, durationMs: 3, next: { status: "delivered" } }))
       // History numbering continues across the redelivery.
       expect((yield* outbox.attempts(delivery.id)).map((a) => [a.attempt, a.statusCode])).toEqual([[1, 410], [2, 200]])
-      expect(yield* outbox.requeue(unique("evt_missing"), t1)).toEqual(Option.none())
+      expect(yield* outbox.requeue(unique("evt_missing"), t1, t1)).toEqual(Option.none())
     }))
 
   it.effect("webhook outbox: list filters by merchant and status, newest first", () =>
@@ -238,6 +238,38 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(everything.map((d) => d.id)).toEqual(newestFirst(everything))
     }))
 
+  it.effect("webhook outbox: claims are fair: at most perTarget in flight per target, across workers, the rest go to other targets", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const host = unique("hung").toLowerCase().replace(/[^a-z0-9]/g, "")
+      // Ten old deliveries to one target (another path, user info and case are the same target)...
+      const hung = yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) =>
+        outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, -100 + i), {
+          url: i % 2 === 0 ? `https://${host}.example.test/ipn/${i}` : `HTTPS://user:pw@${host.toUpperCase()}.example.test/other`
+        })))
+      // ...then two newer ones to another.
+      const other = yield* Effect.forEach([0, 1], (i) =>
+        outbox.enqueue(newDelivery(merchant.id, plusSeconds(at, -50 + i), { url: `https://${host}-other.example.test/ipn` })))
+      const mine = new Set([...hung, ...other].map((d) => d.id))
+      const claim = (worker: string, limit: number, leaseNow = at) =>
+        Effect.map(
+          outbox.claimDue({ worker, now: at, leaseNow, leaseUntil: plusSeconds(leaseNow, 60), limit, perTarget: 3 }),
+          (claimed) => claimed.map((d) => d.id).filter((id) => mine.has(id))
+        )
+      const first = yield* claim("fair_w1", 10_000)
+      // The three oldest of the first target, and both of the other, oldest due first.
+      expect(first).toEqual([...hung.slice(0, 3), ...other].map((d) => d.id))
+      // Another worker gets nothing of the saturated target while those leases live.
+      expect(yield* claim("fair_w2", 10_000)).toEqual([])
+      // One attempt recorded frees one place for the target.
+      yield* outbox.recordAttempt(report(hung[0]!.id, "fair_w1", at, { statusCode: 200, error: null, durationMs: 1, next: { status: "delivered" } }))
+      expect(yield* claim("fair_w2", 10_000)).toEqual([hung[3]!.id])
+      // Leases judged on their own clock: once they lapse, the target's places are free again.
+      expect(yield* claim("fair_w3", 10_000, plusSeconds(at, 61))).toEqual([...hung.slice(1, 4), ...other].map((d) => d.id))
+    }))
+
   it.effect("webhook outbox: concurrent workers never claim one delivery twice", () =>
     Effect.gen(function*() {
       const outbox = yield* WebhookOutbox
@@ -256,7 +288,7 @@ export const webhookOutboxCases = (it: StorageIt) => {
           const mine: Array<string> = []
           for (;;) {
             const claimAt = yield* now
-            const batch = yield* outbox.claimDue({ worker, now: claimAt, leaseUntil: plusSeconds(claimAt, 600), limit })
+            const batch = yield* outbox.claimDue({ worker, now: claimAt, leaseNow: claimAt, leaseUntil: plusSeconds(claimAt, 600), limit, perTarget: 10_000 })
             if (batch.length === 0) return { worker, ids: mine }
             for (const d of batch) if (ids.has(d.id)) mine.push(d.id)
           }

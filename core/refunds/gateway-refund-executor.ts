@@ -9,6 +9,7 @@ import { GatewayRepository } from "../payments/gateway-repository.js"
 import type { Payment } from "../payments/payment.js"
 import { PaymentRepository } from "../payments/payment-repository.js"
 import { Instant, MICROS_PER_SECOND, now } from "../shared/instant.js"
+import { realNow } from "../shared/real-clock.js"
 import { type GatewayRefund, type GatewayRefundProgress, GatewayRefunds } from "./gateway-refund.js"
 
 /** Calls that failed (threw, timed out, answered nonsense) before a refund is marked failed for good. */
@@ -104,10 +105,10 @@ const logOutcome = (row: GatewayRefund, gatewayCode: string, progress: GatewayRe
 }
 
 /** One due row, if this host wins its claim: one call to the plugin, its outcome recorded. */
-const executeOne = (row: GatewayRefund, leaseUntil: Instant) =>
+const executeOne = (row: GatewayRefund, leaseNow: Instant, leaseUntil: Instant) =>
   Effect.gen(function*() {
     const store = yield* GatewayRefunds
-    if (row.nextAttemptAt === null || !(yield* store.claim(row.refundTrxId, row.nextAttemptAt, leaseUntil))) return
+    if (row.nextAttemptAt === null || !(yield* store.claim(row.refundTrxId, row.nextAttemptAt, leaseNow, leaseUntil))) return
     const payment = yield* (yield* PaymentRepository).findByTrxId(row.paymentTrxId)
     const gateway = yield* (yield* GatewayRepository).findById(row.gatewayId)
     const answer = Option.isSome(payment) && Option.isSome(gateway)
@@ -126,10 +127,11 @@ const executeOne = (row: GatewayRefund, leaseUntil: Instant) =>
 /** One pass: claims what is due and executes it; the count of due rows read. */
 export const executeDueRefunds = (limit: number, options: { readonly callTimeoutMillis?: number } = {}) =>
   Effect.gen(function*() {
-    const at = yield* now
-    const due = yield* (yield* GatewayRefunds).listDue(at, limit)
-    const leaseUntil = Instant(at + leaseMicros(options.callTimeoutMillis))
-    yield* Effect.forEach(due, (row) => executeOne(row, leaseUntil), { discard: true, concurrency: 4 })
+    // Due dates on business time; the lease on the wall clock, whatever a manual clock says.
+    const leaseNow = yield* realNow
+    const due = yield* (yield* GatewayRefunds).listDue(yield* now, leaseNow, limit)
+    const leaseUntil = Instant(leaseNow + leaseMicros(options.callTimeoutMillis))
+    yield* Effect.forEach(due, (row) => executeOne(row, leaseNow, leaseUntil), { discard: true, concurrency: 4 })
     return due.length
   })
 

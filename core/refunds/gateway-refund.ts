@@ -66,13 +66,16 @@ export const newGatewayRefund = (
 export class GatewayRefunds extends Context.Tag("merchant-payments/GatewayRefunds")<GatewayRefunds, {
   /** Call inside the refund's transaction: the row commits with the refund or not at all. */
   readonly enqueue: (refund: GatewayRefund) => Effect.Effect<void, StorageError>
-  /** Rows whose next call is due at `now`, earliest first. */
-  readonly listDue: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<GatewayRefund>, StorageError>
+  /** Rows whose next call is due at `now` (business time) and not under a lease live at `leaseNow` (wall clock), earliest first. */
+  readonly listDue: (now: Instant, leaseNow: Instant, limit: number) => Effect.Effect<ReadonlyArray<GatewayRefund>, StorageError>
   /**
-   * Takes a due row for this caller: moves its next call to `leaseUntil` only if it is still
-   * `expectedNextAttemptAt`, so of several hosts reading the same due row exactly one calls the plugin.
+   * Takes a due row for this caller until `leaseUntil` (wall clock): only if its next call is still
+   * `expectedNextAttemptAt` and no lease on it is live at `leaseNow`, so of several hosts reading the
+   * same due row exactly one calls the plugin. The lease is on real time: moving a manual clock mid-call
+   * cannot hand the row to a second caller. A caller that dies leaves the lease to lapse.
    */
-  readonly claim: (refundTrxId: string, expectedNextAttemptAt: Instant, leaseUntil: Instant) => Effect.Effect<boolean, StorageError>
+  readonly claim: (refundTrxId: string, expectedNextAttemptAt: Instant, leaseNow: Instant, leaseUntil: Instant) => Effect.Effect<boolean, StorageError>
+  /** Records a call's outcome and ends the lease. */
   readonly record: (refundTrxId: string, progress: GatewayRefundProgress) => Effect.Effect<void, StorageError>
   readonly find: (refundTrxId: string) => Effect.Effect<Option.Option<GatewayRefund>, StorageError>
   /** Oldest first. */

@@ -1,10 +1,12 @@
 import { type Clock, Context, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds } from "../shared/instant.js"
+import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/ids.js"
 import { SecretBox } from "../signing/secret-box.js"
 import { signWebhook } from "../signing/webhook-signature.js"
 import type { AttemptReport, WebhookDelivery } from "./delivery.js"
+import { deliveryTarget } from "./delivery-target.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 import { WebhookSender } from "./webhook-sender.js"
 
@@ -13,13 +15,16 @@ export interface DispatchPolicy {
   readonly retryDelaysMillis: ReadonlyArray<number>
   /** How long a worker may hold a claimed delivery: beyond the send timeout, so a live send keeps it. */
   readonly leaseSeconds: number
-  readonly batchSize: number
+  /** Attempts this host sends at once, every target together. */
+  readonly concurrency: number
+  /**
+   * Attempts in flight to one target (a URL's origin) across every host of the store: a receiver
+   * that never answers holds this many senders until their timeout, and the rest go to others.
+   */
+  readonly perTarget: number
 }
 
-/** Deliveries sent at once by one worker; a pass claims no more than it sends at once. */
-const CONCURRENCY = 4
-
-export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, batchSize: CONCURRENCY }
+export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, concurrency: 32, perTarget: 4 }
 
 /**
  * A lease must outlast the send it covers, or another host could claim the row mid-send and deliver
@@ -82,12 +87,7 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
   })
 
 /** Scheme, host and port only: a webhook URL's user info, path or query may carry the merchant's own tokens. */
-export const originOf = (url: string): string => {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url)
-  if (match === null) return "(invalid URL)"
-  const authority = match[2]!
-  return `${match[1]!.toLowerCase()}${authority.slice(authority.lastIndexOf("@") + 1)}`
-}
+export const originOf = deliveryTarget
 
 /** An operator's view of a failed attempt: which event, where, why, and whether it will be retried. */
 const logFailedAttempt = (delivery: WebhookDelivery, attemptNumber: number, reason: string, retrying: boolean) =>
@@ -96,17 +96,29 @@ const logFailedAttempt = (delivery: WebhookDelivery, attemptNumber: number, reas
     { attempt: attemptNumber, reason, retrying, target: originOf(delivery.url) }
   ).pipe(Effect.annotateLogs({ event_id: delivery.id, merchant_id: String(delivery.merchantId) }))
 
-/** One pass: claim what is due, send each, record each. Returns how many were claimed. */
-export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDispatchPolicy) =>
+/**
+ * Claims what is due, at most `free` deliveries, fairly across targets. Due dates are judged on
+ * business time (`Clock`), leases on the wall clock (`RealClock`).
+ */
+export const claimDue = (worker: string, policy: DispatchPolicy, free: number) =>
   Effect.gen(function*() {
     const at = yield* now
-    const claimed = yield* (yield* WebhookOutbox).claimDue({
+    const leaseNow = yield* realNow
+    return yield* (yield* WebhookOutbox).claimDue({
       worker,
       now: at,
-      leaseUntil: plusSeconds(at, policy.leaseSeconds),
-      limit: policy.batchSize
+      leaseNow,
+      leaseUntil: plusSeconds(leaseNow, policy.leaseSeconds),
+      limit: free,
+      perTarget: policy.perTarget
     })
-    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: CONCURRENCY, discard: true })
+  })
+
+/** One pass: claim what is due, send each, record each, waiting for all. Returns how many were claimed. */
+export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDispatchPolicy) =>
+  Effect.gen(function*() {
+    const claimed = yield* claimDue(worker, policy, policy.concurrency)
+    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: "unbounded", discard: true })
     return claimed.length
   })
 
@@ -116,8 +128,11 @@ export class WebhookDispatcher extends Context.Tag("merchant-payments/WebhookDis
 }>() {}
 
 /**
- * Polls every `pollInterval` (sooner while batches come back full). Business time (due dates, retry
- * delays) follows `clock` when given, so a manual clock drives retries too.
+ * Polls every `pollInterval` (at once again while claims fill the free senders). Each attempt runs on
+ * its own fiber, so a pass never waits for a slow send: a hung receiver holds its own senders (at
+ * most `perTarget`) until their timeout while the others keep delivering. Business time (due dates,
+ * retry delays) follows `clock` when given, so a manual clock drives retries too; leases stay on the
+ * wall clock.
  */
 export const layer = (options: {
   readonly policy?: DispatchPolicy
@@ -129,8 +144,22 @@ export const layer = (options: {
     Effect.gen(function*() {
       const worker = `worker-${yield* (yield* Ids).token(9)}`
       const policy = options.policy ?? defaultDispatchPolicy
-      const pass = dispatchOnce(worker, policy).pipe(
-        Effect.repeat({ while: (claimed) => claimed === policy.batchSize }),
+      const scope = yield* Effect.scope
+      let sending = 0
+      const send = (delivery: WebhookDelivery) =>
+        attempt(worker, delivery, policy).pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning("webhook attempt could not be recorded; its lease lapses and it is sent again", cause)),
+          Effect.ensuring(Effect.sync(() => sending--))
+        )
+      const pass = Effect.gen(function*() {
+        const free = policy.concurrency - sending
+        if (free <= 0) return false
+        const claimed = yield* claimDue(worker, policy, free)
+        sending += claimed.length
+        for (const delivery of claimed) yield* Effect.forkIn(send(delivery), scope)
+        return claimed.length === free
+      }).pipe(
+        Effect.repeat({ while: (full) => full }),
         Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
       )
       const scheduled = Effect.repeat(pass, Schedule.spaced(options.pollInterval ?? "1 second"))

@@ -8,14 +8,19 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
   /** Call inside the transaction of the state change the event reports, so neither exists without the other. */
   readonly enqueue: (delivery: NewDelivery) => Effect.Effect<WebhookDelivery, StorageError>
   /**
-   * Leases up to `limit` pending deliveries due at `now` to `worker` until `leaseUntil`. A row is
-   * leased to one worker at a time; an expired lease (a crashed worker) makes it claimable again.
+   * Leases up to `limit` pending deliveries due at `now` (business time) to `worker` until
+   * `leaseUntil`. A row is leased to one worker at a time; an expired lease (a crashed worker) makes
+   * it claimable again. Leases are judged on `leaseNow`, the wall clock, never on business time.
+   * Fair: no target (`deliveryTarget` of the URL) gets more than `perTarget` attempts in flight,
+   * counting every worker's live leases, so the oldest due rows of other targets are taken instead.
    */
   readonly claimDue: (claim: {
     readonly worker: string
     readonly now: Instant
+    readonly leaseNow: Instant
     readonly leaseUntil: Instant
     readonly limit: number
+    readonly perTarget: number
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
   /** Records an attempt and releases the lease; false when the worker no longer held it. */
   readonly recordAttempt: (report: AttemptReport) => Effect.Effect<boolean, StorageError>
@@ -29,7 +34,7 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
   readonly attempts: (deliveryId: string) => Effect.Effect<ReadonlyArray<DeliveryAttempt>, StorageError>
   /**
    * Makes a delivery pending again, due at `now`, with the same body and event id and a fresh
-   * attempt budget. None when it does not exist or a worker holds a live lease on it.
+   * attempt budget. None when it does not exist or a worker holds a lease live at `leaseNow` (wall clock).
    */
-  readonly requeue: (id: string, now: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+  readonly requeue: (id: string, now: Instant, leaseNow: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
 }>() {}

@@ -6,6 +6,7 @@ import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.j
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
 import { initiatePayment } from "../../core/payments/initiate-payment.js"
+import { fromMillis } from "../../core/shared/instant.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import type { WebhookDelivery } from "../../core/webhooks/delivery.js"
@@ -152,7 +153,7 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
       await until(async () => (await deliveryFor(trxId)).status === "failed")
       const failed = await deliveryFor(trxId)
       expect([failed.attempts, failed.lastStatusCode, failed.lastError]).toEqual([3, 503, "HTTP 503"])
-      await run(Effect.flatMap(WebhookOutbox, (outbox) => outbox.requeue(failed.id, manual.unsafeNow())))
+      await run(Effect.flatMap(WebhookOutbox, (outbox) => outbox.requeue(failed.id, manual.unsafeNow(), fromMillis(Date.now()))))
       await until(async () => (await attemptsOf(failed.id)).length === 4)
       expect((await attemptsOf(failed.id)).at(-1)?.attempt).toBe(4)
     })

@@ -2,6 +2,7 @@ import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { now, toIsoString } from "../../../core/shared/instant.js"
+import { realNow } from "../../../core/shared/real-clock.js"
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
 import { adminEndpoint } from "../admin-endpoint.js"
@@ -59,7 +60,7 @@ export const adminWebhookRoutes = HttpRouter.empty.pipe(
   HttpRouter.post("/webhook-deliveries/:id/redeliver", adminEndpoint(Effect.gen(function*() {
     const delivery = yield* findDelivery(yield* deliveryId)
     // Same body and event id, a fresh budget of attempts, due now; never while an attempt is in flight.
-    const requeued = yield* (yield* WebhookOutbox).requeue(delivery.id, yield* now)
+    const requeued = yield* (yield* WebhookOutbox).requeue(delivery.id, yield* now, yield* realNow)
     if (Option.isNone(requeued)) return yield* new DeliveryInFlight()
     return ok(deliveryJson(requeued.value))
   })))
