@@ -1,4 +1,4 @@
-import { type Clock, Context, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queue } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
@@ -145,11 +145,14 @@ export const layer = (options: {
       const worker = `worker-${yield* (yield* Ids).token(9)}`
       const policy = options.policy ?? defaultDispatchPolicy
       const scope = yield* Effect.scope
+      // A finished send frees a place (for its target too): look again at once, not at the next poll,
+      // or a busy target would get only perTarget attempts per poll interval.
+      const wake = yield* Queue.sliding<void>(1)
       let sending = 0
       const send = (delivery: WebhookDelivery) =>
         attempt(worker, delivery, policy).pipe(
           Effect.catchAllCause((cause) => Effect.logWarning("webhook attempt could not be recorded; its lease lapses and it is sent again", cause)),
-          Effect.ensuring(Effect.sync(() => sending--))
+          Effect.ensuring(Effect.zipRight(Effect.sync(() => sending--), Queue.offer(wake, undefined)))
         )
       const pass = Effect.gen(function*() {
         const free = policy.concurrency - sending
@@ -162,8 +165,9 @@ export const layer = (options: {
         Effect.repeat({ while: (full) => full }),
         Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
       )
-      const scheduled = Effect.repeat(pass, Schedule.spaced(options.pollInterval ?? "1 second"))
-      yield* Effect.forkScoped(options.clock === undefined ? scheduled : Effect.withClock(scheduled, options.clock))
+      const pollInterval = options.pollInterval ?? "1 second"
+      const loop = Effect.forever(Effect.zipRight(pass, Effect.race(Queue.take(wake), Effect.sleep(pollInterval))))
+      yield* Effect.forkScoped(options.clock === undefined ? loop : Effect.withClock(loop, options.clock))
       return WebhookDispatcher.of({ worker })
     })
   )

@@ -137,6 +137,18 @@ export const gatewayRefundExecutorSuite = (name: string, store: () => StoreConfi
       expect(kit.whole.callsFor(payment.trxId).length).toBe(1)
     })
 
+    it("keeps its lease on the wall clock: business time moved an hour mid-call does not call the gateway twice", async () => {
+      const { payment, refund } = await refunded(["slow"])
+      const first = kit.execute()
+      while (kit.whole.callsFor(payment.trxId).length === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+      // The call is in flight (half a second) when the manual clock jumps far past the 5 min lease.
+      await kit.advance(3_600)
+      await kit.execute()
+      await first
+      expect(kit.whole.callsFor(payment.trxId).length).toBe(1)
+      expect(await row(refund.refundTrxId)).toMatchObject({ status: "succeeded", attempts: 1 })
+    })
+
     it("two executors racing for one due row: the plugin is called once", async () => {
       const { payment, refund } = await refunded()
       await kit.run(Effect.all([executeDueRefunds(50), executeDueRefunds(50), executeDueRefunds(50)], { concurrency: "unbounded" }))

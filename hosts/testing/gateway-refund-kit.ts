@@ -25,8 +25,8 @@ import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { kitLayer, type StoreConfig } from "../kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
-/** One answer of the scripted plugin: a report, a thrown error, or a failed Effect. */
-export type RefundStep = RefundReport | "throw" | "fail"
+/** One answer of the scripted plugin: a report, a thrown error, a failed Effect, or success after half a second. */
+export type RefundStep = RefundReport | "throw" | "fail" | "slow"
 
 /**
  * A tiny Effect-style plugin whose refund answers follow a script per payment (then "succeeded"),
@@ -50,11 +50,13 @@ export const scriptedRefundPlugin = (id: string, capabilities: Partial<PluginCap
     ...(capabilities.refunds === true
       ? {
         refund: (context: RefundContext<unknown>) =>
-          Effect.suspend(() => {
+          Effect.suspend((): Effect.Effect<RefundReport, GatewayFailure> => {
             calls.push(context)
-            const step = scripts.get(context.trxId)?.shift() ?? { status: "succeeded", gatewayRefundReference: `re_${context.refundTrxId}` }
+            const succeeded: RefundReport = { status: "succeeded", gatewayRefundReference: `re_${context.refundTrxId}` }
+            const step = scripts.get(context.trxId)?.shift() ?? succeeded
             if (step === "throw") return Effect.die(new Error("connection reset by the gateway"))
             if (step === "fail") return Effect.fail(new GatewayFailure({ message: "gateway unavailable", retryable: true }))
+            if (step === "slow") return Effect.as(Effect.sleep("500 millis"), succeeded)
             return Effect.as(Effect.sleep("40 millis"), step)
           })
       }

@@ -144,6 +144,19 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
       expect(ids.size).toBe(1)
     })
 
+    it("keeps a lease on the wall clock: business time moved an hour mid-send does not send the event twice", async () => {
+      const trxId = await pay("/slow-lease")
+      // The attempt is in flight (the receiver holds it until the 300 ms send timeout)...
+      await until(() => endpoint.received.some((r) => r.body.includes(trxId)))
+      // ...when the manual clock jumps far past the 120 s lease; passes run every 50 ms meanwhile.
+      await advance(3_600)
+      await until(async () => (await deliveryFor(trxId)).attempts === 1)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(endpoint.received.filter((r) => r.body.includes(trxId)).length).toBe(1)
+      const delivery = await deliveryFor(trxId)
+      expect([delivery.status, delivery.attempts, delivery.lastError]).toEqual(["pending", 1, "timeout after 300 ms"])
+    })
+
     it("gives up after 3 attempts; a redelivery sends the same event again", async () => {
       const trxId = await pay("/down")
       await until(async () => (await deliveryFor(trxId)).attempts === 1)

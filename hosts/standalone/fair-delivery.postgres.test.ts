@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { onThrowawayPostgres } from "../../conformance/support/on-throwaway-postgres.js"
+import { ensureBuilt } from "./testing/build.js"
+import { type Host, killSurvivors, startHost, startReceiver, stopAll, stopReceiver } from "./testing/child-hosts.js"
+import { type HungReceiver, runFairnessScenario, startHungReceiver } from "./testing/fair-delivery.js"
+import { adminCall, migrateOnce, onboardMerchant, type OnboardedMerchant } from "./testing/shared-store-fixtures.js"
+
+const ADMIN_TOKEN = "fair-delivery-admin-token"
+
+/**
+ * The fair-delivery scenario across two built hosts on one PostgreSQL database: payments go to both
+ * hosts in turn and both dispatch. The cap on attempts in flight to one target holds across hosts
+ * (A's hung receiver never holds more than 4 connections), and B's IPNs still arrive within 5 s.
+ */
+onThrowawayPostgres("fair delivery across two hosts", (databaseUrl) => {
+  describe("fair webhook delivery across two built hosts on one postgres database", () => {
+    let hosts: ReadonlyArray<Host> = []
+    let a: OnboardedMerchant
+    let b: OnboardedMerchant
+    let hung: HungReceiver
+    let scratch = ""
+
+    beforeAll(async () => {
+      process.on("exit", killSurvivors)
+      await ensureBuilt()
+      await startReceiver()
+      scratch = mkdtempSync(join(tmpdir(), "mp-fair-pg-"))
+      await migrateOnce(databaseUrl())
+      const shared = {
+        DATABASE_URL: databaseUrl(), MASTER_KEY: "ef".repeat(32), ADMIN_TOKEN, BASE_URL: "https://payments.example", DEMO: "false",
+        RATE_LIMIT_PER_MINUTE: "1000000", LOG_LEVEL: "error"
+      }
+      hosts = await Promise.all([startHost(join(scratch, "a"), shared), startHost(join(scratch, "b"), shared)])
+      const gateway = await adminCall(hosts[0]!, ADMIN_TOKEN, "POST", "/gateways", { plugin: "sandbox", name: "Sandbox card", currency_code: "USD", method: "sandbox" })
+      expect(gateway.status, gateway.text).toBe(201)
+      a = await onboardMerchant(hosts[0]!, ADMIN_TOKEN, "Merchant A", { fee_percent: "0", fee_fixed: "0" })
+      b = await onboardMerchant(hosts[1]!, ADMIN_TOKEN, "Merchant B", { fee_percent: "0", fee_fixed: "0" })
+      hung = await startHungReceiver()
+    }, 180_000)
+
+    afterAll(async () => {
+      await stopAll()
+      process.off("exit", killSurvivors)
+      await stopReceiver()
+      await hung?.close()
+      if (scratch !== "") rmSync(scratch, { recursive: true, force: true })
+    }, 30_000)
+
+    it("B's slowest IPN arrives within 5 s while A's receiver hangs with 200 events queued, and A holds at most 4 connections across both hosts", async () => {
+      const outcome = await runFairnessScenario(hosts, a, b, hung)
+      expect(outcome.latenciesMs.at(-1), `B's IPN latencies (ms): ${outcome.latenciesMs.join(", ")}`).toBeLessThanOrEqual(5_000)
+      expect(outcome.hungMostOpen).toBeLessThanOrEqual(4)
+      expect(outcome.hungMostOpen).toBeGreaterThan(0)
+    }, 120_000)
+  })
+})

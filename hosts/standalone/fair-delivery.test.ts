@@ -1,0 +1,37 @@
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { childHostSuite } from "./testing/child-host-suite.js"
+import { type Host, startHost } from "./testing/child-hosts.js"
+import { type Demo, readAdminToken, readDemo } from "./testing/demo-fixtures.js"
+import { type HungReceiver, runFairnessScenario, startHungReceiver } from "./testing/fair-delivery.js"
+import { onboardMerchant } from "./testing/shared-store-fixtures.js"
+
+/**
+ * One merchant's receiver cannot stall everyone's webhooks: the built host on SQLite, merchant A's
+ * receiver accepting connections and never answering with 200 of A's events queued, merchant B's 20
+ * IPNs still arrive within 5 s of each payment, and A never holds more than 4 connections.
+ */
+describe("fair webhook delivery on the built host", () => {
+  const scratch = childHostSuite("mp-fair-delivery-")
+  let host: Host
+  let a: Demo
+  let b: Demo
+  let hung: HungReceiver
+
+  beforeAll(async () => {
+    const dataDir = join(scratch(), "host")
+    host = await startHost(dataDir, { RATE_LIMIT_PER_MINUTE: "1000000", LOG_LEVEL: "error" })
+    a = readDemo(dataDir)
+    b = await onboardMerchant(host, readAdminToken(dataDir), "Merchant B", { fee_percent: "0", fee_fixed: "0" })
+    hung = await startHungReceiver()
+  }, 60_000)
+
+  afterAll(() => hung?.close())
+
+  it("B's slowest IPN arrives within 5 s while A's receiver hangs with 200 events queued", async () => {
+    const outcome = await runFairnessScenario([host], a, b, hung)
+    expect(outcome.latenciesMs.at(-1), `B's IPN latencies (ms): ${outcome.latenciesMs.join(", ")}`).toBeLessThanOrEqual(5_000)
+    expect(outcome.hungMostOpen).toBeLessThanOrEqual(4)
+    expect(outcome.hungMostOpen).toBeGreaterThan(0)
+  }, 120_000)
+})
