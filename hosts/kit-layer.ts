@@ -6,6 +6,7 @@ import * as StatusSyncSweeper from "../core/payments/status-sync.js"
 import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
+import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
@@ -130,7 +131,7 @@ export const storageLayer = (store: StoreConfig) =>
  * shuts down, requests in flight finish before the connection pool closes.
  */
 export const kitLayer = (config: KitConfig) => {
-  const services = Layer.mergeAll(Authenticator.layer(), RateLimiter.layer()).pipe(
+  const services = Layer.mergeAll(Authenticator.layer(), AuthThrottle.layer.pipe(Layer.provideMerge(RateLimiter.layer()))).pipe(
     Layer.provideMerge(SiteSettingsService.layer(config.settings)),
     Layer.provideMerge(secretBoxLayer(config.masterKey))
   )

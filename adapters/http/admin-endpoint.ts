@@ -1,8 +1,10 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Context, Effect } from "effect"
+import { AuthThrottle } from "../../core/rate-limit/auth-throttle.js"
 import { constantTimeEqualHex, sha256Hex } from "../../core/signing/hmac.js"
 import { renderApiResponse, type ApiResponse } from "./api-response.js"
-import { AdminUnauthorized } from "./edge-errors.js"
+import { AdminUnauthorized, RateLimited } from "./edge-errors.js"
+import { clientAddress } from "./request-target.js"
 import { RawBody, readJsonRawBody } from "./request-body.js"
 import { renderError, toHttpResponse } from "./responses.js"
 import type { ApiError } from "./api-error.js"
@@ -13,13 +15,22 @@ export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")
 /** Hashing first gives equal-length inputs, so the comparison is constant time whatever was sent. */
 const tokenMatches = (presented: string, expected: string) => constantTimeEqualHex(sha256Hex(presented), sha256Hex(expected))
 
-/** Fails unless the request carries the admin bearer token; every /admin/v1 answer starts here. */
+/**
+ * Fails unless the request carries the admin bearer token; every /admin/v1 answer starts here. A
+ * wrong token counts against the caller's address: past the threshold, 429 until the window ends.
+ */
 export const requireAdminToken = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
+  const throttle = yield* AuthThrottle
+  const nowSeconds = Math.floor(Date.now() / 1000)
+  const ip = clientAddress(request)
+  const throttled = throttle.addressRetryAfter(ip, nowSeconds)
+  if (throttled !== undefined) return yield* new RateLimited({ retryAfterSeconds: throttled })
   // The scheme name is case-insensitive (RFC 7235); the token is not.
   const [scheme = "", presented = ""] = (request.headers["authorization"] ?? "").split(" ", 2)
   if (scheme.toLowerCase() !== "bearer" || presented === "" || !tokenMatches(presented, yield* AdminToken)) {
-    return yield* new AdminUnauthorized()
+    const retryAfterSeconds = yield* throttle.failed(ip, undefined, nowSeconds)
+    return yield* (retryAfterSeconds === undefined ? new AdminUnauthorized() : new RateLimited({ retryAfterSeconds }))
   }
 })
 

@@ -1,14 +1,16 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect } from "effect"
+import type { AuthenticationFailed } from "../../core/merchants/authentication-errors.js"
 import { Authenticator, type AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
 import type { Environment } from "../../core/merchants/environment.js"
+import { AuthThrottle } from "../../core/rate-limit/auth-throttle.js"
 import { RateLimiter } from "../../core/rate-limit/rate-limiter.js"
 import { SiteSettingsService } from "../../core/settings/site-settings-service.js"
 import { renderApiResponse, type ApiResponse } from "./api-response.js"
 import { RateLimited } from "./edge-errors.js"
 import { idempotent } from "./idempotent-request.js"
 import { RawBody, readJsonRawBody } from "./request-body.js"
-import { relativeRequestTarget, requestTarget } from "./request-target.js"
+import { clientAddress, relativeRequestTarget, requestTarget } from "./request-target.js"
 import { renderError, toHttpResponse } from "./responses.js"
 import type { ApiError } from "./api-error.js"
 
@@ -30,6 +32,10 @@ export const merchantEndpoint = <E extends ApiError, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const rawBody = yield* readJsonRawBody
     const nowSeconds = Math.floor(Date.now() / 1000)
+    const ip = clientAddress(request)
+    const throttle = yield* AuthThrottle
+    const throttled = throttle.addressRetryAfter(ip, nowSeconds)
+    if (throttled !== undefined) return yield* new RateLimited({ retryAfterSeconds: throttled })
     const caller = yield* (yield* Authenticator).authenticate({
       environmentHeader: header(request, "x-environment"),
       defaultEnvironment: options.defaultEnvironment,
@@ -42,9 +48,13 @@ export const merchantEndpoint = <E extends ApiError, R>(
       relativePathWithQuery: relativeRequestTarget(request),
       rawBody,
       nowSeconds
-    })
+    }).pipe(Effect.catchTag("AuthenticationFailed", (failure) =>
+      Effect.flatMap(
+        throttle.failed(ip, header(request, "x-merchant-key"), nowSeconds),
+        (retryAfterSeconds): Effect.Effect<never, AuthenticationFailed | RateLimited> =>
+          retryAfterSeconds === undefined ? Effect.fail(failure) : Effect.fail(new RateLimited({ retryAfterSeconds }))
+      )))
     const { rateLimitPerMinute } = yield* (yield* SiteSettingsService).current
-    const ip = Option.getOrElse(request.remoteAddress, () => "unknown")
     const decision = yield* (yield* RateLimiter).check(`${caller.merchant.id}|${ip}`, rateLimitPerMinute, nowSeconds)
     if (!decision.allowed) return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds })
 

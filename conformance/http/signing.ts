@@ -179,7 +179,7 @@ export const apiRequest = (target: Pick<Target, "baseUrl">, input: ApiRequest): 
 }
 
 /** An admin API call under /admin/v1 with the bearer token; `body` is sent as JSON (or as given, if a string). */
-export const adminRequest = (target: Target, method: string, path: string, body?: unknown): Promise<HttpResult> =>
+export const adminRequest = (target: Target, method: string, path: string, body?: unknown, localAddress?: string): Promise<HttpResult> =>
   rawRequest(target, {
     method,
     path: `/admin/v1${path}`,
@@ -188,5 +188,6 @@ export const adminRequest = (target: Target, method: string, path: string, body?
       authorization: `Bearer ${target.adminToken}`,
       ...(body !== undefined ? { "content-type": "application/json" } : {})
     },
-    ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {})
+    ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+    ...(localAddress !== undefined ? { localAddress } : {})
   })

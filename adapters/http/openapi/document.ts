@@ -17,7 +17,8 @@ export const operations: ReadonlyArray<Operation> = [...merchantOperations, ...p
 // A store outage (StoreUnavailable's 503 with Retry-After) can meet any call that reaches the store.
 const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]
 const MERCHANT_POST_ERRORS: ReadonlyArray<ErrorTag> = ["IdempotencyKeyReused", "IdempotentRequestInFlight"]
-const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "StorageError", "StoreUnavailable"]
+// RateLimited: an address past the failed-authentication threshold is refused until the minute ends.
+const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "RateLimited", "StorageError", "StoreUnavailable"]
 const BODY_ERRORS: ReadonlyArray<ErrorTag> = ["MalformedJson", "BodyTooLarge", "UnsupportedMediaType"]
 
 const isMerchant = (operation: Operation) => operation.security === "merchant" || operation.security === "merchant-production-default"
