@@ -1,6 +1,9 @@
 import { Effect, Option, Schema } from "effect"
 import type { Environment } from "../merchants/environment.js"
+import { RateLimiter } from "../rate-limit/rate-limiter.js"
 import type { GatewayId } from "../shared/ids.js"
+import { MICROS_PER_SECOND } from "../shared/instant.js"
+import { realNow } from "../shared/real-clock.js"
 import { gatewayCallee } from "./gateway-config.js"
 import type { GatewayReply } from "./gateway-plugin.js"
 import { acceptReport, type Verdict } from "./gateway-reports.js"
@@ -21,6 +24,22 @@ export interface ReceivedNotification {
 }
 
 const OK: GatewayReply = { status: 200 }
+
+/** Unverified notifications make the kit ask the gateway, at most this often per payment (a minute window). */
+export const SYNCS_PER_PAYMENT_PER_MINUTE = 1
+
+/**
+ * Whether the gateway was already asked about this payment, because of an unverified notification,
+ * in the current minute (on the wall clock, across every host of the store). Anyone can post an
+ * unverified notification naming a real transaction; without this, a thousand of them would be a
+ * thousand calls to the gateway.
+ */
+const askedRecently = (gatewayId: GatewayId, trxId: string) =>
+  Effect.gen(function*() {
+    const nowSeconds = Number((yield* realNow) / MICROS_PER_SECOND)
+    const decision = yield* (yield* RateLimiter).check(`notification-sync|${gatewayId}|${trxId}`, SYNCS_PER_PAYMENT_PER_MINUTE, nowSeconds)
+    return !decision.allowed
+  })
 
 /**
  * A gateway's server-to-server word. The plugin verifies and parses it; the core decides what it
@@ -46,6 +65,8 @@ export const receiveNotification = (notification: ReceivedNotification) =>
     const { reply, verified, ...word } = report
     const verdict: Verdict = verified
       ? yield* acceptReport(gateway.value, word, "notification")
+      : (yield* askedRecently(notification.gatewayId, word.trxId))
+      ? { _tag: "Ignored", reason: "unverified; the gateway was asked about this payment within the minute" }
       : yield* syncPayment(gateway.value, word.trxId, "notification")
     return { reply: reply ?? OK, verdict }
   })

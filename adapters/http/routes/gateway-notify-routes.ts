@@ -2,10 +2,19 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Effect } from "effect"
 import type { Environment } from "../../../core/merchants/environment.js"
 import { receiveNotification } from "../../../core/payments/gateway-notifications.js"
+import { RateLimiter } from "../../../core/rate-limit/rate-limiter.js"
 import { GatewayId } from "../../../core/shared/ids.js"
 import { gatewayIdInPath } from "../contract/parameters.js"
+import { RateLimited } from "../edge-errors.js"
 import { readRawBody } from "../request-body.js"
+import { clientAddress } from "../request-target.js"
 import { errorHttpResponse } from "../responses.js"
+
+/**
+ * Notifications one address may post to one gateway record a minute, across hosts; past it 429 with
+ * Retry-After, which gateways retry. Well above a real gateway's pace for one platform.
+ */
+export const NOTIFICATIONS_PER_MINUTE = 600
 
 /** The environment the checkout's notifyUrl named; a gateway configured by hand gets production. */
 const environmentOf = (url: string): Environment =>
@@ -22,8 +31,15 @@ export const gatewayNotifyRoutes = HttpRouter.empty.pipe(
     "/gateways/:id/notify",
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const gatewayId = GatewayId(yield* gatewayIdInPath.read)
+      const decision = yield* (yield* RateLimiter).check(
+        `notifications|${gatewayId}|${clientAddress(request)}`,
+        NOTIFICATIONS_PER_MINUTE,
+        Math.floor(Date.now() / 1000)
+      )
+      if (!decision.allowed) return yield* new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds })
       const { reply } = yield* receiveNotification({
-        gatewayId: GatewayId(yield* gatewayIdInPath.read),
+        gatewayId,
         environment: environmentOf(request.url),
         rawBody: yield* readRawBody,
         headers: request.headers
