@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pressButton } from "../conformance/gateway/html-forms.js"
+import { packPackage } from "./testing/pack-package.js"
 
 // The package as an installing app meets it: built once, packed with `npm pack` (so `files` and
 // `exports` are what is tested), unpacked into a scratch app outside the repository, and imported
@@ -28,16 +29,9 @@ const readmeBlock = (heading: string, lang: string) => {
 }
 
 beforeAll(async () => {
-  const stage = join(scratch, "stage")
-  // A build of its own: other tests may be building ./dist at the same moment.
-  // What `npm pack` builds (prepack): the host's build, then the exported suites' own.
-  for (const config of ["tsconfig.build.json", "tsconfig.conformance.json"]) {
-    await run(node, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, config), "--outDir", join(stage, "dist")])
-  }
-  for (const file of ["package.json", "README.md", "LICENSE"]) cpSync(join(root, file), join(stage, file))
-  const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", scratch], { cwd: stage })
+  const tarball = await packPackage(scratch)
   mkdirSync(installed, { recursive: true })
-  await run("tar", ["-xzf", join(scratch, stdout.trim().split("\n").pop()!), "-C", installed, "--strip-components=1"])
+  await run("tar", ["-xzf", tarball, "-C", installed, "--strip-components=1"])
   // The package's dependencies, and the app's own (vitest for the storage suite), as npm would
   // have installed them: taken from this checkout rather than a registry.
   symlinkSync(join(root, "node_modules"), join(installed, "node_modules"), "dir")

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs"
+import { dirname, resolve } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
@@ -24,11 +26,21 @@ const pragmas = Layer.effectDiscard(
   })
 )
 
+/**
+ * The file's folder, made when missing (`sqlite:./data/payments.db` on a first start), as the
+ * standalone host does for its DATA_DIR: SQLite itself would refuse with a bare TypeError.
+ */
+const folderFor = (filename: string) =>
+  Layer.effectDiscard(Effect.sync(() => {
+    if (filename !== ":memory:" && !filename.startsWith("file:")) mkdirSync(dirname(resolve(filename)), { recursive: true })
+  }))
+
 /** The SQLite client alone (also the generic SqlClient), configured and migrated. */
 export const clientLayer = (config: SqliteStorageConfig) =>
   Layer.effectDiscard(runMigrations).pipe(
     Layer.provideMerge(pragmas),
-    Layer.provideMerge(SqliteClient.layer({ filename: config.filename }))
+    Layer.provideMerge(SqliteClient.layer({ filename: config.filename })),
+    Layer.provide(folderFor(config.filename))
   )
 
 /**

@@ -42,12 +42,12 @@ const refundFailed = (message: string): RefundReport => ({ status: "failed", mes
 /** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync and refunds included. */
 export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeCheckoutConfig> => {
   const clients = makeStripeClients()
-  const clientFor = (config: StripeCheckoutConfig, environment: Environment): Stripe => {
+  const clientFor = (config: StripeCheckoutConfig, environment: Environment): Promise<Stripe> => {
     assertKeyServes(config, environment)
     return clients(config)
   }
   const retrieveSession = (config: StripeCheckoutConfig, environment: Environment, id: string) =>
-    stripeCall(config, () => clientFor(config, environment).checkout.sessions.retrieve(id))
+    stripeCall(config, async () => (await clientFor(config, environment)).checkout.sessions.retrieve(id))
 
   return {
     id: STRIPE_CHECKOUT_PLUGIN_ID,
@@ -65,7 +65,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
 
     async beginCheckout(context) {
       const { config } = context
-      const client = clientFor(config, context.environment)
+      const client = await clientFor(config, context.environment)
       const unitAmount = stripeAmountParam(toStripeMinor(context.amount, context.currency))
       const session = await stripeCall(config, () =>
         client.checkout.sessions.create({
@@ -103,7 +103,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     },
 
     handleNotification(context) {
-      return Promise.resolve(reportOfNotification(context))
+      return reportOfNotification(context)
     },
 
     async syncStatus(context) {
@@ -132,8 +132,8 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
         const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id
         if (paymentIntent === undefined) return refundFailed("the Stripe Checkout Session has no payment to refund")
         const amount = stripeAmountParam(toStripeMinor(context.amount, context.currency))
-        const refund = await stripeCall(config, () =>
-          clientFor(config, context.environment).refunds.create(
+        const refund = await stripeCall(config, async () =>
+          (await clientFor(config, context.environment)).refunds.create(
             { payment_intent: paymentIntent, amount, metadata: { trx_id: context.trxId, refund_trx_id: context.refundTrxId } },
             { idempotencyKey: context.idempotencyKey }
           ))

@@ -1,4 +1,4 @@
-import Stripe from "stripe"
+import type Stripe from "stripe"
 import type { Environment } from "../../../core/merchants/environment.js"
 import { isTestModeKey, type StripeCheckoutConfig } from "./stripe-checkout-config.js"
 
@@ -7,6 +7,18 @@ import { isTestModeKey, type StripeCheckoutConfig } from "./stripe-checkout-conf
  * how long an abandoned request keeps a socket after the kit has stopped waiting.
  */
 const REQUEST_TIMEOUT_MILLIS = 30_000
+
+let stripeModule: Promise<typeof Stripe> | undefined
+
+/**
+ * stripe-node, imported on first use: 23 MB that a host which never configures a Stripe gateway
+ * (every embedding app that does not use it) never loads. A failed import is tried again next time.
+ */
+export const loadStripe = (): Promise<typeof Stripe> =>
+  (stripeModule ??= import("stripe").then((loaded) => loaded.default, (error: unknown) => {
+    stripeModule = undefined
+    throw new Error(`the stripe-checkout plugin needs the "stripe" package (npm install stripe): ${error instanceof Error ? error.message : String(error)}`)
+  }))
 
 /** Clients kept per plugin instance; a few gateway records each, so a small bound is plenty. */
 const MAX_CACHED_CLIENTS = 32
@@ -31,11 +43,12 @@ export const assertKeyServes = (config: StripeCheckoutConfig, environment: Envir
 /** One stripe-node client per key and API base, built on first use. */
 export const makeStripeClients = () => {
   const clients = new Map<string, Stripe>()
-  return (config: StripeCheckoutConfig): Stripe => {
+  return async (config: StripeCheckoutConfig): Promise<Stripe> => {
     const cacheKey = `${config.api_base ?? ""}\n${config.secret_key}`
     const cached = clients.get(cacheKey)
     if (cached !== undefined) return cached
-    const client = new Stripe(config.secret_key, {
+    const StripeClient = await loadStripe()
+    const client = new StripeClient(config.secret_key, {
       ...connectionOf(config.api_base),
       // The kit retries with the same idempotency key on its own schedule, under its own timeout.
       maxNetworkRetries: 0,
@@ -53,5 +66,5 @@ export const makeStripeClients = () => {
  * Stripe's own verification (t= and v1= of the Stripe-Signature header, HMAC-SHA256, tolerance in
  * seconds): it needs no API key or network, so stripe-node's static helper serves every record.
  */
-export const verifiedStripeEvent = (payload: Uint8Array, signatureHeader: string, webhookSecret: string, toleranceSeconds: number): Stripe.Event =>
-  Stripe.webhooks.constructEvent(payload, signatureHeader, webhookSecret, toleranceSeconds)
+export const verifiedStripeEvent = async (payload: Uint8Array, signatureHeader: string, webhookSecret: string, toleranceSeconds: number): Promise<Stripe.Event> =>
+  (await loadStripe()).webhooks.constructEvent(payload, signatureHeader, webhookSecret, toleranceSeconds)

@@ -1,5 +1,6 @@
-import Stripe from "stripe"
+import type Stripe from "stripe"
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
+import { loadStripe } from "./stripe-client.js"
 
 /**
  * A Stripe call that went wrong, with a message safe to log. `permanent`: Stripe understood the
@@ -23,24 +24,24 @@ export const redact = (message: string, config: StripeCheckoutConfig): string =>
   return text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}...` : text
 }
 
-const describe = (error: unknown, config: StripeCheckoutConfig): StripeCallError => {
-  if (error instanceof Stripe.errors.StripeAuthenticationError) {
+const describe = (error: unknown, config: StripeCheckoutConfig, errors: typeof Stripe.errors): StripeCallError => {
+  if (error instanceof errors.StripeAuthenticationError) {
     return new StripeCallError("Stripe refused this gateway's secret_key (authentication failed)", false, error.code)
   }
-  if (error instanceof Stripe.errors.StripePermissionError) {
+  if (error instanceof errors.StripePermissionError) {
     return new StripeCallError("this gateway's secret_key is not allowed to do this at Stripe (permission denied)", false, error.code)
   }
-  if (error instanceof Stripe.errors.StripeIdempotencyError) {
+  if (error instanceof errors.StripeIdempotencyError) {
     // The first request with this key may have done its work: never report that as a plain refusal.
     return new StripeCallError(`Stripe refused the idempotency key: ${redact(error.message, config)}`, false, error.code)
   }
-  if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError) {
+  if (error instanceof errors.StripeCardError || error instanceof errors.StripeInvalidRequestError) {
     return new StripeCallError(redact(error.message, config), true, error.code)
   }
-  if (error instanceof Stripe.errors.StripeConnectionError) {
+  if (error instanceof errors.StripeConnectionError) {
     return new StripeCallError(`could not reach Stripe: ${redact(error.message, config)}`, false, error.code)
   }
-  if (error instanceof Stripe.errors.StripeError) {
+  if (error instanceof errors.StripeError) {
     const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : ""
     return new StripeCallError(`Stripe failed${status}: ${redact(error.message, config)}`, false, error.code)
   }
@@ -52,7 +53,8 @@ export const stripeCall = async <A>(config: StripeCheckoutConfig, request: () =>
   try {
     return await request()
   } catch (error) {
-    throw describe(error, config)
+    // stripe-node is loaded by then: the request that failed was made with it.
+    throw describe(error, config, (await loadStripe()).errors)
   }
 }
 

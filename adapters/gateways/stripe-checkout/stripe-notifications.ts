@@ -40,11 +40,11 @@ const trxIdOf = (session: { readonly client_reference_id?: unknown }): string | 
   return typeof reference === "string" && reference !== "" && reference.length <= MAX_TRX_ID_LENGTH ? reference : undefined
 }
 
-const verifiedEvent = (context: NotificationContext<StripeCheckoutConfig>): Stripe.Event | undefined => {
+const verifiedEvent = async (context: NotificationContext<StripeCheckoutConfig>): Promise<Stripe.Event | undefined> => {
   const header = context.headers["stripe-signature"]
   if (header === undefined) return undefined
   try {
-    return verifiedStripeEvent(context.rawBody, header, context.config.webhook_secret, SIGNATURE_TOLERANCE_SECONDS)
+    return await verifiedStripeEvent(context.rawBody, header, context.config.webhook_secret, SIGNATURE_TOLERANCE_SECONDS)
   } catch {
     return undefined
   }
@@ -69,8 +69,8 @@ const unverifiedReport = (rawBody: Uint8Array): NotificationReport => {
 }
 
 /** A Stripe webhook delivery as the kit's report. Never throws: a bad delivery is refused or unverified. */
-export const reportOfNotification = (context: NotificationContext<StripeCheckoutConfig>): NotificationReport => {
-  const event = verifiedEvent(context)
+export const reportOfNotification = async (context: NotificationContext<StripeCheckoutConfig>): Promise<NotificationReport> => {
+  const event = await verifiedEvent(context)
   if (event === undefined) return unverifiedReport(context.rawBody)
   if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
   // Test-mode events at a production record (or the reverse) are another account mode's business.

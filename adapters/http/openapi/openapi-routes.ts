@@ -1,9 +1,10 @@
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { serverErrorHttpResponse } from "../responses.js"
+import { RouteNotFound } from "../edge-errors.js"
+import { errorHttpResponse, serverErrorHttpResponse } from "../responses.js"
 import { renderOpenApiDocument } from "./document.js"
-import { referencePage, referenceScript } from "./reference-page.js"
+import { referencePage, referenceScript, rendererBundle } from "./reference-page.js"
 
 /** One rendering per public base: the document is the same for every request of a host. */
 const rendered = new Map<string, string>()
@@ -23,10 +24,11 @@ export const openApiRoutes = HttpRouter.empty.pipe(
     "/openapi.json",
     Effect.map(CheckoutLinks, (links) => HttpServerResponse.text(documentText(links.baseUrl), { contentType: "application/json" }))
   ),
-  HttpRouter.get("/docs", Effect.succeed(HttpServerResponse.text(referencePage, { contentType: "text/html; charset=utf-8" }))),
+  HttpRouter.get("/docs", Effect.sync(() => HttpServerResponse.text(referencePage(), { contentType: "text/html; charset=utf-8" }))),
   HttpRouter.get(
     "/docs/scalar.js",
-    referenceScript.pipe(
+    // Without the optional renderer there is no script: the plain page does not ask for one.
+    Effect.suspend(() => rendererBundle() === undefined ? errorHttpResponse(new RouteNotFound()) : referenceScript.pipe(
       Effect.map((bytes) =>
         HttpServerResponse.uint8Array(bytes, {
           contentType: "text/javascript; charset=utf-8",
@@ -34,6 +36,6 @@ export const openApiRoutes = HttpRouter.empty.pipe(
         })),
       // A host installed without the renderer still answers, with the 7.3 body of a server error.
       Effect.catchAll((error) => Effect.zipRight(Effect.logError("the API reference script could not be read", error), serverErrorHttpResponse))
-    )
+    ))
   )
 )
