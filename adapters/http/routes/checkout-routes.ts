@@ -15,6 +15,7 @@ import { settlesVoidedInvoice } from "../../../core/subscriptions/invoices.js"
 import { now, toSeconds } from "../../../core/shared/instant.js"
 import { PAGE_HEADERS } from "../checkout/html.js"
 import { merchantReturnUrl } from "../checkout/merchant-return.js"
+import { type Locale, localeOfTag, negotiateLocale } from "../checkout/locale.js"
 import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
 import { readRawBody } from "../request-body.js"
 
@@ -26,39 +27,56 @@ class PageAnswer {
 const htmlResponse = (status: number, html: string) =>
   HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: PAGE_HEADERS })
 
-const notFound = () => new PageAnswer(404, messagePage("Payment link not found", "This payment link is not valid. Ask the merchant for a new one."))
+/**
+ * The customer's language: the `locale` query parameter, else Accept-Language (checkout/locale.ts).
+ * A `locale` asked for in the query is carried on in the page's own links and forms.
+ */
+interface PageLanguage {
+  readonly locale: Locale
+  /** `?locale=xx` for the page's links when the query chose the language; "" otherwise. */
+  readonly carried: string
+}
 
-const returnUnavailable = () =>
-  htmlResponse(200, messagePage("Payment finished", "The merchant's return address is not valid. Contact the merchant about your order."))
+const pageLanguage = Effect.map(HttpServerRequest.HttpServerRequest, (request): PageLanguage => {
+  const asked = new URL(request.url, "http://checkout.invalid").searchParams.get("locale")
+  const fromQuery = asked === null ? undefined : localeOfTag(asked)
+  return {
+    locale: negotiateLocale(asked, request.headers["accept-language"]),
+    carried: fromQuery === undefined ? "" : `?locale=${fromQuery}`
+  }
+})
+
+const notFound = (locale: Locale) => new PageAnswer(404, messagePage(locale, "notFound"))
+
+const returnUnavailable = (locale: Locale) => htmlResponse(200, messagePage(locale, "finished"))
 
 /** Back to the merchant, with the payment named in the query (merchantReturnUrl). */
-const settledAnswer = (payment: Payment) => {
+const settledAnswer = (payment: Payment, locale: Locale) => {
   const location = merchantReturnUrl(payment, payment.status === "success" ? "success" : "cancel")
-  return location === undefined ? returnUnavailable() : HttpServerResponse.redirect(location, { status: 303 })
+  return location === undefined ? returnUnavailable(locale) : HttpServerResponse.redirect(location, { status: 303 })
 }
 
 /** The session a link names, on business time: an expired one fails its payment and answers 410. */
-const session = (token: string) => Effect.gen(function*() {
+const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
+  const { carried, locale } = language
   const read = (yield* CheckoutLinks).read(token, toSeconds(yield* now))
-  if (read._tag === "Invalid") return yield* Effect.fail(notFound())
+  if (read._tag === "Invalid") return yield* Effect.fail(notFound(locale))
   const found = yield* (yield* PaymentRepository).findByTrxId(read.trxId)
-  if (Option.isNone(found)) return yield* Effect.fail(notFound())
+  if (Option.isNone(found)) return yield* Effect.fail(notFound(locale))
   let payment = found.value
   if (yield* settlesVoidedInvoice(payment)) {
     const back = merchantReturnUrl(payment, "cancel")
-    return yield* Effect.fail(new PageAnswer(410, messagePage("This invoice was cancelled", "It can no longer be paid. Contact the merchant if you expected to pay it.",
-      back === undefined ? undefined : { href: back, label: "Return to the merchant" })))
+    return yield* Effect.fail(new PageAnswer(410, messagePage(locale, "invoiceCancelled", back === undefined ? undefined : { href: back, label: "returnToMerchant" })))
   }
   if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
     if (payment.status === "pending") payment = yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
     const back = merchantReturnUrl(payment, "cancel")
-    return yield* Effect.fail(new PageAnswer(410, messagePage("This payment link has expired", "Start the payment again from the merchant's site.",
-      back === undefined ? undefined : { href: back, label: "Return to the merchant" })))
+    return yield* Effect.fail(new PageAnswer(410, messagePage(locale, "expired", back === undefined ? undefined : { href: back, label: "returnToMerchant" })))
   }
   const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.merchantId))
   // A link issued before the merchant was suspended or disabled must not take payment after.
   if (availability(merchant.status, payment.environment)._tag !== "Available") {
-    return yield* Effect.fail(new PageAnswer(403, messagePage("Payment unavailable", "This merchant cannot accept payments right now.")))
+    return yield* Effect.fail(new PageAnswer(403, messagePage(locale, "merchantUnavailable")))
   }
   const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
@@ -70,9 +88,11 @@ const session = (token: string) => Effect.gen(function*() {
       payment,
       merchantName: merchant.name,
       displayAmount: toCurrencyString(payment.amount, exponent),
+      exponent,
       now: yield* now,
-      payAction: `${base}/pay`,
-      cancelAction: `${base}/cancel`
+      payAction: `${base}/pay${carried}`,
+      cancelAction: `${base}/cancel${carried}`,
+      locale
     }
   }
 })
@@ -90,13 +110,11 @@ const offeredGateway = (payment: Payment, id: number, missing: () => PageAnswer)
     return gateway
   })
 
-const formFields = Effect.gen(function*() {
+const formFields = (locale: Locale) => Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const query = new URL(request.url, "http://checkout.invalid").searchParams
   const raw = yield* readRawBody.pipe(Effect.mapError((error) =>
-    error._tag === "BodyTooLarge"
-      ? new PageAnswer(413, messagePage("Request too large", "The form sent was too large."))
-      : new PageAnswer(400, messagePage("Request not understood", "The form could not be read."))))
+    error._tag === "BodyTooLarge" ? new PageAnswer(413, messagePage(locale, "tooLarge")) : new PageAnswer(400, messagePage(locale, "notUnderstood"))))
   const body = new URLSearchParams(new TextDecoder().decode(raw))
   return Object.fromEntries([...query, ...body])
 })
@@ -106,64 +124,66 @@ const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E
     Effect.succeed(htmlResponse(answer.status, answer.html)))
 
 const show = (token: string) => page(Effect.gen(function*() {
-  const { payment, view } = yield* session(token)
-  if (payment.status !== "pending") return settledAnswer(payment)
+  const language = yield* pageLanguage
+  const { payment, view } = yield* session(token, language)
+  if (payment.status !== "pending") return settledAnswer(payment, language.locale)
   return htmlResponse(200, checkoutPage({ ...view, gateways: yield* offeredGateways(payment) }))
 }))
 
 /** What the customer sees when a plugin throws, hangs or answers nonsense: another method, not an error. */
-const unavailable = (base: string) =>
-  new PageAnswer(502, messagePage("Payment method unavailable", "This payment method is unavailable right now. Choose another.", {
-    href: base,
-    label: "Choose another payment method"
-  }))
+const unavailable = (base: string, language: PageLanguage) =>
+  new PageAnswer(502, messagePage(language.locale, "methodUnavailable", { href: `${base}${language.carried}`, label: "chooseAnother" }))
 
 /** Where the gateway posts for this record; the environment tells the plugin which keys the payment used. */
 const notifyUrl = (payment: Payment, gatewayId: number) =>
   Effect.map(publicBase, (baseUrl) => `${baseUrl}/gateways/${gatewayId}/notify?environment=${payment.environment}`)
 
 const pay = (token: string) => page(Effect.gen(function*() {
-  const { base, payment, view } = yield* session(token)
-  if (payment.status !== "pending") return settledAnswer(payment)
-  const gateway = yield* offeredGateway(payment, Number((yield* formFields)["gateway_id"] ?? ""), () =>
-    new PageAnswer(400, messagePage("Choose a payment method", "That payment method is not available for this payment.")))
+  const language = yield* pageLanguage
+  const { base, payment, view } = yield* session(token, language)
+  if (payment.status !== "pending") return settledAnswer(payment, language.locale)
+  const gateway = yield* offeredGateway(payment, Number((yield* formFields(language.locale))["gateway_id"] ?? ""), () =>
+    new PageAnswer(400, messagePage(language.locale, "chooseMethod")))
   const start = yield* beginGatewayCheckout(payment, gateway, view, {
     returnUrl: `${base}/return/${gateway.id}`,
     cancelUrl: `${base}/cancel`,
     notifyUrl: yield* notifyUrl(payment, gateway.id)
   }).pipe(Effect.catchTags({
-    PluginCallFailed: () => Effect.fail(unavailable(base)),
-    UnknownGatewayPlugin: () => Effect.fail(unavailable(base))
+    PluginCallFailed: () => Effect.fail(unavailable(base, language)),
+    UnknownGatewayPlugin: () => Effect.fail(unavailable(base, language))
   }))
   return "redirect" in start
     ? HttpServerResponse.redirect(start.redirect, { status: 303 })
-    : htmlResponse(200, gatewayPage(view, gateway, start.html, base))
+    : htmlResponse(200, gatewayPage(view, gateway, start.html, `${base}${language.carried}`))
 }))
 
 const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
-  const { base, payment } = yield* session(token)
-  if (payment.status !== "pending") return settledAnswer(payment)
-  const gateway = yield* offeredGateway(payment, Number(gatewayText), notFound)
-  const verdict = yield* settleGatewayReturn(payment, gateway, yield* formFields).pipe(Effect.catchTags({
-    PluginCallFailed: () => Effect.fail(unavailable(base)),
-    UnknownGatewayPlugin: () => Effect.fail(unavailable(base))
+  const language = yield* pageLanguage
+  const { locale } = language
+  const { base, payment } = yield* session(token, language)
+  if (payment.status !== "pending") return settledAnswer(payment, locale)
+  const gateway = yield* offeredGateway(payment, Number(gatewayText), () => notFound(locale))
+  const verdict = yield* settleGatewayReturn(payment, gateway, yield* formFields(locale)).pipe(Effect.catchTags({
+    PluginCallFailed: () => Effect.fail(unavailable(base, language)),
+    UnknownGatewayPlugin: () => Effect.fail(unavailable(base, language))
   }))
   switch (verdict._tag) {
     case "Settled":
-      return settledAnswer(verdict.payment)
+      return settledAnswer(verdict.payment, locale)
     case "StillPending":
-      return htmlResponse(202, messagePage("Payment processing", "The payment is being processed. You may close this page."))
+      return htmlResponse(202, messagePage(locale, "processing"))
     case "Flagged":
-      return htmlResponse(202, messagePage("Payment being checked", "The payment needs a check before it completes. The merchant will be told the outcome."))
+      return htmlResponse(202, messagePage(locale, "beingChecked"))
     case "Ignored":
-      return htmlResponse(400, messagePage("Payment not confirmed", "The payment response could not be verified."))
+      return htmlResponse(400, messagePage(locale, "notConfirmed"))
   }
 }))
 
 const cancel = (token: string) => page(Effect.gen(function*() {
-  const { payment } = yield* session(token)
+  const language = yield* pageLanguage
+  const { payment } = yield* session(token, language)
   const settled = payment.status === "pending" ? yield* finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : payment
-  return settledAnswer(settled)
+  return settledAnswer(settled, language.locale)
 }))
 
 /** The public address gateways send customers back to: the one checkout links were issued under. */
@@ -188,7 +208,7 @@ const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<st
       const match = pattern.exec(tail)
       if (match !== null) return yield* handler(...match.slice(1))
     }
-    return htmlResponse(404, notFound().html)
+    return htmlResponse(404, notFound((yield* pageLanguage).locale).html)
   })
 
 export const checkoutRoutes = HttpRouter.empty.pipe(
