@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Instant } from "../shared/instant.js"
-import { defaultDispatchPolicy, leaseSecondsFor, nextAfter, originOf } from "./dispatcher.js"
+import { deliveryTarget } from "./delivery-target.js"
+import { defaultDispatchPolicy, leaseSecondsFor, nextAfter } from "./dispatcher.js"
 
 const at = Instant(1_800_000_000_000_000n)
 
@@ -31,8 +32,8 @@ describe("webhook retry schedule", () => {
 
 describe("a failed attempt's log names the target by origin only", () => {
   it("drops user info, path and query, which may hold the merchant's tokens", () => {
-    expect(originOf("https://user:pass@shop.example:8443/ipn?token=abc")).toBe("https://shop.example:8443")
-    expect(originOf("HTTP://shop.example/hooks/secret-path")).toBe("http://shop.example")
-    expect(originOf("not a url")).toBe("(invalid URL)")
+    expect(deliveryTarget("https://user:pass@shop.example:8443/ipn?token=abc")).toBe("https://shop.example:8443")
+    expect(deliveryTarget("HTTP://shop.example/hooks/secret-path")).toBe("http://shop.example")
+    expect(deliveryTarget("not a url")).toBe("(invalid URL)")
   })
 })

@@ -1,4 +1,4 @@
-import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queue } from "effect"
+import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queue, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
@@ -57,9 +57,17 @@ const signingSecret = (delivery: WebhookDelivery) =>
     return Either.getOrUndefined((yield* SecretBox).open(sealed))
   })
 
+/**
+ * Store calls of a claimed attempt are tried again, each second, for as long as its lease lasts: a
+ * store that went away for a moment must not leave the lease (and one of its target's places) held
+ * until it lapses.
+ */
+const whileLeased = (policy: DispatchPolicy) =>
+  Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(policy.leaseSeconds))))
+
 const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
   Effect.gen(function*() {
-    const secret = yield* signingSecret(delivery)
+    const secret = yield* signingSecret(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
     // Signed at send time with the current secret, over the exact stored bytes.
     const result = secret === undefined
@@ -74,6 +82,7 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     const permanent = result._tag === "Failed" && result.permanent === true
     const error = result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`
     const next = permanent ? { status: "failed" as const } : nextAfter(attemptNumber, succeeded, at, policy)
+    // The send happened: its outcome is recorded even if the store was away for a while.
     yield* (yield* WebhookOutbox).recordAttempt({
       deliveryId: delivery.id,
       worker,
@@ -82,18 +91,15 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
       error,
       durationMs: Math.round(result.durationMs),
       next
-    })
+    }).pipe(whileLeased(policy))
     if (error !== null) yield* logFailedAttempt(delivery, attemptNumber, error, next.status === "pending")
   })
-
-/** Scheme, host and port only: a webhook URL's user info, path or query may carry the merchant's own tokens. */
-export const originOf = deliveryTarget
 
 /** An operator's view of a failed attempt: which event, where, why, and whether it will be retried. */
 const logFailedAttempt = (delivery: WebhookDelivery, attemptNumber: number, reason: string, retrying: boolean) =>
   Effect.logWarning(
     `webhook attempt ${attemptNumber} failed: ${reason}${retrying ? "" : " (no more attempts)"}`,
-    { attempt: attemptNumber, reason, retrying, target: originOf(delivery.url) }
+    { attempt: attemptNumber, reason, retrying, target: deliveryTarget(delivery.url) }
   ).pipe(Effect.annotateLogs({ event_id: delivery.id, merchant_id: String(delivery.merchantId) }))
 
 /**
@@ -112,14 +118,6 @@ export const claimDue = (worker: string, policy: DispatchPolicy, free: number) =
       limit: free,
       perTarget: policy.perTarget
     })
-  })
-
-/** One pass: claim what is due, send each, record each, waiting for all. Returns how many were claimed. */
-export const dispatchOnce = (worker: string, policy: DispatchPolicy = defaultDispatchPolicy) =>
-  Effect.gen(function*() {
-    const claimed = yield* claimDue(worker, policy, policy.concurrency)
-    yield* Effect.forEach(claimed, (delivery) => attempt(worker, delivery, policy), { concurrency: "unbounded", discard: true })
-    return claimed.length
   })
 
 /** The dispatcher running in this host; several hosts on one store never send one attempt twice. */
