@@ -3,24 +3,20 @@
 // checkout state checked by axe-core (injected from the dev dependency) at a phone's and a desktop's
 // width, with no serious or critical violation, and a screenshot of each kept as an artefact.
 import { createHmac, randomUUID } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Locale, LOCALES } from "../../adapters/http/checkout/locale.js"
 import { messagePage } from "../../adapters/http/checkout/pages.js"
 import { readHostConfig } from "./host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { freePort } from "./testing/browser-fixtures.js"
+import { freePort, hasChromium, launchChromium, SHOT_DIR } from "./testing/browser-fixtures.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn("Browser checkout-languages test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
-const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../artifacts/screenshots", import.meta.url))
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
 const WIDTHS = [390, 1280] as const
 
@@ -99,11 +95,7 @@ describe.skipIf(!hasChromium)("hosted checkout in three languages (Chromium, axe
       PORT: String(port), HOST: "127.0.0.1", BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: join(workDir, "data"),
       DEMO: "true", CLOCK: "manual", CHECKOUT_LIFETIME_MINUTES: "5"
     }))
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {

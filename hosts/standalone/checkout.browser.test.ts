@@ -2,24 +2,19 @@
 // browsers) against the standalone host in this process on SQLite, with a tiny local "merchant site"
 // to land on. Skipped, with a line saying so, where /usr/bin/chromium is not installed.
 import { createHmac, randomUUID } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import type { Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core"
+import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "./host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { closeServer, freePort, startMerchantSite } from "./testing/browser-fixtures.js"
+import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "./testing/browser-fixtures.js"
 import { expectNoSideways, expectTapTargets, expectTrxOnOneLine } from "./testing/page-checks.js"
 
-const CHROMIUM = "/usr/bin/chromium"
-const hasChromium = existsSync(CHROMIUM)
 if (!hasChromium) console.warn("Browser checkout test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
-/** Where the screenshots are kept for a person to look at (git-ignored); CHECKOUT_SCREENSHOT_DIR overrides. */
-const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../artifacts/screenshots", import.meta.url))
 
 interface Session {
   readonly payment_url: string
@@ -135,11 +130,7 @@ describe.skipIf(!hasChromium)("hosted checkout in a real browser (Chromium, SQLi
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
     }))
     merchant = await startMerchantSite()
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-    })
+    browser = await launchChromium()
   })
 
   afterAll(async () => {

@@ -3,18 +3,21 @@ import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { Effect } from "effect"
 
-/**
- * `/docs`: @scalar/api-reference rendering `/openapi.json`, both served by the kit. The URLs are
- * relative to the page, so it works under any base path and on whatever host name reached it, and
- * nothing is fetched from another host (no web fonts, no telemetry, no hosted agent).
- */
-export const interactiveReferencePage = `<!doctype html>
+/** Both pages' head: the same title and viewport, `extra` before it closes. */
+const head = (extra: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Merchant Payments API reference</title>
-</head>
+${extra}</head>`
+
+/**
+ * `/docs`: @scalar/api-reference rendering `/openapi.json`, both served by the kit. The URLs are
+ * relative to the page, so it works under any base path and on whatever host name reached it, and
+ * nothing is fetched from another host (no web fonts, no telemetry, no hosted agent).
+ */
+export const interactiveReferencePage = `${head("")}
 <body>
 <div id="app"></div>
 <script src="docs/scalar.js"></script>
@@ -38,14 +41,7 @@ Scalar.createApiReference("#app", {
  * (156 MB with its own dependencies, and Node >= 22), so an embedding app that does not install it
  * gets this page, which links the document itself.
  */
-export const plainReferencePage = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Merchant Payments API reference</title>
-<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}a{color:#0b57d0}</style>
-</head>
+export const plainReferencePage = `${head("<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}a{color:#0b57d0}</style>\n")}
 <body>
 <main>
 <h1>Merchant Payments API reference</h1>

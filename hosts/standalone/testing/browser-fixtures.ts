@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { createServer as createTcpServer, type AddressInfo } from "node:net"
+import { fileURLToPath } from "node:url"
+import { chromium, type Browser } from "playwright-core"
 
 // The browser test's surroundings: a port for the host and the merchant's own little site.
 
@@ -36,4 +39,22 @@ export const closeServer = (server: Server | undefined) =>
     if (server === undefined) return resolve()
     server.close(() => resolve())
     server.closeAllConnections()
+  })
+
+/** Debian's Chromium (apt-get install chromium): no browser is downloaded. */
+export const CHROMIUM = "/usr/bin/chromium"
+export const hasChromium = existsSync(CHROMIUM)
+
+/** Where screenshots are kept for a person to look at (git-ignored); CHECKOUT_SCREENSHOT_DIR overrides. */
+export const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../../artifacts/screenshots", import.meta.url))
+
+/**
+ * Headless, as root, on a machine whose network is closed: without the background-networking flags
+ * Chromium keeps trying Google's hosts.
+ */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
   })
