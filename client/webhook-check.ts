@@ -1,4 +1,4 @@
-import type { Environment } from "../core/merchants/environment.js"
+import type { Environment } from "../core/shared/environment.js"
 import { verifyWebhook, type WebhookCheck } from "../core/webhooks/verify-webhook.js"
 
 /**

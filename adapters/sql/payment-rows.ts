@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Environment } from "../../core/merchants/environment.js"
+import { Environment } from "../../core/shared/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { FailureReason, PaymentStatus, type Payment } from "../../core/payments/payment.js"
 import { GatewayId, MerchantId } from "../../core/shared/ids.js"

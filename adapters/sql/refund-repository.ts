@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
-import { Environment } from "../../core/merchants/environment.js"
+import { Environment } from "../../core/shared/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { RefundReferenceUsed, type Refund } from "../../core/refunds/refund.js"
 import { RefundRepository } from "../../core/refunds/refund-repository.js"

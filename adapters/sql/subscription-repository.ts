@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Layer, Option, Schema } from "effect"
-import { Environment } from "../../core/merchants/environment.js"
+import { Environment } from "../../core/shared/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
-import { Environment } from "../../core/merchants/environment.js"
+import { Environment } from "../../core/shared/environment.js"
 import { Amount, MAX_BALANCE } from "../../core/money/amount.js"
 import { WalletId, MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Array as Arr, Effect, Layer, Order, Schema } from "effect"
-import { Environment } from "../../core/merchants/environment.js"
+import { Environment } from "../../core/shared/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import {

@@ -1,4 +1,4 @@
-import type { Environment } from "../../core/merchants/environment.js"
+import type { Environment } from "../../core/shared/environment.js"
 import type { CheckoutStart, GatewayOutcome } from "../../core/payments/gateway-plugin.js"
 
 /** A payment as far as the gateway got it: what the plugin's beginCheckout answered, and where to return. */

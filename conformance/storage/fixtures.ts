@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { Effect } from "effect"
-import type { Environment } from "../../core/merchants/environment.js"
+import type { Environment } from "../../core/shared/environment.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount, ATOMS_PER_UNIT } from "../../core/money/amount.js"

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { Data, Effect, Either, Option } from "effect"
-import type { Environment } from "../../core/merchants/environment.js"
+import type { Environment } from "../../core/shared/environment.js"
 import { MAX_AMOUNT } from "../../core/money/amount.js"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"

@@ -15,7 +15,7 @@ import {
   type AuthenticationFailure
 } from "./authentication-errors.js"
 import { CredentialRepository, type StoredCredentials } from "./credentials.js"
-import { Environment } from "./environment.js"
+import { Environment } from "../shared/environment.js"
 import type { Merchant } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
 import { availability } from "./review.js"

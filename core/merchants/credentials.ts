@@ -2,7 +2,7 @@ import { Context, type Effect, type Option, Schema } from "effect"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { Environment } from "./environment.js"
+import type { Environment } from "../shared/environment.js"
 
 /**
  * One environment's credential set as stored. The API key is kept only as a hash; the client and

@@ -1,4 +1,4 @@
-import type { Environment } from "./environment.js"
+import type { Environment } from "../shared/environment.js"
 import type { MerchantStatus } from "./merchant.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import { RateLimiter } from "../rate-limit/rate-limiter.js"
 import type { GatewayId } from "../shared/ids.js"
 import { MICROS_PER_SECOND } from "../shared/instant.js"

@@ -1,5 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import { GATEWAY_PLUGIN_API_VERSION, type GatewayPluginDefinition, type PluginCapabilities } from "./gateway-plugin.js"
 
 /** Gateway records store the id and URLs may carry it: keep it short, lower case and URL-safe. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { SANDBOX_KEY_PREFIX, type Environment } from "../merchants/environment.js"
+import { SANDBOX_KEY_PREFIX, type Environment } from "../shared/environment.js"
 import { BASE62_ALPHABET, randomString } from "./random-text.js"
 
 /**

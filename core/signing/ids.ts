@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import { CROCKFORD_ALPHABET, encodeCrockford, randomString } from "./random-text.js"
 
 /**

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { Amount } from "../money/amount.js"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 

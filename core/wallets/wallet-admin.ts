@@ -1,5 +1,5 @@
 import { Effect, Either, Option } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseSignedAmount } from "../money/parse.js"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 

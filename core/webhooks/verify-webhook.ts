@@ -1,4 +1,4 @@
-import type { Environment } from "../merchants/environment.js"
+import type { Environment } from "../shared/environment.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
 
 /**

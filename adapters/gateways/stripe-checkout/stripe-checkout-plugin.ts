@@ -1,5 +1,5 @@
 import type Stripe from "stripe"
-import type { Environment } from "../../../core/merchants/environment.js"
+import type { Environment } from "../../../core/shared/environment.js"
 import {
   GATEWAY_PLUGIN_API_VERSION,
   type GatewayPluginDefinition,

@@ -1,4 +1,4 @@
-import { environments } from "../../../core/merchants/environment.js"
+import { environments } from "../../../core/shared/environment.js"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { GatewayType } from "../../../core/payments/gateway.js"
 import { amount, boolean, type FieldRule, integer, integerArray, jsonObject, oneOf, string, stringArray, url, withDefault } from "./field-rules.js"

@@ -1,6 +1,6 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import type { Environment } from "../../../core/merchants/environment.js"
+import type { Environment } from "../../../core/shared/environment.js"
 import { receiveNotification } from "../../../core/payments/gateway-notifications.js"
 import { RateLimiter } from "../../../core/rate-limit/rate-limiter.js"
 import { GatewayId } from "../../../core/shared/ids.js"

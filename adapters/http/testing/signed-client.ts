@@ -1,6 +1,6 @@
 import { Effect, ManagedRuntime } from "effect"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../../core/merchants/merchant-admin.js"
-import type { Environment } from "../../../core/merchants/environment.js"
+import type { Environment } from "../../../core/shared/environment.js"
 import { signRequest } from "../../../core/signing/request-signature.js"
 
 export interface TestCaller {

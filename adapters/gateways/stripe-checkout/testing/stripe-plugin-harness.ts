@@ -1,5 +1,5 @@
 import { Effect, Logger, LogLevel } from "effect"
-import type { Environment } from "../../../../core/merchants/environment.js"
+import type { Environment } from "../../../../core/shared/environment.js"
 import type {
   CheckoutContext,
   NotificationContext,
