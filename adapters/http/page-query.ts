@@ -2,14 +2,14 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { lastPage, type Page, type PageRequest } from "../../core/shared/page.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
-import { pageParameter, perPageParameter } from "./contract/parameters.js"
+import { pageParameter, perPageParameter, type QueryReader } from "./contract/parameters.js"
 
 /**
  * The query of a paginated list: `page` (from 1), `per_page` (1 to 100, default 20) and the filters
  * the route names, each given at most once. Every bad parameter is reported at once, as a body's
  * fields are; parameters the route does not know are ignored, as browsers and proxies add their own.
  */
-export class ListQuery {
+export class ListQuery implements QueryReader {
   readonly errors: Record<string, Array<string>> = {}
 
   constructor(private readonly params: URLSearchParams) {}

@@ -1,7 +1,15 @@
 import { Either, Option, Schema } from "effect"
 import type { Brand } from "effect"
 import { MAX_EXPONENT } from "./amount.js"
-import type { CurrencyCatalog } from "./currency-catalog.js"
+
+/** The currencies this deployment knows: ISO 4217 plus the crypto codes its operator configured. */
+export interface CurrencyCatalog {
+  /** The minor-unit exponent of a supported code; codes are case-sensitive (uppercase only). */
+  exponentOf(code: string): Option.Option<number>
+  isKnown(code: string): boolean
+  /** Every supported code, sorted. */
+  codes(): ReadonlyArray<string>
+}
 
 /**
  * A currency code as accepted on the wire: 3 to 10 uppercase letters or digits, starting with a

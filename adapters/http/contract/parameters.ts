@@ -4,7 +4,6 @@ import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
-import type { ListQuery } from "../page-query.js"
 import { pathId } from "../path-params.js"
 import { integerSchema } from "./field-rules.js"
 
@@ -17,9 +16,15 @@ export interface Parameter {
   readonly schema: Schema.Schema.AnyNoContext
 }
 
+/** What a list parameter reads its value with (page-query's ListQuery): bad values are collected, never thrown. */
+export interface QueryReader {
+  integer(name: string, min: number, max: number): number | undefined
+  oneOf<A extends string>(name: string, allowed: ReadonlyArray<A>): A | undefined
+}
+
 /** A query parameter of a page-numbered list, read (with every other one) by ListQuery. */
 export interface ListParameter<A> extends Parameter {
-  readonly read: (query: ListQuery) => A
+  readonly read: (query: QueryReader) => A
 }
 
 const listInteger = (name: string, min: number, max: number, fallback: number, description: string): ListParameter<number> => ({
