@@ -1,6 +1,11 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { adapterViolations, coreGlobalViolations, coreViolations, importsOf, isAllowed, isAllowedInAdapters, nodeGlobalsIn } from "./dependency-rule.js"
+import {
+  adapterViolations, coreGlobalViolations, coreViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters, nodeGlobalsIn
+} from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 
@@ -15,6 +20,25 @@ describe("dependencies point inward", () => {
 
   it("adapters never import the hosts or the conformance suites (test-only code may)", () => {
     expect(adapterViolations(root)).toEqual([])
+  })
+
+  it("no production file imports itself round a circle, type-only imports included", () => {
+    expect(importCycles(root, ["core", "adapters", "hosts", "client"])).toEqual([])
+  })
+
+  it("the circle finder sees a type-only circle and leaves test files out", () => {
+    const scratch = mkdtempSync(join(tmpdir(), "mp-cycles-"))
+    try {
+      mkdirSync(join(scratch, "core", "money"), { recursive: true })
+      writeFileSync(join(scratch, "core", "money", "a.ts"), `import type { B } from "./b.js"\nexport const a = 1\n`)
+      writeFileSync(join(scratch, "core", "money", "b.ts"), `import { a } from "./a.js"\nexport type B = typeof a\n`)
+      writeFileSync(join(scratch, "core", "money", "c.ts"), `import { a } from "./a.js"\n`)
+      writeFileSync(join(scratch, "core", "money", "c.test.ts"), `import "./c.js"\n`)
+      writeFileSync(join(scratch, "core", "money", "d.ts"), `import "./c.test.js"\n`)
+      expect(importCycles(scratch, ["core"])).toEqual([["core/money/a.ts", "core/money/b.ts"]])
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
   })
 
   it("the adapter rule refuses hosts, suites and test tools in production files only", () => {

@@ -4,8 +4,9 @@ import { dirname, join, relative, resolve, sep } from "node:path"
 /**
  * The hexagon's rules, checked from source text: `core/` depends on nothing outside itself but
  * `effect` (and `node:crypto` inside `core/signing`), and reaches no Node global either; `adapters/`
- * never depends on `hosts/` or on the suites in `conformance/`. Test files may also use the test
- * tools, and test-only code (`*.test.ts`, `testing/` folders) may reach further out.
+ * never depends on `hosts/` or on the suites in `conformance/`; no production file imports itself
+ * round a circle. Test files may also use the test tools, and test-only code (`*.test.ts`,
+ * `testing/` folders) may reach further out.
  */
 export interface Violation {
   readonly file: string
@@ -77,3 +78,54 @@ export const coreViolations = (root: string): ReadonlyArray<Violation> => scan(r
 export const adapterViolations = (root: string): ReadonlyArray<Violation> => scan(root, "adapters", importsRefused(isAllowedInAdapters))
 
 export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", nodeGlobalsIn)
+
+/**
+ * Import circles among the production files of `folders` (relative imports, type-only ones too):
+ * each is listed once, as the files on it. A circle means two files are one concept split in two, or
+ * a rule that belongs lower down.
+ */
+export const importCycles = (root: string, folders: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
+  const edges = new Map<string, ReadonlyArray<string>>()
+  for (const folder of folders) {
+    for (const path of sourceFiles(resolve(root, folder))) {
+      const file = relative(root, path).split(sep).join("/")
+      if (isTestOnly(file)) continue
+      edges.set(file, importsOf(readFileSync(path, "utf8"))
+        .filter((specifier) => specifier.startsWith("."))
+        .map((specifier) => join(dirname(file), specifier).split(sep).join("/").replace(/\.js$/, ".ts")))
+    }
+  }
+  // Tarjan's strongly connected components: every component of more than one file is a circle.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const cycles: Array<ReadonlyArray<string>> = []
+  const visit = (file: string) => {
+    index.set(file, index.size)
+    low.set(file, index.get(file)!)
+    stack.push(file)
+    onStack.add(file)
+    for (const next of edges.get(file) ?? []) {
+      if (!edges.has(next)) continue
+      if (!index.has(next)) {
+        visit(next)
+        low.set(file, Math.min(low.get(file)!, low.get(next)!))
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!))
+      }
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: Array<string> = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(member)
+      } while (member !== file)
+      if (component.length > 1) cycles.push(component.sort())
+    }
+  }
+  for (const file of edges.keys()) if (!index.has(file)) visit(file)
+  return cycles
+}
