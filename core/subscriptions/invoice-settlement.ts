@@ -7,7 +7,7 @@ import { SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { CheckoutLinks } from "../payments/checkout-links.js"
-import { Ids } from "../signing/ids.js"
+import { Ids } from "../signing/random-ids.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
 
 /**

@@ -1,7 +1,7 @@
 import { type Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { fromMillis, now, plusSeconds } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
-import { Ids } from "../signing/ids.js"
+import { Ids } from "../signing/random-ids.js"
 import { carryOutDue, type DueOutcome } from "./due-work.js"
 import { planDue } from "./lifecycle.js"
 import { SchedulerLease } from "./scheduler-lease.js"

@@ -2,7 +2,7 @@ import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queu
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
-import { Ids } from "../signing/ids.js"
+import { Ids } from "../signing/random-ids.js"
 import { SecretBox } from "../signing/secret-box.js"
 import { signWebhook } from "../signing/webhook-signature.js"
 import type { AttemptReport, WebhookDelivery } from "./delivery.js"

@@ -6,7 +6,7 @@ import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { createGateway } from "../../core/payments/gateway-admin.js"
 import { fromMillis, plusSeconds } from "../../core/shared/instant.js"
 import { Transactor } from "../../core/shared/transactor.js"
-import { Ids } from "../../core/signing/ids.js"
+import { Ids } from "../../core/signing/random-ids.js"
 import { SchedulerLease } from "../../core/subscriptions/scheduler-lease.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 

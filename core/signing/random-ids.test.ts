@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { Ids, layer, layerTest } from "./ids.js"
+import { Ids, layer, layerTest } from "./random-ids.js"
 
 const run = <A>(effect: Effect.Effect<A, never, Ids>, ids: Layer.Layer<Ids> = layer): A =>
   Effect.runSync(Effect.provide(effect, ids))

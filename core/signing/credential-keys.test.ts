@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { credentialMatchesEnvironment, generateCredentials, hashApiKey } from "./credentials.js"
+import { credentialMatchesEnvironment, generateCredentials, hashApiKey } from "./credential-keys.js"
 
 const BASE62 = "[0-9A-Za-z]"
 
