@@ -2,4 +2,4 @@
 export { isForbiddenAddress } from "../../core/webhooks/address-policy.js"
 export { defaultUserAgent, type HttpWebhookSenderOptions, layer, make } from "./http-webhook-sender.js"
 export { type ResolveAll, type ResolvedAddress } from "./pinned-lookup.js"
-export { targetCheckLayer } from "./target-check.js"
+export { targetCheckLayer } from "./dns-target-check.js"

@@ -5,7 +5,7 @@ import { renderJson } from "../shared/json-text.js"
 import { Ids } from "../signing/random-ids.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
 import type { Invoice, Subscription } from "./subscription.js"
-import { invoiceJson, subscriptionJson } from "./subscription-resource.js"
+import { invoiceJson, subscriptionJson } from "./subscription-json.js"
 
 /** The subscription events beyond the spec (6.4 leaves them open; the README documents them). */
 export type SubscriptionEvent =

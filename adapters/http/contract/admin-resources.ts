@@ -4,7 +4,7 @@ import { GatewayType } from "../../../core/payments/gateway.js"
 import { FailureReason, PaymentStatus } from "../../../core/payments/payment.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
 import { listOf, pageOf } from "./envelopes.js"
-import { Environment, HttpUrl, Integer, Money, NullableTimestamp, PositiveId, Timestamp } from "./json-values.js"
+import { Environment, HttpUrl, Integer, Money, NullableTimestamp, PositiveId, Timestamp } from "./value-schemas.js"
 
 export const Merchant = Schema.Struct({
   id: PositiveId,

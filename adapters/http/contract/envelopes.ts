@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Integer } from "./json-values.js"
+import { Integer } from "./value-schemas.js"
 
 export const PageMeta = Schema.Struct({
   current_page: Integer,

@@ -5,7 +5,7 @@ import { fromIsoString, type Instant } from "../../../core/shared/instant.js"
 import type { ValidationFailed } from "../../../core/shared/validation.js"
 import type { BodyFields } from "../body-fields.js"
 import { plainJsonObject } from "../json-value.js"
-import { DecimalText, IsoDateTime } from "./json-values.js"
+import { DecimalText, IsoDateTime } from "./value-schemas.js"
 
 type Body = Readonly<Record<string, unknown>>
 

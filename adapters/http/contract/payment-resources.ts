@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { PaymentStatus } from "../../../core/payments/payment.js"
-import { Environment, HttpUrl, Money, PositiveId, Timestamp } from "./json-values.js"
+import { Environment, HttpUrl, Money, PositiveId, Timestamp } from "./value-schemas.js"
 
 /** What a payment echoes of its request (spec 2.2 and 6.2); absent optional text is "". */
 export const echoedFields = {

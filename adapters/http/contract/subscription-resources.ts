@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { BillingCycle, InvoiceStatus, SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { dataOf, pageOf } from "./envelopes.js"
-import { Environment, Fixed8Amount, HttpUrl, Integer, NullableTimestamp, Timestamp } from "./json-values.js"
+import { Environment, Fixed8Amount, HttpUrl, Integer, NullableTimestamp, Timestamp } from "./value-schemas.js"
 
 /** Spec 2.6 plus the invoice's own facts; `payment_url` is null once no checkout is open for it. */
 export const Invoice = Schema.Struct({

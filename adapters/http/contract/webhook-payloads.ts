@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
-import { Environment, Integer, Money } from "./json-values.js"
+import { Environment, Integer, Money } from "./value-schemas.js"
 import { echoedFields } from "./payment-resources.js"
 import { Invoice, Subscription } from "./subscription-resources.js"
 

@@ -5,7 +5,7 @@ import { cancelSubscription, renewSubscription } from "../../../core/subscriptio
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
-import { subscriptionJson } from "../../../core/subscriptions/subscription-resource.js"
+import { subscriptionJson } from "../../../core/subscriptions/subscription-json.js"
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
 import { created, ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
