@@ -1,4 +1,5 @@
 import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from "lossless-json"
+import { REQUEST_MONEY_FIELDS, RESPONSE_MONEY_FIELDS } from "./operations.js"
 
 /**
  * JSON in and out of the merchant client without a double in between. The API writes amounts as
@@ -14,18 +15,9 @@ export type DecimalString = string
 /** A JSON number literal (RFC 8259 section 6): the only text that can be written unquoted. */
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/
 
-/** Request fields that carry money, at the top level of every merchant request body. */
-const REQUEST_MONEY: ReadonlySet<string> = new Set(["payment_amount", "amount"])
-
-/** Response fields that carry money, at any depth (subscription amounts already arrive as strings). */
-const RESPONSE_MONEY: ReadonlySet<string> = new Set([
-  "amount",
-  "fee",
-  "net_amount",
-  "refunded_amount",
-  "total_refunded",
-  "remaining_refund"
-])
+// Which fields carry money is read from the endpoint declarations (client/operations.ts).
+const REQUEST_MONEY: ReadonlySet<string> = new Set(REQUEST_MONEY_FIELDS)
+const RESPONSE_MONEY: ReadonlySet<string> = new Set(RESPONSE_MONEY_FIELDS)
 
 const moneyLiteral = (field: string, value: unknown): LosslessNumber => {
   if (typeof value === "string" && JSON_NUMBER.test(value)) return new LosslessNumber(value)

@@ -2,7 +2,7 @@
  * `merchant-payments/client`: what a merchant's server needs to call any running host and to check
  * what it sends back. Node 20+, global fetch, no runtime dependency beyond the package's own.
  */
-export { createMerchantClient, type MerchantClient, type MerchantClientOptions, type CallOptions } from "./merchant-client.js"
+export { createMerchantClient, type MerchantClient, type MerchantClientOptions, type CallOptions, type OperationInput } from "./merchant-client.js"
 export {
   type ApiErrorBody,
   MerchantApiError,
@@ -12,10 +12,14 @@ export {
 export type {
   Environment,
   InitiatePaymentRequest,
+  OperationId,
+  PathOf,
   PaymentSession,
   PaymentStatus,
   Refund,
   RefundRequest,
+  RequestOf,
+  ResponseOf,
   SimulatedOutcome,
   SiteInfo,
   Transaction

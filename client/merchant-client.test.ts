@@ -53,6 +53,10 @@ describe("merchant client against the standalone host", () => {
     })
   })
 
+  it("rejects an operationId the API does not have, before anything is sent", async () => {
+    await expect(client.request("noSuchOperation" as "siteInfo", {})).rejects.toThrow("noSuchOperation is not an operation of the merchant API.")
+  })
+
   it("answers site info", async () => {
     expect(await client.siteInfo()).toMatchObject({ api_version: "1.0", status: "active", environments: { sandbox: "Sandbox" } })
   })

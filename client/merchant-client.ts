@@ -1,24 +1,18 @@
-import type {
-  Environment,
-  InitiatePaymentRequest,
-  PaymentSession,
-  Refund,
-  RefundRequest,
-  SimulatedOutcome,
-  SiteInfo,
-  Transaction
-} from "./api-types.js"
+import type { Environment, InitiatePaymentRequest, OperationId, PathOf, RefundRequest, RequestOf, ResponseOf, SimulatedOutcome } from "./api-types.js"
+import { OPERATIONS } from "./operations.js"
 import { DEFAULT_BACKOFF, type BackoffSettings } from "./retry-policy.js"
 import { type CallOptions, type FetchFunction, makeTransport } from "./signed-transport.js"
-import type {
-  CancelSubscriptionRequest,
-  CreateSubscriptionRequest,
-  ListSubscriptionsQuery,
-  RenewSubscriptionRequest,
-  SubscriptionPage,
-  SubscriptionResponse
-} from "./subscription-types.js"
+import type { CancelSubscriptionRequest, CreateSubscriptionRequest, ListSubscriptionsQuery, RenewSubscriptionRequest } from "./subscription-types.js"
 import { type MerchantWebhookCheck, verifyWithSecrets, type WebhookDelivery } from "./webhook-check.js"
+
+/**
+ * What one operation is called with: its path parameters, its body, a query where it reads one.
+ * Parts an operation does not take are not asked for.
+ */
+export type OperationInput<Id extends OperationId> =
+  & (keyof PathOf<Id> extends never ? { readonly path?: undefined } : { readonly path: PathOf<Id> })
+  & ([RequestOf<Id>] extends [never] ? { readonly body?: undefined } : { readonly body: RequestOf<Id> })
+  & { readonly query?: Readonly<Record<string, string | number | undefined>> }
 
 export interface MerchantClientOptions {
   /** Where the API is served, with any base path: `https://pay.example` or `https://shop.example/payments`. */
@@ -49,12 +43,13 @@ const segment = (name: string, value: string): string => {
   return encodeURIComponent(value)
 }
 
-const listQuery = (query: ListSubscriptionsQuery | undefined): string => {
-  const params = new URLSearchParams()
-  if (query?.page !== undefined) params.set("page", String(query.page))
-  if (query?.per_page !== undefined) params.set("per_page", String(query.per_page))
-  const text = params.toString()
-  return text === "" ? "" : `?${text}`
+/** The operation's path with its parameters filled in and the query written. */
+const pathOf = (template: string, parameters: Readonly<Record<string, string>> | undefined, query: OperationInput<OperationId>["query"]) => {
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => segment(name, parameters?.[name] ?? ""))
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value))
+  const text = search.toString()
+  return text === "" ? path : `${path}?${text}`
 }
 
 const atLeast = (name: string, value: number, min: number): number => {
@@ -83,45 +78,50 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
     fetch: options.fetch ?? ((url, init) => fetch(url, init)),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff }
   })
-  const subscription = (id: string) => `/api/v1/subscriptions/${segment("subscriptionId", id)}`
+  /**
+   * Calls any operation of the merchant API by its operationId (as the OpenAPI document names it),
+   * typed from its declaration: a new endpoint is callable here without a release of the client's code.
+   */
+  const request = async <Id extends OperationId>(operationId: Id, input: OperationInput<Id>, callOptions?: CallOptions) => {
+    // A caller in plain JavaScript can name anything: say so, rather than fail deep inside.
+    if (!Object.hasOwn(OPERATIONS, operationId)) throw new TypeError(`${String(operationId)} is not an operation of the merchant API.`)
+    const operation = OPERATIONS[operationId]
+    return call<ResponseOf<Id>>({
+      method: operation.method,
+      path: pathOf(operation.path, input.path as Readonly<Record<string, string>> | undefined, input.query),
+      ...(input.body !== undefined ? { body: input.body } : {}),
+      options: callOptions
+    })
+  }
 
   return {
     environment: options.environment,
+    request,
 
-    initiatePayment: async (body: InitiatePaymentRequest, callOptions?: CallOptions) =>
-      call<PaymentSession>({ method: "POST", path: "/api/v1/initiate-payment", body, options: callOptions }),
+    initiatePayment: async (body: InitiatePaymentRequest, callOptions?: CallOptions) => request("initiatePayment", { body }, callOptions),
 
-    verifyPayment: async (trxId: string, callOptions?: CallOptions) =>
-      call<Transaction>({ method: "GET", path: `/api/v1/verify-payment/${segment("trxId", trxId)}`, options: callOptions }),
+    verifyPayment: async (trxId: string, callOptions?: CallOptions) => request("verifyPayment", { path: { trxId } }, callOptions),
 
-    refundPayment: async (body: RefundRequest, callOptions?: CallOptions) =>
-      call<Refund>({ method: "POST", path: "/api/v1/refund-payment", body, options: callOptions }),
+    refundPayment: async (body: RefundRequest, callOptions?: CallOptions) => request("refundPayment", { body }, callOptions),
 
-    siteInfo: async (callOptions?: CallOptions) => call<SiteInfo>({ method: "GET", path: "/api/v1/site-info", options: callOptions }),
+    siteInfo: async (callOptions?: CallOptions) => request("siteInfo", {}, callOptions),
 
     /** Sandbox only: ends a pending payment as its customer would have, without a browser. */
     simulatePayment: async (trxId: string, outcome: SimulatedOutcome, callOptions?: CallOptions) =>
-      call<Transaction>({
-        method: "POST",
-        path: `/api/v1/sandbox/payments/${segment("trxId", trxId)}/simulate`,
-        body: { outcome },
-        options: callOptions
-      }),
+      request("simulatePayment", { path: { trxId }, body: { outcome } }, callOptions),
 
-    createSubscription: async (body: CreateSubscriptionRequest, callOptions?: CallOptions) =>
-      call<SubscriptionResponse>({ method: "POST", path: "/api/v1/subscriptions", body, options: callOptions }),
+    createSubscription: async (body: CreateSubscriptionRequest, callOptions?: CallOptions) => request("createSubscription", { body }, callOptions),
 
     listSubscriptions: async (query?: ListSubscriptionsQuery, callOptions?: CallOptions) =>
-      call<SubscriptionPage>({ method: "GET", path: `/api/v1/subscriptions${listQuery(query)}`, options: callOptions }),
+      request("listSubscriptions", { query: { page: query?.page, per_page: query?.per_page } }, callOptions),
 
-    getSubscription: async (id: string, callOptions?: CallOptions) =>
-      call<SubscriptionResponse>({ method: "GET", path: subscription(id), options: callOptions }),
+    getSubscription: async (id: string, callOptions?: CallOptions) => request("retrieveSubscription", { path: { subscriptionId: id } }, callOptions),
 
     cancelSubscription: async (id: string, body: CancelSubscriptionRequest = {}, callOptions?: CallOptions) =>
-      call<SubscriptionResponse>({ method: "POST", path: `${subscription(id)}/cancel`, body, options: callOptions }),
+      request("cancelSubscription", { path: { subscriptionId: id }, body }, callOptions),
 
     renewSubscription: async (id: string, body: RenewSubscriptionRequest = {}, callOptions?: CallOptions) =>
-      call<SubscriptionResponse>({ method: "POST", path: `${subscription(id)}/renew`, body, options: callOptions }),
+      request("renewSubscription", { path: { subscriptionId: id }, body }, callOptions),
 
     /**
      * Checks a delivery to your `ipn_url` with this client's secrets: payment and subscription events

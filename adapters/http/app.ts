@@ -12,15 +12,14 @@ import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
 import { adminPaymentRoutes } from "./routes/admin-payment-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
-import { paymentRoutes } from "./routes/payment-routes.js"
-import { refundRoutes } from "./routes/refund-routes.js"
 import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
 import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
 import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
 import { adminSchedulerRoutes } from "./routes/admin-scheduler-routes.js"
 import { adminWebhookRoutes } from "./routes/admin-webhook-routes.js"
-import { subscriptionRoutes } from "./routes/subscription-routes.js"
-import { healthRoutes, siteInfoRoutes } from "./routes/site-info-routes.js"
+import { healthRoutes } from "./routes/site-info-routes.js"
+import { merchantApi } from "./routes/merchant-api.js"
+import { endpointRoutes } from "./endpoint/endpoint-routes.js"
 
 const ADMIN_PREFIX = "/admin/v1"
 
@@ -36,11 +35,8 @@ const adminRoutes = HttpRouter.concatAll(
 )
 
 export const router = HttpRouter.concatAll(
-  siteInfoRoutes,
+  endpointRoutes(merchantApi),
   healthRoutes,
-  paymentRoutes,
-  refundRoutes,
-  subscriptionRoutes,
   checkoutRoutes,
   gatewayNotifyRoutes,
   openApiRoutes

@@ -14,9 +14,9 @@ type Body = Readonly<Record<string, unknown>>
  * messages are the API's) and what it accepts, as an Effect Schema the OpenAPI document is made from.
  * Both are built from the same options, so the documented limits are the enforced ones.
  */
-export interface FieldRule<A, Always extends boolean = boolean> {
+export interface FieldRule<A, Always extends boolean = boolean, Required extends boolean = Always> {
   /** Required in the body (documented so); an absent field is then a 422. */
-  readonly required: boolean
+  readonly required: Required
   /** Whether a body that passed has a value here: a required field, or one with a default. */
   readonly always: Always
   readonly read: (fields: BodyFields, name: string, body: Body) => A | undefined
@@ -24,6 +24,8 @@ export interface FieldRule<A, Always extends boolean = boolean> {
   readonly schema: Schema.Schema.AnyNoContext
   /** Error codes this field answers with besides VALIDATION_FAILED. */
   readonly codes: ReadonlyArray<ValidationFailed["code"]>
+  /** Money: a client writes it as an exact JSON number. */
+  readonly money: boolean
 }
 
 interface Doc {
@@ -55,13 +57,15 @@ const rule = <A, const O extends Options>(
   options: O,
   read: FieldRule<A>["read"],
   schema: Schema.Schema.AnyNoContext,
-  codes: ReadonlyArray<ValidationFailed["code"]> = []
+  codes: ReadonlyArray<ValidationFailed["code"]> = [],
+  money = false
 ): FieldRule<A, IsRequired<O>> => ({
-  required: options.required === true,
+  required: (options.required === true) as IsRequired<O>,
   always: (options.required === true) as IsRequired<O>,
   read,
   schema: documented(schema, options),
-  codes
+  codes,
+  money
 })
 
 const requiredOf = (options: Options) => ({ required: options.required === true })
@@ -94,7 +98,7 @@ export const boolean = <const O extends Options>(options: O) =>
   rule<boolean, O>(options, (fields, name) => fields.boolean(name, requiredOf(options)), Schema.Boolean)
 
 /** An optional field that reads as `value` when absent (or null). */
-export const withDefault = <A>(base: FieldRule<A, false>, value: A): FieldRule<A, true> => ({
+export const withDefault = <A>(base: FieldRule<A, false>, value: A): FieldRule<A, true, false> => ({
   ...base,
   always: true,
   read: (fields, name, body) => base.read(fields, name, body) ?? value,
@@ -118,7 +122,7 @@ export const integerSchema = (options: { readonly min?: number; readonly max?: n
 /** Money as sent: a JSON number or a decimal string, kept exact; its currency's rules are checked in core. */
 export const amount = <const O extends Options>(options: O) =>
   rule<AmountInput, O>(options, (fields, name) => fields.amount(name, requiredOf(options)),
-    Schema.Union(Schema.Number, DecimalText), ["INVALID_AMOUNT"])
+    Schema.Union(Schema.Number, DecimalText), ["INVALID_AMOUNT"], true)
 
 /** An ISO 4217 code (or an operator's crypto code): refused with INVALID_CURRENCY when malformed. */
 export const currencyCode = <const O extends Options>(options: O) =>

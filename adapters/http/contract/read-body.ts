@@ -1,4 +1,6 @@
 import { Effect, Schema } from "effect"
+import type { AmountInput } from "../../../core/money/parse.js"
+import type { Instant } from "../../../core/shared/instant.js"
 import type { ValidationFailed } from "../../../core/shared/validation.js"
 import { BodyFields } from "../body-fields.js"
 import { jsonObjectBody } from "../request-body.js"
@@ -27,8 +29,18 @@ export type ReadValues<F extends BodyFieldRules> = { readonly [K in keyof F]: Va
 
 /** A body that passed: required and defaulted fields hold a value. */
 export type ValidValues<F extends BodyFieldRules> = {
-  readonly [K in keyof F]: F[K] extends FieldRule<infer A, true> ? A : ValueOf<F[K]> | undefined
+  readonly [K in keyof F]: F[K] extends FieldRule<infer A, true, boolean> ? A : ValueOf<F[K]> | undefined
 }
+
+/** What a client writes for a field the server reads as `A`: money and date-times travel as text. */
+type WireValue<A> = A extends AmountInput ? string : A extends Instant ? string : A
+
+type WireOf<R> = R extends FieldRule<infer A> ? WireValue<A> : never
+
+/** A body as a client writes it: the required fields, and the others when wanted. */
+export type WireBody<F extends BodyFieldRules> =
+  & { readonly [K in keyof F as F[K]["required"] extends true ? K : never]: WireOf<F[K]> }
+  & { readonly [K in keyof F as F[K]["required"] extends true ? never : K]?: WireOf<F[K]> }
 
 export interface ReadBody<F extends BodyFieldRules> {
   readonly values: ReadValues<F>

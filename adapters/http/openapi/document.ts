@@ -5,14 +5,14 @@ import { bodyErrorCodes, bodySchema } from "../contract/read-body.js"
 import { ErrorBody } from "../contract/payment-resources.js"
 import { adminOperations } from "./admin-operations.js"
 import { byStatus, type DocumentedError, documentedError } from "./error-responses.js"
-import { merchantOperations } from "./merchant-operations.js"
 import type { ErrorTag, Operation } from "./operation.js"
 import { pageOperations } from "./page-operations.js"
+import { merchantApi } from "../routes/merchant-api.js"
 import { securityRequirements, securitySchemes } from "./security.js"
 import { webhookEvents, webhookOperation } from "./webhook-operations.js"
 
 /** Every operation the kit answers, in the order the reference shows them. */
-export const operations: ReadonlyArray<Operation> = [...merchantOperations, ...pageOperations, ...adminOperations]
+export const operations: ReadonlyArray<Operation> = [...merchantApi, ...pageOperations, ...adminOperations]
 
 // A store outage (StoreUnavailable's 503 with Retry-After) can meet any call that reaches the store.
 const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]

@@ -1,15 +1,15 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { normalizeKeywords } from "../../../core/payments/gateway-eligibility.js"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"
-import { ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
 import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../contract/payment-contracts.js"
 import { trxIdInPath } from "../contract/parameters.js"
+import { CheckoutSession, Transaction } from "../contract/payment-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
-import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import { CurrentMerchant } from "../merchant-endpoint.js"
 import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
@@ -27,41 +27,73 @@ const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined, targets: We
   }
 }
 
-const initiate = Effect.gen(function*() {
-  const caller = yield* CurrentMerchant
-  const { done, fields, values } = yield* readJsonBody(initiatePaymentBody)
-  checkIpnUrl(fields, values.ipn_url, yield* WebhookTargets)
-  const valid = yield* done((body) => ({
-    amount: body.payment_amount,
-    currency: body.currency_code,
-    refTrx: body.ref_trx,
-    successRedirect: body.success_redirect,
-    cancelRedirect: body.cancel_redirect,
-    ipnUrl: body.ipn_url,
-    description: body.description ?? null,
-    customerName: body.customer_name ?? null,
-    customerEmail: body.customer_email ?? null,
-    // A comma/pipe/space separated string or an array of strings, as sent.
-    keywords: normalizeKeywords(body.allow_payment_methods)
-  }))
-  const session = yield* initiatePayment(caller, valid)
-  return ok(checkoutSessionJson(session, caller.merchant.name))
+const initiate = endpoint({
+  method: "post",
+  path: "/api/v1/initiate-payment",
+  operationId: "initiatePayment",
+  summary: "Create a hosted checkout session",
+  description: "Returns the signed, time-limited `payment_url` to send the customer to, and `info.trx_id`.",
+  tag: "Payments",
+  security: "merchant",
+  body: initiatePaymentBody,
+  success: { status: 200, description: "The checkout session (spec 2.2).", schema: CheckoutSession },
+  errors: ["CurrencyNotEnabled", "ReceiverWalletUnavailable", "DuplicateReference"],
+  handler: Effect.gen(function*() {
+    const caller = yield* CurrentMerchant
+    const { done, fields, values } = yield* readJsonBody(initiatePaymentBody)
+    checkIpnUrl(fields, values.ipn_url, yield* WebhookTargets)
+    const valid = yield* done((body) => ({
+      amount: body.payment_amount,
+      currency: body.currency_code,
+      refTrx: body.ref_trx,
+      successRedirect: body.success_redirect,
+      cancelRedirect: body.cancel_redirect,
+      ipnUrl: body.ipn_url,
+      description: body.description ?? null,
+      customerName: body.customer_name ?? null,
+      customerEmail: body.customer_email ?? null,
+      // A comma/pipe/space separated string or an array of strings, as sent.
+      keywords: normalizeKeywords(body.allow_payment_methods)
+    }))
+    return checkoutSessionJson(yield* initiatePayment(caller, valid), caller.merchant.name)
+  })
 })
 
 const trxIdParam = trxIdInPath.read
 
-const verify = Effect.gen(function*() {
-  return ok(verifyJson(yield* verifyPayment(yield* CurrentMerchant, yield* trxIdParam)))
+const verify = endpoint({
+  method: "get",
+  path: "/api/v1/verify-payment/{trxId}",
+  operationId: "verifyPayment",
+  summary: "A payment's latest status",
+  description: "Only the merchant's own payments in the environment of the request.",
+  tag: "Payments",
+  security: "merchant",
+  parameters: [trxIdInPath],
+  success: { status: 200, description: "The transaction (spec 2.3).", schema: Transaction },
+  errors: ["PaymentNotFound"],
+  handler: Effect.gen(function*() {
+    return verifyJson(yield* verifyPayment(yield* CurrentMerchant, yield* trxIdParam))
+  })
 })
 
-const simulate = Effect.gen(function*() {
-  const caller = yield* CurrentMerchant
-  const { outcome } = yield* validBody(simulatePaymentBody)
-  return ok(verifyJson(yield* simulatePayment(caller, yield* trxIdParam, SIMULATED[outcome])))
+const simulate = endpoint({
+  method: "post",
+  path: "/api/v1/sandbox/payments/{trxId}/simulate",
+  operationId: "simulatePayment",
+  summary: "End a sandbox payment without a browser",
+  tag: "Payments",
+  security: "merchant",
+  parameters: [trxIdInPath],
+  body: simulatePaymentBody,
+  success: { status: 200, description: "The transaction as it ended.", schema: Transaction },
+  errors: ["PaymentNotFound", "PaymentAlreadyFinal"],
+  handler: Effect.gen(function*() {
+    const caller = yield* CurrentMerchant
+    const { outcome } = yield* validBody(simulatePaymentBody)
+    return verifyJson(yield* simulatePayment(caller, yield* trxIdParam, SIMULATED[outcome]))
+  })
 })
 
-export const paymentRoutes = HttpRouter.empty.pipe(
-  HttpRouter.post("/api/v1/initiate-payment", merchantEndpoint(initiate)),
-  HttpRouter.get("/api/v1/verify-payment/:trxId", merchantEndpoint(verify)),
-  HttpRouter.post("/api/v1/sandbox/payments/:trxId/simulate", merchantEndpoint(simulate))
-)
+/** Spec 4.1, 4.2 and the sandbox simulator. */
+export const paymentEndpoints = [initiate, verify, simulate] as const

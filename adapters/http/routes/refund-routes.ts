@@ -1,13 +1,12 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
-import { ok } from "../api-response.js"
+import { endpoint } from "../endpoint/endpoint.js"
 import { refundPaymentBody } from "../contract/payment-contracts.js"
-import type { RefundResult } from "../contract/payment-resources.js"
+import { RefundResult } from "../contract/payment-resources.js"
 import { validBody } from "../contract/read-body.js"
 import { jsonAmount } from "../json-codec.js"
-import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
+import { CurrentMerchant } from "../merchant-endpoint.js"
 
 /** Spec 2.4, from the refund as recorded: a replay of a ref_refund answers with the totals of then. */
 export const refundJson = (refund: Refund): typeof RefundResult.Type => ({
@@ -22,16 +21,38 @@ export const refundJson = (refund: Refund): typeof RefundResult.Type => ({
   currency: refund.currency
 })
 
-const refund = Effect.gen(function*() {
-  const caller = yield* CurrentMerchant
-  const body = yield* validBody(refundPaymentBody)
-  const { refund } = yield* refundPayment(caller, {
-    trxId: body.trx_id,
-    amount: body.amount,
-    reason: body.reason ?? null,
-    refRefund: body.ref_refund ?? null
+const refund = endpoint({
+  method: "post",
+  path: "/api/v1/refund-payment",
+  operationId: "refundPayment",
+  summary: "Refund a completed payment, fully or in part",
+  description: "Debits the merchant wallet (the fee is not returned) and sends `payment.refunded`. The same `ref_refund` answers the original refund and moves no money.",
+  tag: "Refunds",
+  security: "merchant",
+  body: refundPaymentBody,
+  success: { status: 200, description: "The refund (spec 2.4).", schema: RefundResult },
+  errors: [
+    "PaymentNotFound",
+    "PaymentNotRefundable",
+    "PaymentFullyRefunded",
+    "RefundExceedsBalance",
+    "WalletInsufficientForRefund",
+    "PartialRefundUnsupported",
+    "RefundReferenceConflict",
+    "UnknownGatewayPlugin"
+  ],
+  handler: Effect.gen(function*() {
+    const caller = yield* CurrentMerchant
+    const body = yield* validBody(refundPaymentBody)
+    const { refund } = yield* refundPayment(caller, {
+      trxId: body.trx_id,
+      amount: body.amount,
+      reason: body.reason ?? null,
+      refRefund: body.ref_refund ?? null
+    })
+    return refundJson(refund)
   })
-  return ok(refundJson(refund))
 })
 
-export const refundRoutes = HttpRouter.empty.pipe(HttpRouter.post("/api/v1/refund-payment", merchantEndpoint(refund)))
+/** Spec 4.3. */
+export const refundEndpoints = [refund] as const

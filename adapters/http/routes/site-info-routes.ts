@@ -2,15 +2,21 @@ import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
 import { StoreHealth } from "../../../core/shared/store-health.js"
-import { ok } from "../api-response.js"
-import { Health, type SiteInfo } from "../contract/payment-resources.js"
-import { merchantEndpoint } from "../merchant-endpoint.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import { Health, SiteInfo } from "../contract/payment-resources.js"
 import { StoreUnavailable } from "../edge-errors.js"
 import { errorHttpResponse } from "../responses.js"
 
 /** Spec 2.7 and 9.2: branding from settings, fixed feature and environment labels. */
-const siteInfo = Effect.map(Effect.flatMap(SiteSettingsService, (settings) => settings.current), (settings) =>
-  ok({
+const siteInfo = endpoint({
+  method: "get",
+  path: "/api/v1/site-info",
+  operationId: "siteInfo",
+  summary: "Branding and environment labels",
+  tag: "Site",
+  security: "merchant",
+  success: { status: 200, description: "Site information (spec 2.7).", schema: SiteInfo },
+  handler: Effect.map(Effect.flatMap(SiteSettingsService, (settings) => settings.current), (settings) => ({
     site_name: settings.siteName,
     site_logo: settings.siteLogo,
     site_url: settings.siteUrl,
@@ -24,10 +30,11 @@ const siteInfo = Effect.map(Effect.flatMap(SiteSettingsService, (settings) => se
     },
     environments: { production: "Production", sandbox: "Sandbox" },
     api_version: "1.0",
-    status: "active"
-  } satisfies typeof SiteInfo.Type))
+    status: "active" as const
+  }))
+})
 
-export const siteInfoRoutes = HttpRouter.empty.pipe(HttpRouter.get("/api/v1/site-info", merchantEndpoint(siteInfo)))
+export const siteInfoEndpoints = [siteInfo] as const
 
 /** Unauthenticated: 200 while the store answers, 503 when it does not. */
 export const healthRoutes = HttpRouter.empty.pipe(

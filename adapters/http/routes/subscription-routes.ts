@@ -1,4 +1,3 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { cancelSubscription, renewSubscription } from "../../../core/subscriptions/change-subscription.js"
@@ -7,13 +6,13 @@ import type { Invoice, Subscription } from "../../../core/subscriptions/subscrip
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../../../core/subscriptions/subscription-json.js"
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
-import { created, ok } from "../api-response.js"
 import type { BodyFields } from "../body-fields.js"
-import { subscriptionIdInPath } from "../contract/parameters.js"
-import type { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
+import { pageParameter, perPageParameter, subscriptionIdInPath } from "../contract/parameters.js"
+import { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
-import { CurrentMerchant, merchantEndpoint } from "../merchant-endpoint.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import { CurrentMerchant } from "../merchant-endpoint.js"
 import { listQuery, pageJson } from "../page-query.js"
 
 /** Method codes as sent (one string of comma-separated codes, or an array of codes), each once. */
@@ -43,62 +42,116 @@ const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined) =>
 const subscriptionAnswer = (result: { readonly subscription: Subscription; readonly latest: Invoice | undefined }) =>
   Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }) satisfies typeof SubscriptionEnvelope.Type)
 
-const create = Effect.gen(function*() {
-  const caller = yield* CurrentMerchant
-  const { done, fields, values } = yield* readJsonBody(createSubscriptionBody)
-  yield* checkIpnUrl(fields, values.ipn_url)
-  const valid = yield* done((body) => ({
-    amount: body.payment_amount,
-    currency: body.currency_code,
-    externalReference: body.external_reference,
-    billingCycle: body.billing_cycle,
-    customerEmail: body.customer_email,
-    customerName: body.customer_name ?? null,
-    description: body.description ?? null,
-    successRedirect: body.success_redirect,
-    cancelRedirect: body.cancel_redirect,
-    ipnUrl: body.ipn_url,
-    startsAt: body.starts_at ?? null,
-    allowPaymentMethods: methodCodes(body.allow_payment_methods),
-    metadata: body.metadata ?? {}
-  }))
-  return created(yield* subscriptionAnswer(yield* createSubscription(caller, valid)))
+const SUBSCRIPTION_CHANGE_ERRORS = ["SubscriptionNotFound", "SubscriptionTransitionRefused", "InvoiceSequenceTaken"] as const
+// A new invoice opens a checkout: the currency or its wallet may have gone since the subscription began.
+const NEW_INVOICE_ERRORS = ["CurrencyNotEnabled", "ReceiverWalletUnavailable", "DuplicateReference", "InvoiceSequenceTaken"] as const
+
+// Spec 5.1: X-Environment defaults to production on these endpoints only.
+const create = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions",
+  operationId: "createSubscription",
+  summary: "Create a subscription and its first invoice",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  body: createSubscriptionBody,
+  success: { status: 201, description: "The subscription with `latest_invoice` (also for an idempotent replay).", schema: SubscriptionEnvelope },
+  errors: [...NEW_INVOICE_ERRORS, "ExternalReferenceTaken"],
+  handler: Effect.gen(function*() {
+    const caller = yield* CurrentMerchant
+    const { done, fields, values } = yield* readJsonBody(createSubscriptionBody)
+    yield* checkIpnUrl(fields, values.ipn_url)
+    const valid = yield* done((body) => ({
+      amount: body.payment_amount,
+      currency: body.currency_code,
+      externalReference: body.external_reference,
+      billingCycle: body.billing_cycle,
+      customerEmail: body.customer_email,
+      customerName: body.customer_name ?? null,
+      description: body.description ?? null,
+      successRedirect: body.success_redirect,
+      cancelRedirect: body.cancel_redirect,
+      ipnUrl: body.ipn_url,
+      startsAt: body.starts_at ?? null,
+      allowPaymentMethods: methodCodes(body.allow_payment_methods),
+      metadata: body.metadata ?? {}
+    }))
+    return yield* subscriptionAnswer(yield* createSubscription(caller, valid))
+  })
 })
 
-const list = Effect.gen(function*() {
-  const caller = yield* CurrentMerchant
-  const query = yield* listQuery
-  const page = yield* query.done(query.page())
-  const links = yield* CheckoutLinks
-  const result = yield* listSubscriptions(caller, page)
-  return ok(pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor)) satisfies typeof SubscriptionPage.Type)
+const list = endpoint({
+  method: "get",
+  path: "/api/v1/subscriptions",
+  operationId: "listSubscriptions",
+  summary: "List subscriptions, newest first",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [pageParameter, perPageParameter],
+  success: { status: 200, description: "A page of subscriptions.", schema: SubscriptionPage },
+  handler: Effect.gen(function*() {
+    const caller = yield* CurrentMerchant
+    const query = yield* listQuery
+    const page = yield* query.done(query.page())
+    const links = yield* CheckoutLinks
+    const result = yield* listSubscriptions(caller, page)
+    return pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor))
+  })
 })
 
 const idParam = subscriptionIdInPath.read
 
-const retrieve = Effect.gen(function*() {
-  const { invoices, subscription } = yield* retrieveSubscription(yield* CurrentMerchant, yield* idParam)
-  const links = yield* CheckoutLinks
-  return ok({ data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices) } satisfies typeof SubscriptionEnvelope.Type)
+const retrieve = endpoint({
+  method: "get",
+  path: "/api/v1/subscriptions/{subscriptionId}",
+  operationId: "retrieveSubscription",
+  summary: "One subscription with its latest 20 invoices",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  success: { status: 200, description: "The subscription with `invoices`.", schema: SubscriptionEnvelope },
+  errors: ["SubscriptionNotFound"],
+  handler: Effect.gen(function*() {
+    const { invoices, subscription } = yield* retrieveSubscription(yield* CurrentMerchant, yield* idParam)
+    const links = yield* CheckoutLinks
+    return { data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices) }
+  })
 })
 
-const cancel = Effect.gen(function*() {
-  const { at_period_end } = yield* validBody(cancelSubscriptionBody)
-  return ok(yield* subscriptionAnswer(yield* cancelSubscription(yield* CurrentMerchant, yield* idParam, at_period_end)))
+const cancel = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions/{subscriptionId}/cancel",
+  operationId: "cancelSubscription",
+  summary: "Cancel at the end of the paid period, or now",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  body: cancelSubscriptionBody,
+  success: { status: 200, description: "The subscription.", schema: SubscriptionEnvelope },
+  errors: SUBSCRIPTION_CHANGE_ERRORS,
+  handler: Effect.gen(function*() {
+    const { at_period_end } = yield* validBody(cancelSubscriptionBody)
+    return yield* subscriptionAnswer(yield* cancelSubscription(yield* CurrentMerchant, yield* idParam, at_period_end))
+  })
 })
 
-const renew = Effect.gen(function*() {
-  const { force_new } = yield* validBody(renewSubscriptionBody)
-  return ok(yield* subscriptionAnswer(yield* renewSubscription(yield* CurrentMerchant, yield* idParam, force_new)))
+const renew = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions/{subscriptionId}/renew",
+  operationId: "renewSubscription",
+  summary: "Create or recover a renewal checkout",
+  description: "Active subscriptions cannot renew early (409). A 503 is retried with the identical request and key.",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  body: renewSubscriptionBody,
+  success: { status: 200, description: "The subscription with its open invoice.", schema: SubscriptionEnvelope },
+  errors: [...SUBSCRIPTION_CHANGE_ERRORS, ...NEW_INVOICE_ERRORS],
+  handler: Effect.gen(function*() {
+    const { force_new } = yield* validBody(renewSubscriptionBody)
+    return yield* subscriptionAnswer(yield* renewSubscription(yield* CurrentMerchant, yield* idParam, force_new))
+  })
 })
 
-// Spec 5.1: X-Environment defaults to production on these endpoints only.
-const PRODUCTION_BY_DEFAULT = { defaultEnvironment: "production" } as const
-
-export const subscriptionRoutes = HttpRouter.empty.pipe(
-  HttpRouter.post("/api/v1/subscriptions", merchantEndpoint(create, PRODUCTION_BY_DEFAULT)),
-  HttpRouter.get("/api/v1/subscriptions", merchantEndpoint(list, PRODUCTION_BY_DEFAULT)),
-  HttpRouter.get("/api/v1/subscriptions/:subscriptionId", merchantEndpoint(retrieve, PRODUCTION_BY_DEFAULT)),
-  HttpRouter.post("/api/v1/subscriptions/:subscriptionId/cancel", merchantEndpoint(cancel, PRODUCTION_BY_DEFAULT)),
-  HttpRouter.post("/api/v1/subscriptions/:subscriptionId/renew", merchantEndpoint(renew, PRODUCTION_BY_DEFAULT))
-)
+/** Spec 4.5-4.9. */
+export const subscriptionEndpoints = [create, list, retrieve, cancel, renew] as const

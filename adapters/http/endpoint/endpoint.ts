@@ -1,0 +1,71 @@
+import type { Effect, Schema } from "effect"
+import type { ApiError } from "../api-error.js"
+import type { BodyContract } from "../contract/read-body.js"
+import type { ErrorTag, Operation } from "../openapi/operation.js"
+
+/**
+ * What any handler may fail with without listing it, because the document adds it from the
+ * declaration itself: a body or parameter refused (422), a body that is not JSON, too large or of
+ * another type (only a handler that reads a body can meet these), a path naming nothing (404), the
+ * store failing (500) or out of reach (503).
+ */
+export type ImpliedErrorTag =
+  | "ValidationFailed"
+  | "MalformedJson"
+  | "BodyTooLarge"
+  | "UnsupportedMediaType"
+  | "ResourceNotFound"
+  | "StorageError"
+  | "StoreUnavailable"
+
+/** The API errors carrying one of `Tags`. */
+export type ErrorsTagged<Tags extends ErrorTag> = Extract<ApiError, { readonly _tag: Tags }>
+
+/** The merchant API's schemes (spec 5): signed, and signed with X-Environment defaulting to production. */
+export type MerchantSecurity = "merchant" | "merchant-production-default"
+
+/**
+ * One signed endpoint of the merchant API, declared once: the router, the OpenAPI document and the
+ * client's operations are all read from it. The handler answers the success schema's value (the
+ * status is `success.status`); it may fail only with the declared `errors` and the implied ones, so
+ * a use case that learns a new refusal does not compile until the document says so. The literal
+ * types of its id, path and body stay on the value for the client's types.
+ */
+export interface Endpoint<
+  S extends Schema.Schema.AnyNoContext = Schema.Schema.AnyNoContext,
+  R = unknown,
+  Id extends string = string,
+  Path extends string = string,
+  B extends BodyContract = BodyContract
+> extends Omit<Operation, "operationId" | "path" | "body"> {
+  readonly operationId: Id
+  readonly path: Path
+  readonly body?: B
+  readonly security: MerchantSecurity
+  readonly success: { readonly status: number; readonly description: string; readonly schema: S }
+  readonly handler: Effect.Effect<Schema.Schema.Type<S>, ApiError, R>
+}
+
+/** Declares an endpoint: its types are inferred, and its handler checked against the declared errors. */
+export const endpoint = <
+  S extends Schema.Schema.AnyNoContext,
+  R,
+  const Id extends string,
+  const Path extends string,
+  B extends BodyContract = never,
+  const Tags extends ErrorTag = never
+>(
+  declaration: Omit<Operation, "operationId" | "path" | "body" | "security" | "success" | "errors"> & {
+    readonly operationId: Id
+    readonly path: Path
+    readonly body?: B
+    readonly security: MerchantSecurity
+    readonly success: { readonly status: number; readonly description: string; readonly schema: S }
+    readonly errors?: ReadonlyArray<Tags>
+    // NoInfer: the declared list alone says what may fail; the handler is checked against it.
+    readonly handler: Effect.Effect<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R>
+  }
+): Endpoint<S, R, Id, Path, B> => declaration
+
+/** The services an endpoint's handler needs. */
+export type EndpointRequirements<E> = E extends Endpoint<Schema.Schema.AnyNoContext, infer R, string, string> ? R : never

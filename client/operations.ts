@@ -1,0 +1,22 @@
+// Written by `npm run client:operations` from the endpoint declarations (adapters/http/routes/merchant-api.ts).
+// Do not edit: client/operations.test.ts fails when this file differs from what the declarations give.
+
+/** Every merchant API operation: its method and path template (`{name}` for a path parameter). */
+export const OPERATIONS = {
+  initiatePayment: { method: "POST", path: "/api/v1/initiate-payment" },
+  verifyPayment: { method: "GET", path: "/api/v1/verify-payment/{trxId}" },
+  simulatePayment: { method: "POST", path: "/api/v1/sandbox/payments/{trxId}/simulate" },
+  refundPayment: { method: "POST", path: "/api/v1/refund-payment" },
+  siteInfo: { method: "GET", path: "/api/v1/site-info" },
+  createSubscription: { method: "POST", path: "/api/v1/subscriptions" },
+  listSubscriptions: { method: "GET", path: "/api/v1/subscriptions" },
+  retrieveSubscription: { method: "GET", path: "/api/v1/subscriptions/{subscriptionId}" },
+  cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
+  renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" }
+} as const
+
+/** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */
+export const REQUEST_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "payment_amount"]
+
+/** Response fields that carry money, at any depth: read back as their exact text. */
+export const RESPONSE_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "fee", "net_amount", "refunded_amount", "remaining_refund", "total_refunded"]
