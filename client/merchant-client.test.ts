@@ -53,6 +53,24 @@ describe("merchant client against the standalone host", () => {
     })
   })
 
+  it("calls any operation by its operationId: the merchant's balances, exact, moving with a paid payment", async () => {
+    // Decimal text to hundredths as a bigint, so the test adds money without a double.
+    const hundredths = (text: string) => {
+      const [whole = "0", fraction = ""] = text.split(".")
+      return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0").slice(0, 2))
+    }
+    const usdOf = async () => {
+      const { data } = await client.request("listBalances", {})
+      expect(data.every((wallet) => wallet.environment === "sandbox")).toBe(true)
+      return data.find((wallet) => wallet.currency_code === "USD")
+    }
+    const before = await usdOf()
+    expect(before).toMatchObject({ currency_code: "USD", active: true })
+    await paidPayment("balance-1", "10.00")
+    // The demo's fee on 10.00: 2.9% + 0.30 = 0.59, so the wallet gains 9.41.
+    expect(hundredths((await usdOf())!.balance)).toBe(hundredths(before!.balance) + 941n)
+  })
+
   it("rejects an operationId the API does not have, before anything is sent", async () => {
     await expect(client.request("noSuchOperation" as "siteInfo", {})).rejects.toThrow("noSuchOperation is not an operation of the merchant API.")
   })

@@ -12,11 +12,12 @@ export const OPERATIONS = {
   listSubscriptions: { method: "GET", path: "/api/v1/subscriptions" },
   retrieveSubscription: { method: "GET", path: "/api/v1/subscriptions/{subscriptionId}" },
   cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
-  renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" }
+  renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" },
+  listBalances: { method: "GET", path: "/api/v1/balances" }
 } as const
 
 /** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */
 export const REQUEST_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "payment_amount"]
 
 /** Response fields that carry money, at any depth: read back as their exact text. */
-export const RESPONSE_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "fee", "net_amount", "refunded_amount", "remaining_refund", "total_refunded"]
+export const RESPONSE_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "balance", "fee", "net_amount", "refunded_amount", "remaining_refund", "total_refunded"]

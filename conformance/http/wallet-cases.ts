@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { expectError, expectOk, ISO_MICROS } from "./assertions.js"
-import { createMerchant, uniqueName } from "./fixtures.js"
-import { adminRequest, type HttpResult, type Target } from "./signing.js"
+import { callerFor, createMerchant, issueCredentials, uniqueName } from "./fixtures.js"
+import { adminRequest, type HttpResult, rawRequest, type Target } from "./signing.js"
 
 const MISSING_WALLET = { status: 404, errorCode: "NOT_FOUND", message: "Wallet not found.", errors: {} }
 
@@ -134,5 +134,36 @@ export const walletCases = (target: () => Target) =>
     it("requires a reason", async () => {
       const { wallet } = await newWallet(target(), "USD")
       expectError(await adminRequest(target(), "POST", `/wallets/${wallet.id}/adjustments`, { amount: 1 }), { status: 422, errorCode: "VALIDATION_FAILED", fields: ["reason"] })
+    })
+  
+
+    it("answers GET /api/v1/balances with the caller's wallets in its environment only, by currency, amounts exact", async () => {
+      const merchant = await createMerchant(target(), { status: "approved" })
+      const walletIn = async (currency: string, environment: string) =>
+        expectOk(await adminRequest(target(), "POST", `/merchants/${merchant.id}/wallets`, { currency_code: currency, environment }), 201)
+      const usd = await walletIn("USD", "sandbox")
+      const eur = await walletIn("EUR", "sandbox")
+      const production = await walletIn("USD", "production")
+      expectOk(await adjust(target(), usd.id, "9999999999.99"), 201)
+      expectOk(await adjust(target(), production.id, "7.00"), 201)
+      expectOk(await adminRequest(target(), "PATCH", `/wallets/${eur.id}`, { active: false }))
+      const sandbox = callerFor(target(), merchant, await issueCredentials(target(), merchant.id, "sandbox"))
+      const response = await sandbox.call({ path: "/api/v1/balances" })
+      expect(expectOk(response)).toEqual({
+        data: [
+          { currency_code: "EUR", environment: "sandbox", balance: 0, active: false },
+          { currency_code: "USD", environment: "sandbox", balance: 9999999999.99, active: true }
+        ]
+      })
+      expect(response.text).toContain('"balance":9999999999.99,')
+      const live = callerFor(target(), merchant, await issueCredentials(target(), merchant.id, "production"))
+      expect(expectOk(await live.call({ path: "/api/v1/balances" }))).toEqual({
+        data: [{ currency_code: "USD", environment: "production", balance: 7, active: true }]
+      })
+    })
+
+    it("refuses GET /api/v1/balances unsigned with 401", async () => {
+      const response = await rawRequest(target(), { method: "GET", path: "/api/v1/balances", headers: { accept: "application/json" } })
+      expectError(response, { status: 401, errorCode: "INVALID_CREDENTIALS", message: "Invalid API credentials.", fields: ["X-Environment"] })
     })
   })

@@ -1,0 +1,16 @@
+import { Effect } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { WalletRepository } from "./wallet-repository.js"
+
+/**
+ * The caller's wallets in the environment of its credentials, by currency: a sandbox key never
+ * sees production money, nor the other way round.
+ */
+export const merchantBalances = (caller: AuthenticatedMerchant) =>
+  Effect.map(
+    Effect.flatMap(WalletRepository, (wallets) => wallets.listByMerchant(caller.merchant.id)),
+    (wallets) =>
+      wallets
+        .filter((wallet) => wallet.environment === caller.environment)
+        .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0))
+  )
