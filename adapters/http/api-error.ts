@@ -1,9 +1,9 @@
 import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../core/merchants/authentication-errors.js"
 import type { MerchantKeyTaken } from "../../core/merchants/credentials.js"
 import type { MerchantNotFound } from "../../core/merchants/merchant.js"
-import type { GatewayCodeTaken, GatewayNotFound } from "../../core/payments/gateway.js"
+import type { GatewayCodeTaken, GatewayNotFound } from "../../core/gateways/gateway.js"
 import type { NotificationTargetUnknown } from "../../core/payments/gateway-notifications.js"
-import type { PluginCallFailed, UnknownGatewayPlugin } from "../../core/payments/gateway-plugin.js"
+import type { PluginCallFailed, UnknownGatewayPlugin } from "../../core/gateways/gateway-plugin.js"
 import type {
   CurrencyNotEnabled,
   DuplicateReference,

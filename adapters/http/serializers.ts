@@ -1,5 +1,5 @@
 import type { Merchant } from "../../core/merchants/merchant.js"
-import type { Gateway } from "../../core/payments/gateway.js"
+import type { Gateway } from "../../core/gateways/gateway.js"
 import type { SiteSettings } from "../../core/settings/site-settings.js"
 import { toIsoString } from "../../core/shared/instant.js"
 import type { LedgerEntry, Wallet } from "../../core/wallets/wallet.js"

@@ -1,5 +1,5 @@
 import type { Environment } from "../../core/shared/environment.js"
-import type { CheckoutStart, GatewayOutcome } from "../../core/payments/gateway-plugin.js"
+import type { CheckoutStart, GatewayOutcome } from "../../core/gateways/gateway-plugin.js"
 
 /** A payment as far as the gateway got it: what the plugin's beginCheckout answered, and where to return. */
 export interface CheckoutAtGateway {

@@ -1,4 +1,4 @@
-import type { GatewayPluginDefinition, PluginCall } from "../../core/payments/gateway-plugin.js"
+import type { GatewayPluginDefinition, PluginCall } from "../../core/gateways/gateway-plugin.js"
 
 type Method = Exclude<PluginCall, "parseConfig">
 const METHODS: ReadonlyArray<Method> = ["beginCheckout", "handleReturn", "handleNotification", "syncStatus", "refund"]

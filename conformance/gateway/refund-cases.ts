@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { expect, it } from "vitest"
-import type { PluginCapabilities, RefundContext } from "../../core/payments/gateway-plugin.js"
+import type { PluginCapabilities, RefundContext } from "../../core/gateways/gateway-plugin.js"
 import { executeDueRefunds } from "../../core/refunds/gateway-refund-executor.js"
 import { GatewayRefunds } from "../../core/refunds/gateway-refund.js"
 import type { GoldenContext } from "./golden-cases.js"

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
-import { GatewayRepository } from "../../core/payments/gateway-repository.js"
+import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { PaymentFlags } from "../../core/payments/payment-flags.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { MAX_AMOUNT } from "../../core/money/amount.js"
-import { GatewayRepository } from "../../core/payments/gateway-repository.js"
+import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { type GatewayRefund, GatewayRefunds, newGatewayRefund } from "../../core/refunds/gateway-refund.js"
 import { RefundRepository } from "../../core/refunds/refund-repository.js"

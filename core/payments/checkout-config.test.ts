@@ -4,7 +4,7 @@ import { MerchantCurrencyRepository } from "../merchants/currency-repository.js"
 import { MerchantId } from "../shared/ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import * as CheckoutConfig from "./checkout-config.js"
-import { GatewayRepository } from "./gateway-repository.js"
+import { GatewayRepository } from "../gateways/gateway-repository.js"
 
 /** Repositories that count their reads and answer from a value the test changes. */
 const counting = () => {

@@ -5,8 +5,8 @@ import type { GatewayId, MerchantId } from "../shared/ids.js"
 import type { StorageError } from "../shared/storage-error.js"
 import type { Wallet } from "../wallets/wallet.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
-import type { Gateway } from "./gateway.js"
-import { GatewayRepository } from "./gateway-repository.js"
+import type { Gateway } from "../gateways/gateway.js"
+import { GatewayRepository } from "../gateways/gateway-repository.js"
 
 /** What initiate-payment reads of a merchant's configuration before it writes anything. */
 export interface MerchantCheckoutConfig {

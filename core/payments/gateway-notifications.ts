@@ -4,10 +4,10 @@ import { RateLimiter } from "../rate-limit/rate-limiter.js"
 import type { GatewayId } from "../shared/ids.js"
 import { MICROS_PER_SECOND } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
-import { gatewayCallee } from "./gateway-config.js"
-import type { GatewayReply } from "./gateway-plugin.js"
+import { gatewayCallee } from "../gateways/gateway-config.js"
+import type { GatewayReply } from "../gateways/gateway-plugin.js"
 import { acceptReport, type Verdict } from "./gateway-reports.js"
-import { GatewayRepository } from "./gateway-repository.js"
+import { GatewayRepository } from "../gateways/gateway-repository.js"
 import { syncPayment } from "./status-sync.js"
 
 /** No gateway record by that id takes notifications (none, or its plugin has no handleNotification). */

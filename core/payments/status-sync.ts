@@ -3,10 +3,10 @@ import { type Clock, Context, type Duration, Effect, Layer, Option } from "effec
 import { GatewayId } from "../shared/ids.js"
 import { Instant, MICROS_PER_SECOND, now } from "../shared/instant.js"
 import { CheckoutAttempts, type DueSync } from "./checkout-attempts.js"
-import type { Gateway } from "./gateway.js"
-import { gatewayCallee } from "./gateway-config.js"
+import type { Gateway } from "../gateways/gateway.js"
+import { gatewayCallee } from "../gateways/gateway-config.js"
 import { acceptReport, amountText, type ReportSource, type Verdict } from "./gateway-reports.js"
-import { GatewayRepository } from "./gateway-repository.js"
+import { GatewayRepository } from "../gateways/gateway-repository.js"
 import { PaymentRepository } from "./payment-repository.js"
 
 /**

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Amount } from "../money/amount.js"
-import type { GatewayRefundStatus } from "../payments/gateway-plugin.js"
+import type { GatewayRefundStatus } from "../gateways/gateway-plugin.js"
 import type { GatewayId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"

@@ -1,8 +1,8 @@
 import { Effect, Either, Logger, LogLevel } from "effect"
 import { describe, expect, it } from "vitest"
-import type { GatewayPluginDefinition, GatewayRef } from "../../core/payments/gateway-plugin.js"
-import { hostPlugin } from "../../core/payments/plugin-hosting.js"
-import { checkPluginShape } from "../../core/payments/plugin-shape.js"
+import type { GatewayPluginDefinition, GatewayRef } from "../../core/gateways/gateway-plugin.js"
+import { hostPlugin } from "../../core/gateways/plugin-hosting.js"
+import { checkPluginShape } from "../../core/gateways/plugin-shape.js"
 import { readPayPageQuery, signNotification, signReturn } from "./acme-pay-gateway.mjs"
 import acmePay from "./acme-pay.mjs"
 

@@ -1,5 +1,5 @@
 import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
-import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
+import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
 import { type HostConfig, readHostConfig } from "../standalone/host-config.js"
 import { resolveMasterKey } from "../standalone/local-secrets.js"
 import { loadPluginModules } from "../standalone/plugin-modules.js"

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import type { PluginEntry } from "../../core/payments/gateway-plugin-registry.js"
+import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
 import { HostFailure } from "./startup-problems.js"
 
 /** A file the operator points at, as opposed to an npm package name ("acme-pay", "@acme/pay"). */

@@ -3,8 +3,8 @@ import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.j
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
-import type { Gateway } from "../../core/payments/gateway.js"
-import { createGateway } from "../../core/payments/gateway-admin.js"
+import type { Gateway } from "../../core/gateways/gateway.js"
+import { createGateway } from "../../core/gateways/gateway-admin.js"
 import {
   GATEWAY_PLUGIN_API_VERSION,
   GatewayFailure,
@@ -12,7 +12,7 @@ import {
   type PluginCapabilities,
   type RefundContext,
   type RefundReport
-} from "../../core/payments/gateway-plugin.js"
+} from "../../core/gateways/gateway-plugin.js"
 import { initiatePayment } from "../../core/payments/initiate-payment.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { GatewayRefunds } from "../../core/refunds/gateway-refund.js"

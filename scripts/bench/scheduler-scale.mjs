@@ -38,7 +38,7 @@ const { defaultCurrencyCatalog } = await load("core/money/currencies.js")
 const { defaultSiteSettings } = await load("core/settings/site-settings.js")
 const { createMerchant, replaceCurrencies } = await load("core/merchants/merchant-admin.js")
 const { createWallet } = await load("core/wallets/wallet-admin.js")
-const { createGateway } = await load("core/payments/gateway-admin.js")
+const { createGateway } = await load("core/gateways/gateway-admin.js")
 const { tick } = await load("core/subscriptions/scheduler.js")
 
 const onServer = async (url, run) => {

@@ -1,5 +1,5 @@
 import { hmacSha256 } from "../../../core/signing/hmac.js"
-import type { GatewayPluginDefinition } from "../../../core/payments/gateway-plugin.js"
+import type { GatewayPluginDefinition } from "../../../core/gateways/gateway-plugin.js"
 import { makeSandboxPlugin, type SandboxConfig } from "./sandbox-plugin.js"
 
 export { makeSandboxPlugin, SANDBOX_PLUGIN_ID, SandboxConfig, type SandboxPluginOptions } from "./sandbox-plugin.js"

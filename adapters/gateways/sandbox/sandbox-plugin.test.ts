@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import type { CheckoutContext, ReturnContext } from "../../../core/payments/gateway-plugin.js"
-import { makeGatewayPlugins } from "../../../core/payments/gateway-plugin-registry.js"
-import { hostPlugin } from "../../../core/payments/plugin-hosting.js"
+import type { CheckoutContext, ReturnContext } from "../../../core/gateways/gateway-plugin.js"
+import { makeGatewayPlugins } from "../../../core/gateways/gateway-plugin-registry.js"
+import { hostPlugin } from "../../../core/gateways/plugin-hosting.js"
 import { formsIn, pressButton } from "../../../conformance/gateway/html-forms.js"
 import { makeSandboxPlugin, SANDBOX_SECRET_LABEL, sandboxPlugin } from "./index.js"
 

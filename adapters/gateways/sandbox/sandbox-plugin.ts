@@ -5,7 +5,7 @@ import {
   GatewayFailure,
   type GatewayPluginDefinition,
   type ReturnReport
-} from "../../../core/payments/gateway-plugin.js"
+} from "../../../core/gateways/gateway-plugin.js"
 import { renderSandboxForm } from "./sandbox-form.js"
 import { isSandboxOutcome, outcomeSignatureMatches, signOutcome } from "./sandbox-signature.js"
 

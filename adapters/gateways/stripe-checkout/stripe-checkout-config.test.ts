@@ -1,8 +1,8 @@
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { hostPlugin } from "../../../core/payments/plugin-hosting.js"
-import { checkPluginShape } from "../../../core/payments/plugin-shape.js"
+import { hostPlugin } from "../../../core/gateways/plugin-hosting.js"
+import { checkPluginShape } from "../../../core/gateways/plugin-shape.js"
 import { makeStripeCheckoutPlugin } from "./stripe-checkout-plugin.js"
 import { failureOf, run } from "./testing/stripe-plugin-harness.js"
 

@@ -5,7 +5,7 @@ import {
   type GatewayPluginDefinition,
   type RefundReport,
   type ReturnReport
-} from "../../../core/payments/gateway-plugin.js"
+} from "../../../core/gateways/gateway-plugin.js"
 import { stripeAmountParam, toStripeMinor } from "./stripe-amounts.js"
 import { parseStripeCheckoutConfig, type StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { assertKeyServes, makeStripeClients } from "./stripe-client.js"

@@ -1,5 +1,5 @@
 import type Stripe from "stripe"
-import type { GatewayOutcome, NotificationContext, NotificationReport } from "../../../core/payments/gateway-plugin.js"
+import type { GatewayOutcome, NotificationContext, NotificationReport } from "../../../core/gateways/gateway-plugin.js"
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { verifiedStripeEvent } from "./stripe-client.js"
 import { chargedBy, isSessionId } from "./stripe-session-outcome.js"

@@ -1,5 +1,5 @@
 import type Stripe from "stripe"
-import type { RefundReport } from "../../../core/payments/gateway-plugin.js"
+import type { RefundReport } from "../../../core/gateways/gateway-plugin.js"
 
 /**
  * Stripe's refund statuses as the kit's: `requires_action` waits on the customer (bank details for

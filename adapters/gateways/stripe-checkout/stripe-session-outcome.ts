@@ -1,5 +1,5 @@
 import type Stripe from "stripe"
-import type { DecimalString, GatewayOutcome, ReturnReport } from "../../../core/payments/gateway-plugin.js"
+import type { DecimalString, GatewayOutcome, ReturnReport } from "../../../core/gateways/gateway-plugin.js"
 import { fromStripeMinor, toStripeMinor } from "./stripe-amounts.js"
 
 /** The payment a session is checked against: the kit's own record, never what the browser sent. */

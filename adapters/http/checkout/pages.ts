@@ -1,4 +1,4 @@
-import type { Gateway } from "../../../core/payments/gateway.js"
+import type { Gateway } from "../../../core/gateways/gateway.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { type Instant, toSeconds } from "../../../core/shared/instant.js"
 import { formatAmount } from "./amount-format.js"

@@ -1,6 +1,6 @@
 import { environments } from "../../../core/shared/environment.js"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
-import { GatewayType } from "../../../core/payments/gateway.js"
+import { GatewayType } from "../../../core/gateways/gateway.js"
 import { amount, boolean, type FieldRule, integer, integerArray, jsonObject, oneOf, string, stringArray, url, withDefault } from "./field-rules.js"
 import { bodyContract } from "./read-body.js"
 

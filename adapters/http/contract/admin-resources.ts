@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
-import { GatewayType } from "../../../core/payments/gateway.js"
+import { GatewayType } from "../../../core/gateways/gateway.js"
 import { FailureReason, PaymentStatus } from "../../../core/payments/payment.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
 import { listOf, pageOf } from "./envelopes.js"

@@ -1,6 +1,6 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import { createGateway, listGateways, replaceMerchantGateways, updateGateway } from "../../../core/payments/gateway-admin.js"
+import { createGateway, listGateways, replaceMerchantGateways, updateGateway } from "../../../core/gateways/gateway-admin.js"
 import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
 import { adminEndpoint } from "../admin-endpoint.js"
 import { created, ok } from "../api-response.js"

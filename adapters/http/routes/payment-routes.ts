@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { normalizeKeywords } from "../../../core/payments/gateway-eligibility.js"
+import { normalizeKeywords } from "../../../core/gateways/gateway-eligibility.js"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"

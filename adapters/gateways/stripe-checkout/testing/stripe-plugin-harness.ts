@@ -6,8 +6,8 @@ import type {
   RefundContext,
   ReturnContext,
   SyncContext
-} from "../../../../core/payments/gateway-plugin.js"
-import { hostPlugin } from "../../../../core/payments/plugin-hosting.js"
+} from "../../../../core/gateways/gateway-plugin.js"
+import { hostPlugin } from "../../../../core/gateways/plugin-hosting.js"
 import { parseStripeCheckoutConfig } from "../stripe-checkout-config.js"
 import { makeStripeCheckoutPlugin } from "../stripe-checkout-plugin.js"
 import { type FakeStripe, sessionIdFromRedirect, type SignedDelivery } from "./fake-stripe.js"

@@ -7,7 +7,7 @@ import { GatewayNotFound, type GatewayPatch, type GatewayType } from "./gateway.
 import { mergeSecrets, openConfig, sealConfig, validateConfig } from "./gateway-config.js"
 import { GatewayPlugins } from "./gateway-plugin.js"
 import { GatewayRepository } from "./gateway-repository.js"
-import { changesCheckoutConfig } from "./checkout-config.js"
+import { changesCheckoutConfig } from "../payments/checkout-config.js"
 
 /** Administrator input for a new gateway; the HTTP edge has already applied the defaults. */
 export interface GatewayInput {
