@@ -3,10 +3,10 @@ import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
 import { parseAmount, parseFeePercent, parseSignedAmount } from "../../core/money/parse.js"
-import { BodyFields } from "./body-fields.js"
+import { BodyFields } from "./request/body-fields.js"
 import { VERBATIM } from "../../conformance/http/voice-cases.js"
-import type { ApiError } from "./api-error.js"
-import { describeError } from "./error-table.js"
+import type { ApiError } from "./response/api-error.js"
+import { describeError } from "./response/error-table.js"
 
 
 /** One voice: a sentence, starting with a capital and ending with a full stop (or ? / !). */
@@ -16,7 +16,7 @@ const expectSentence = (text: string, where: string) => {
 }
 
 // Every row of the table, read from its source so a row added later is walked too.
-const tags = [...readFileSync(new URL("./error-table.ts", import.meta.url), "utf8").matchAll(/case "(\w+)":/g)].map(([, tag]) => tag!)
+const tags = [...readFileSync(new URL("./response/error-table.ts", import.meta.url), "utf8").matchAll(/case "(\w+)":/g)].map(([, tag]) => tag!)
 
 /** Field values for any row; extra ones are ignored by rows that do not read them. */
 const sampleFields = {

@@ -1,7 +1,7 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { describeError } from "../http/error-table.js"
+import { describeError } from "../http/response/error-table.js"
 import { orStorageError, toStorageError } from "./storage-errors.js"
 import { isStoreOutage } from "./store-outage.js"
 

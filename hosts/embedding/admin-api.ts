@@ -1,6 +1,6 @@
 import { exactJsonParser } from "../../client/exact-json.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
-import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/serializers.js"
+import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 
 /** An admin resource as `payments.admin` returns it: amounts as exact decimal strings, never floats. */
 export type AdminResource<T> = T extends ExactNumber ? string

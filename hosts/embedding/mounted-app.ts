@@ -1,9 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { httpApp } from "../../adapters/http/app.js"
-import { RouteNotFound } from "../../adapters/http/edge-errors.js"
-import { pathAndQuery } from "../../adapters/http/request-target.js"
-import { errorHttpResponse } from "../../adapters/http/responses.js"
+import { RouteNotFound } from "../../adapters/http/response/edge-errors.js"
+import { pathAndQuery } from "../../adapters/http/request/request-target.js"
+import { errorHttpResponse } from "../../adapters/http/response/responses.js"
 import type { ManualClock } from "../../core/shared/manual-clock.js"
 
 /** The path under the base path, or undefined when the request is not the kit's. */

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { describeError } from "../../adapters/http/error-table.js"
+import { describeError } from "../../adapters/http/response/error-table.js"
 import type { AmountInput } from "../../core/money/parse.js"
 import { refundPayment } from "../../core/refunds/refund-payment.js"
 import { StorageError } from "../../core/shared/storage-error.js"

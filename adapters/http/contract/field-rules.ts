@@ -3,8 +3,8 @@ import type { AmountInput } from "../../../core/money/parse.js"
 import { CURRENCY_CODE_RULE, isCurrencyCode } from "../../../core/money/currencies.js"
 import { fromIsoString, type Instant } from "../../../core/shared/instant.js"
 import type { ValidationFailed } from "../../../core/shared/validation.js"
-import type { BodyFields } from "../body-fields.js"
-import { plainJsonObject } from "../json-value.js"
+import type { BodyFields } from "../request/body-fields.js"
+import { plainJsonObject } from "./json-value.js"
 import { DecimalText, IsoDateTime } from "./value-schemas.js"
 
 type Body = Readonly<Record<string, unknown>>

@@ -4,7 +4,7 @@ import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
-import { pathId } from "../path-params.js"
+import { pathId } from "../request/path-params.js"
 import { integerSchema } from "./field-rules.js"
 
 /** A path or query parameter as the OpenAPI document shows it. */

@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import type { AmountInput } from "../../../core/money/parse.js"
 import type { Instant } from "../../../core/shared/instant.js"
 import type { ValidationFailed } from "../../../core/shared/validation.js"
-import { BodyFields } from "../body-fields.js"
-import { jsonObjectBody } from "../request-body.js"
+import { BodyFields } from "../request/body-fields.js"
+import { jsonObjectBody } from "../request/request-body.js"
 import type { FieldRule } from "./field-rules.js"
 
 export type BodyFieldRules = Readonly<Record<string, FieldRule<unknown>>>

@@ -1,7 +1,7 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect, type Schema } from "effect"
-import type { ApiError } from "../api-error.js"
-import { merchantEndpoint } from "../merchant-endpoint.js"
+import type { ApiError } from "../response/api-error.js"
+import { merchantEndpoint } from "./merchant-endpoint.js"
 import type { Endpoint, EndpointRequirements } from "./endpoint.js"
 
 /** The router's form of an OpenAPI path template: `{trxId}` is `:trxId`. */

@@ -1,5 +1,5 @@
 import type { Effect, Schema } from "effect"
-import type { ApiError } from "../api-error.js"
+import type { ApiError } from "../response/api-error.js"
 import type { BodyContract } from "../contract/read-body.js"
 import type { ErrorTag, Operation } from "../openapi/operation.js"
 

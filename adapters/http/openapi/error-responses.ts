@@ -1,6 +1,6 @@
 import type { ValidationFailed } from "../../../core/shared/validation.js"
-import type { ApiError } from "../api-error.js"
-import { describeError } from "../error-table.js"
+import type { ApiError } from "../response/api-error.js"
+import { describeError } from "../response/error-table.js"
 import type { ErrorTag } from "./operation.js"
 
 /**

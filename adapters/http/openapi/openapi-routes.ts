@@ -1,8 +1,8 @@
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { RouteNotFound } from "../edge-errors.js"
-import { errorHttpResponse, serverErrorHttpResponse } from "../responses.js"
+import { RouteNotFound } from "../response/edge-errors.js"
+import { errorHttpResponse, serverErrorHttpResponse } from "../response/responses.js"
 import { renderOpenApiDocument } from "./document.js"
 import { referencePage, referenceScript, rendererBundle } from "./reference-page.js"
 

@@ -1,5 +1,5 @@
 import type { Schema } from "effect"
-import type { ApiError } from "../api-error.js"
+import type { ApiError } from "../response/api-error.js"
 import type { Parameter } from "../contract/parameters.js"
 import type { BodyContract } from "../contract/read-body.js"
 

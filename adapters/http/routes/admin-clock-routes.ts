@@ -2,12 +2,12 @@ import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { ManualClockControl } from "../../../core/shared/manual-clock.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { ok } from "../api-response.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { ok } from "../response/api-response.js"
 import { advanceClockBody } from "../contract/admin-contracts.js"
 import type { ClockTime } from "../contract/admin-resources.js"
 import { validBody } from "../contract/read-body.js"
-import { RouteNotFound } from "../edge-errors.js"
+import { RouteNotFound } from "../response/edge-errors.js"
 
 /** The manual clock, or a 404 as if these routes did not exist (CLOCK is not manual). */
 const manualClock = Effect.flatMap(Effect.serviceOption(ManualClockControl), Option.match({

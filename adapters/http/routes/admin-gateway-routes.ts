@@ -2,14 +2,14 @@ import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { createGateway, listGateways, replaceMerchantGateways, updateGateway } from "../../../core/gateways/gateway-admin.js"
 import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { created, ok } from "../api-response.js"
-import { withoutUndefined } from "../body-fields.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { created, ok } from "../response/api-response.js"
+import { withoutUndefined } from "../request/body-fields.js"
 import { createGatewayBody, replaceMerchantGatewaysBody, updateGatewayBody } from "../contract/admin-contracts.js"
 import { gatewayIdInPath, merchantIdInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
 import type { MerchantGateways } from "../contract/admin-resources.js"
-import { gatewayJson } from "../serializers.js"
+import { gatewayJson } from "../response/serializers.js"
 
 const gatewayId = Effect.map(gatewayIdInPath.read, GatewayId)
 const merchantId = Effect.map(merchantIdInPath.read, MerchantId)

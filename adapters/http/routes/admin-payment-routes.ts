@@ -9,12 +9,12 @@ import { type GatewayRefund, GatewayRefunds } from "../../../core/refunds/gatewa
 import type { Refund } from "../../../core/refunds/refund.js"
 import { RefundRepository } from "../../../core/refunds/refund-repository.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { ok } from "../api-response.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { ok } from "../response/api-response.js"
 import type * as Resources from "../contract/admin-resources.js"
 import { flagLimitParameter, paymentTrxIdInPath } from "../contract/parameters.js"
-import { ResourceNotFound } from "../edge-errors.js"
-import { jsonAmount } from "../json-codec.js"
+import { ResourceNotFound } from "../response/edge-errors.js"
+import { jsonAmount } from "../contract/json-codec.js"
 
 const isoOrNull = (instant: Instant | null) => (instant === null ? null : toIsoString(instant))
 

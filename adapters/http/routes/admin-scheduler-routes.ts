@@ -1,8 +1,8 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { runOnce } from "../../../core/subscriptions/scheduler.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { ok } from "../api-response.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { ok } from "../response/api-response.js"
 import type { SchedulerReport } from "../contract/admin-resources.js"
 
 /** One scheduler tick now, on business time, under the same lease as the minute loop. */

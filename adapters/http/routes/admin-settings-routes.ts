@@ -1,12 +1,12 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { ok } from "../api-response.js"
-import { withoutUndefined } from "../body-fields.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { ok } from "../response/api-response.js"
+import { withoutUndefined } from "../request/body-fields.js"
 import { updateSettingsBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
-import { settingsJson } from "../serializers.js"
+import { settingsJson } from "../response/serializers.js"
 
 export const adminSettingsRoutes = HttpRouter.empty.pipe(
   HttpRouter.get("/settings", adminEndpoint(Effect.map(Effect.flatMap(SiteSettingsService, (s) => s.current), (s) => ok(settingsJson(s))))),

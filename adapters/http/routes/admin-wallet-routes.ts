@@ -2,12 +2,12 @@ import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { adjustWallet, createWallet, listWallets, setWalletActive } from "../../../core/wallets/wallet-admin.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { created, ok } from "../api-response.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { created, ok } from "../response/api-response.js"
 import { adjustWalletBody, createWalletBody, updateWalletBody } from "../contract/admin-contracts.js"
 import { merchantIdInPath, walletIdInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
-import { adjustmentJson, walletJson } from "../serializers.js"
+import { adjustmentJson, walletJson } from "../response/serializers.js"
 
 const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 const walletId = Effect.map(walletIdInPath.read, WalletId)

@@ -5,11 +5,11 @@ import { now, toIsoString } from "../../../core/shared/instant.js"
 import { realNow } from "../../../core/shared/real-clock.js"
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
-import { adminEndpoint } from "../admin-endpoint.js"
-import { ok } from "../api-response.js"
+import { adminEndpoint } from "../endpoint/admin-endpoint.js"
+import { ok } from "../response/api-response.js"
 import type * as Resources from "../contract/admin-resources.js"
 import { deliveryFilter, deliveryIdInPath } from "../contract/parameters.js"
-import { DeliveryInFlight, ResourceNotFound } from "../edge-errors.js"
+import { DeliveryInFlight, ResourceNotFound } from "../response/edge-errors.js"
 
 const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelivery.Type => ({
   id: delivery.id,

@@ -2,8 +2,8 @@ import { Effect, Schema } from "effect"
 import { merchantBalances } from "../../../core/wallets/merchant-balances.js"
 import { Environment, Money } from "../contract/value-schemas.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { jsonAmount } from "../json-codec.js"
-import { CurrentMerchant } from "../merchant-endpoint.js"
+import { jsonAmount } from "../contract/json-codec.js"
+import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 
 const Balance = Schema.Struct({
   currency_code: Schema.String,

@@ -17,7 +17,7 @@ import { PAGE_HEADERS } from "../checkout/html.js"
 import { merchantReturnUrl } from "../checkout/merchant-return.js"
 import { type Locale, localeOfTag, negotiateLocale } from "../checkout/locale.js"
 import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
-import { readRawBody } from "../request-body.js"
+import { readRawBody } from "../request/request-body.js"
 
 /** Why a checkout request ends on an explanatory page instead of the flow. */
 class PageAnswer {

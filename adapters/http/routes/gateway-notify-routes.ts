@@ -5,10 +5,10 @@ import { receiveNotification } from "../../../core/payments/gateway-notification
 import { RateLimiter } from "../../../core/rate-limit/rate-limiter.js"
 import { GatewayId } from "../../../core/shared/ids.js"
 import { gatewayIdInPath } from "../contract/parameters.js"
-import { RateLimited } from "../edge-errors.js"
-import { readRawBody } from "../request-body.js"
-import { clientAddress } from "../request-target.js"
-import { errorHttpResponse } from "../responses.js"
+import { RateLimited } from "../response/edge-errors.js"
+import { readRawBody } from "../request/request-body.js"
+import { clientAddress } from "../request/request-target.js"
+import { errorHttpResponse } from "../response/responses.js"
 
 /**
  * Notifications one address may post to one gateway record a minute, across hosts; past it 429 with

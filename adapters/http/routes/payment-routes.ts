@@ -3,14 +3,14 @@ import { normalizeKeywords } from "../../../core/gateways/gateway-eligibility.js
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"
-import type { BodyFields } from "../body-fields.js"
+import type { BodyFields } from "../request/body-fields.js"
 import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../contract/payment-contracts.js"
 import { trxIdInPath } from "../contract/parameters.js"
 import { CheckoutSession, Transaction } from "../contract/payment-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { CurrentMerchant } from "../merchant-endpoint.js"
-import { checkoutSessionJson, verifyJson } from "../payment-serializers.js"
+import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
+import { checkoutSessionJson, verifyJson } from "../response/payment-serializers.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
 const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<(typeof SIMULATE_WORDS)[number], SimulatedOutcome>

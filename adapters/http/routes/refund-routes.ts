@@ -5,8 +5,8 @@ import { endpoint } from "../endpoint/endpoint.js"
 import { refundPaymentBody } from "../contract/payment-contracts.js"
 import { RefundResult } from "../contract/payment-resources.js"
 import { validBody } from "../contract/read-body.js"
-import { jsonAmount } from "../json-codec.js"
-import { CurrentMerchant } from "../merchant-endpoint.js"
+import { jsonAmount } from "../contract/json-codec.js"
+import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 
 /** Spec 2.4, from the refund as recorded: a replay of a ref_refund answers with the totals of then. */
 export const refundJson = (refund: Refund): typeof RefundResult.Type => ({

@@ -4,8 +4,8 @@ import { SiteSettingsService } from "../../../core/settings/site-settings-servic
 import { StoreHealth } from "../../../core/shared/store-health.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { Health, SiteInfo } from "../contract/payment-resources.js"
-import { StoreUnavailable } from "../edge-errors.js"
-import { errorHttpResponse } from "../responses.js"
+import { StoreUnavailable } from "../response/edge-errors.js"
+import { errorHttpResponse } from "../response/responses.js"
 
 /** Spec 2.7 and 9.2: branding from settings, fixed feature and environment labels. */
 const siteInfo = endpoint({

@@ -6,14 +6,14 @@ import type { Invoice, Subscription } from "../../../core/subscriptions/subscrip
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../../../core/subscriptions/subscription-json.js"
 import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
-import type { BodyFields } from "../body-fields.js"
+import type { BodyFields } from "../request/body-fields.js"
 import { pageParameter, perPageParameter, subscriptionIdInPath } from "../contract/parameters.js"
 import { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { CurrentMerchant } from "../merchant-endpoint.js"
-import { listQuery, pageJson } from "../page-query.js"
+import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
+import { listQuery, pageJson } from "../request/page-query.js"
 
 /** Method codes as sent (one string of comma-separated codes, or an array of codes), each once. */
 const methodCodes = (sent: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> => {

@@ -1,7 +1,7 @@
-import type { AuthenticationFailure } from "../../core/merchants/authentication-errors.js"
+import type { AuthenticationFailure } from "../../../core/merchants/authentication-errors.js"
 import type { ApiError } from "./api-error.js"
-import { Amount } from "../../core/money/amount.js"
-import { toCurrencyString } from "../../core/money/format.js"
+import { Amount } from "../../../core/money/amount.js"
+import { toCurrencyString } from "../../../core/money/format.js"
 
 export interface ErrorDescription {
   readonly status: number

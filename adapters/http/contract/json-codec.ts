@@ -1,8 +1,8 @@
 import { LosslessNumber, parse } from "lossless-json"
-import type { Amount } from "../../core/money/amount.js"
-import { toJsonNumberText } from "../../core/money/format.js"
-import type { AmountInput } from "../../core/money/parse.js"
-import { ExactNumber } from "../../core/shared/json-text.js"
+import type { Amount } from "../../../core/money/amount.js"
+import { toJsonNumberText } from "../../../core/money/format.js"
+import type { AmountInput } from "../../../core/money/parse.js"
+import { ExactNumber } from "../../../core/shared/json-text.js"
 
 /**
  * JSON in and out without a double in between. Request numbers are kept as their literal text
@@ -12,7 +12,7 @@ import { ExactNumber } from "../../core/shared/json-text.js"
  */
 export const parseJson = (text: string): unknown => parse(text)
 
-export { renderJson } from "../../core/shared/json-text.js"
+export { renderJson } from "../../../core/shared/json-text.js"
 
 /** An amount as a JSON number, written digit for digit. */
 export const jsonAmount = (amount: Amount): ExactNumber => new ExactNumber(toJsonNumberText(amount))

@@ -1,8 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { lastPage, type Page, type PageRequest } from "../../core/shared/page.js"
-import { ValidationFailed } from "../../core/shared/validation.js"
-import { pageParameter, perPageParameter, type QueryReader } from "./contract/parameters.js"
+import { lastPage, type Page, type PageRequest } from "../../../core/shared/page.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { pageParameter, perPageParameter, type QueryReader } from "../contract/parameters.js"
 
 /**
  * The query of a paginated list: `page` (from 1), `per_page` (1 to 100, default 20) and the filters

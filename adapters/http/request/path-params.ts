@@ -1,6 +1,6 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import { ResourceNotFound } from "./edge-errors.js"
+import { ResourceNotFound } from "../response/edge-errors.js"
 
 /** A positive integer id from the path; anything else names no resource, so it is a 404. */
 export const pathId = (name: string, resource: string) =>

@@ -1,13 +1,13 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Context, Effect } from "effect"
-import { AuthThrottle } from "../../core/rate-limit/auth-throttle.js"
-import { constantTimeEqualHex, sha256Hex } from "../../core/signing/hmac.js"
-import { renderApiResponse, type ApiResponse } from "./api-response.js"
-import { AdminUnauthorized, RateLimited } from "./edge-errors.js"
-import { clientAddress } from "./request-target.js"
-import { RawBody, readJsonRawBody } from "./request-body.js"
-import { renderError, toHttpResponse } from "./responses.js"
-import type { ApiError } from "./api-error.js"
+import { AuthThrottle } from "../../../core/rate-limit/auth-throttle.js"
+import { constantTimeEqualHex, sha256Hex } from "../../../core/signing/hmac.js"
+import { renderApiResponse, type ApiResponse } from "../response/api-response.js"
+import { AdminUnauthorized, RateLimited } from "../response/edge-errors.js"
+import { clientAddress } from "../request/request-target.js"
+import { RawBody, readJsonRawBody } from "../request/request-body.js"
+import { renderError, toHttpResponse } from "../response/responses.js"
+import type { ApiError } from "../response/api-error.js"
 
 /** The operator's bearer token for /admin/v1. */
 export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")<AdminToken, string>() {}

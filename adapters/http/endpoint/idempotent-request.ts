@@ -1,18 +1,18 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { IdempotencyStore } from "../../core/idempotency/idempotency-store.js"
+import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
 import {
   fingerprint,
   isReplayable,
   MAX_IDEMPOTENCY_KEY_LENGTH,
   REPLAY_WINDOW_SECONDS
-} from "../../core/idempotency/idempotency-policy.js"
-import type { AuthenticatedMerchant } from "../../core/merchants/authenticator.js"
-import { fromMillis, plusSeconds } from "../../core/shared/instant.js"
-import { ValidationFailed } from "../../core/shared/validation.js"
-import { IdempotencyKeyReused, IdempotentRequestInFlight } from "./edge-errors.js"
-import { requestTarget } from "./request-target.js"
-import type { RenderedResponse } from "./responses.js"
+} from "../../../core/idempotency/idempotency-policy.js"
+import type { AuthenticatedMerchant } from "../../../core/merchants/authenticator.js"
+import { fromMillis, plusSeconds } from "../../../core/shared/instant.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { IdempotencyKeyReused, IdempotentRequestInFlight } from "../response/edge-errors.js"
+import { requestTarget } from "../request/request-target.js"
+import type { RenderedResponse } from "../response/responses.js"
 
 export const REPLAYED_HEADER = "idempotent-replayed"
 

@@ -1,8 +1,8 @@
 import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Option } from "effect"
-import { ValidationFailed } from "../../core/shared/validation.js"
-import { BodyTooLarge, MalformedJson, UnsupportedMediaType } from "./edge-errors.js"
-import { isJsonNumber, parseJson } from "./json-codec.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { BodyTooLarge, MalformedJson, UnsupportedMediaType } from "../response/edge-errors.js"
+import { isJsonNumber, parseJson } from "../contract/json-codec.js"
 import { incomingMessageOf, readIncoming } from "./node-body-reader.js"
 
 export const MAX_BODY_BYTES = 1024 * 1024

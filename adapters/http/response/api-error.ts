@@ -1,16 +1,16 @@
-import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../core/merchants/authentication-errors.js"
-import type { MerchantKeyTaken } from "../../core/merchants/credentials.js"
-import type { MerchantNotFound } from "../../core/merchants/merchant.js"
-import type { GatewayCodeTaken, GatewayNotFound } from "../../core/gateways/gateway.js"
-import type { NotificationTargetUnknown } from "../../core/payments/gateway-notifications.js"
-import type { PluginCallFailed, UnknownGatewayPlugin } from "../../core/gateways/gateway-plugin.js"
+import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../../core/merchants/authentication-errors.js"
+import type { MerchantKeyTaken } from "../../../core/merchants/credentials.js"
+import type { MerchantNotFound } from "../../../core/merchants/merchant.js"
+import type { GatewayCodeTaken, GatewayNotFound } from "../../../core/gateways/gateway.js"
+import type { NotificationTargetUnknown } from "../../../core/payments/gateway-notifications.js"
+import type { PluginCallFailed, UnknownGatewayPlugin } from "../../../core/gateways/gateway-plugin.js"
 import type {
   CurrencyNotEnabled,
   DuplicateReference,
   PaymentAlreadyFinal,
   PaymentNotFound,
   ReceiverWalletUnavailable
-} from "../../core/payments/payment.js"
+} from "../../../core/payments/payment.js"
 import type {
   PartialRefundUnsupported,
   PaymentFullyRefunded,
@@ -18,17 +18,17 @@ import type {
   RefundExceedsBalance,
   RefundReferenceConflict,
   WalletInsufficientForRefund
-} from "../../core/refunds/refund.js"
-import type { StorageError } from "../../core/shared/storage-error.js"
-import type { SchedulerBusy } from "../../core/subscriptions/scheduler.js"
+} from "../../../core/refunds/refund.js"
+import type { StorageError } from "../../../core/shared/storage-error.js"
+import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type {
   ExternalReferenceTaken,
   InvoiceSequenceTaken,
   SubscriptionNotFound,
   SubscriptionTransitionRefused
-} from "../../core/subscriptions/subscription.js"
-import type { ValidationFailed } from "../../core/shared/validation.js"
-import type { BalanceOverflow, InsufficientBalance, WalletExists, WalletNotFound } from "../../core/wallets/wallet.js"
+} from "../../../core/subscriptions/subscription.js"
+import type { ValidationFailed } from "../../../core/shared/validation.js"
+import type { BalanceOverflow, InsufficientBalance, WalletExists, WalletNotFound } from "../../../core/wallets/wallet.js"
 import type {
   AdminUnauthorized,
   BodyTooLarge,

@@ -1,9 +1,9 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
-import { Instant, toIsoString } from "../../core/shared/instant.js"
+import { Instant, toIsoString } from "../../../core/shared/instant.js"
 import type { ApiError } from "./api-error.js"
 import { describeError, type ErrorDescription, SERVER_ERROR } from "./error-table.js"
-import { renderJson } from "./json-codec.js"
+import { renderJson } from "../contract/json-codec.js"
 
 /** A response rendered to its exact text: what is sent, and what an idempotent replay sends again. */
 export interface RenderedResponse {

@@ -1,6 +1,6 @@
 import { IncomingMessage } from "node:http"
 import { Effect } from "effect"
-import { BodyTooLarge, MalformedJson } from "./edge-errors.js"
+import { BodyTooLarge, MalformedJson } from "../response/edge-errors.js"
 
 /** The Node request behind a platform request, when the host is node:http (not a fetch-style host). */
 export const incomingMessageOf = (request: unknown): IncomingMessage | undefined => {

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { AmountInput } from "../../core/money/parse.js"
-import { isEmailAddress, referenceProblem } from "../../core/shared/text-rules.js"
-import { ValidationFailed } from "../../core/shared/validation.js"
-import { toAmountInput, toSafeInteger } from "./json-codec.js"
+import type { AmountInput } from "../../../core/money/parse.js"
+import { isEmailAddress, referenceProblem } from "../../../core/shared/text-rules.js"
+import { ValidationFailed } from "../../../core/shared/validation.js"
+import { toAmountInput, toSafeInteger } from "../contract/json-codec.js"
 
 /** An object without its absent fields: the shape of a partial update (exactOptionalPropertyTypes). */
 export const withoutUndefined = <A extends object>(value: A) =>

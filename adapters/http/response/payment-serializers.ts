@@ -1,11 +1,11 @@
-import type { Payment } from "../../core/payments/payment.js"
-import type { CheckoutSession as CheckoutSessionOf } from "../../core/payments/initiate-payment.js"
-import { echoedFields } from "../../core/payments/payment-event.js"
-import { ZERO } from "../../core/money/amount.js"
-import { toIsoString } from "../../core/shared/instant.js"
-import { isFullyRefunded } from "../../core/refunds/refund-math.js"
-import type { CheckoutSession, Transaction } from "./contract/payment-resources.js"
-import { jsonAmount } from "./json-codec.js"
+import type { Payment } from "../../../core/payments/payment.js"
+import type { CheckoutSession as CheckoutSessionOf } from "../../../core/payments/initiate-payment.js"
+import { echoedFields } from "../../../core/payments/payment-event.js"
+import { ZERO } from "../../../core/money/amount.js"
+import { toIsoString } from "../../../core/shared/instant.js"
+import { isFullyRefunded } from "../../../core/refunds/refund-math.js"
+import type { CheckoutSession, Transaction } from "../contract/payment-resources.js"
+import { jsonAmount } from "../contract/json-codec.js"
 
 /** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
 export const checkoutSessionJson = (session: CheckoutSessionOf, merchantName: string): typeof CheckoutSession.Type => {

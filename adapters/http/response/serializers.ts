@@ -1,10 +1,10 @@
-import type { Merchant } from "../../core/merchants/merchant.js"
-import type { Gateway } from "../../core/gateways/gateway.js"
-import type { SiteSettings } from "../../core/settings/site-settings.js"
-import { toIsoString } from "../../core/shared/instant.js"
-import type { LedgerEntry, Wallet } from "../../core/wallets/wallet.js"
-import type * as Resources from "./contract/admin-resources.js"
-import { jsonAmount } from "./json-codec.js"
+import type { Merchant } from "../../../core/merchants/merchant.js"
+import type { Gateway } from "../../../core/gateways/gateway.js"
+import type { SiteSettings } from "../../../core/settings/site-settings.js"
+import { toIsoString } from "../../../core/shared/instant.js"
+import type { LedgerEntry, Wallet } from "../../../core/wallets/wallet.js"
+import type * as Resources from "../contract/admin-resources.js"
+import { jsonAmount } from "../contract/json-codec.js"
 
 // Each answers its documented schema's Type: a field added here and not there, or dropped, fails to compile.
 
