@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import {
-  adapterViolations, coreGlobalViolations, coreViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters, nodeGlobalsIn
+  adapterViolations, coreGlobalViolations, coreViolations, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
+  isAllowedInHosts, nodeGlobalsIn
 } from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -20,6 +21,25 @@ describe("dependencies point inward", () => {
 
   it("adapters never import the hosts or the conformance suites (test-only code may)", () => {
     expect(adapterViolations(root)).toEqual([])
+  })
+
+  it("hosts point one way: the assembly and the embedding facade reach no host built on them, no host the client", () => {
+    expect(hostViolations(root)).toEqual([])
+  })
+
+  it("the host rule refuses the backward arrows and leaves test-only code free", () => {
+    expect(isAllowedInHosts("hosts/embedding/config-from-env.ts", "../standalone/host-config.js")).toBe(false)
+    expect(isAllowedInHosts("hosts/kit-layer.ts", "./embedded/server.mjs")).toBe(false)
+    expect(isAllowedInHosts("hosts/embedding/admin-api.ts", "../../client/exact-json.js")).toBe(false)
+    expect(isAllowedInHosts("hosts/standalone/server.ts", "../../client/exact-json.js")).toBe(false)
+    expect(isAllowedInHosts("hosts/standalone/server.ts", "../../end-to-end/suites/test-kit-config.js")).toBe(false)
+    expect(isAllowedInHosts("hosts/standalone/server.ts", "vitest")).toBe(false)
+    expect(isAllowedInHosts("hosts/standalone/server.ts", "../embedding/host-config.js")).toBe(true)
+    expect(isAllowedInHosts("hosts/standalone/server.ts", "../kit-layer.js")).toBe(true)
+    expect(isAllowedInHosts("hosts/embedding/index.ts", "../kit-layer.js")).toBe(true)
+    expect(isAllowedInHosts("hosts/embedding/index.ts", "../../adapters/http/app.js")).toBe(true)
+    expect(isAllowedInHosts("hosts/standalone/quickstart.test.ts", "../../client/index.js")).toBe(true)
+    expect(isAllowedInHosts("hosts/standalone/testing/host.ts", "../../../client/index.js")).toBe(true)
   })
 
   it("no production file imports itself round a circle, type-only imports included", () => {

@@ -48,6 +48,21 @@ export const isAllowedInAdapters = (file: string, specifier: string): boolean =>
   return !target.startsWith("hosts/") && !target.startsWith("conformance/")
 }
 
+/**
+ * Hosts point one way: the kit's assembly (`hosts/kit-layer.ts`) and the embedding facade
+ * (`hosts/embedding/`) are what every host stands on, so they reach no host built on them
+ * (`standalone/`, `embedded/`); no production file in `hosts/` reaches the client (a merchant's
+ * package, not the kit's), the suites or the end-to-end tests.
+ */
+export const isAllowedInHosts = (file: string, specifier: string): boolean => {
+  if (isTestOnly(file) || !specifier.startsWith(".")) return isTestOnly(file) || !TEST_TOOLS.has(packageOf(specifier))
+  const target = join(dirname(file), specifier).split(sep).join("/")
+  const outside = ["client/", "conformance/", "end-to-end/"]
+  if (outside.some((folder) => target.startsWith(folder))) return false
+  const foundation = file === "hosts/kit-layer.ts" || file.startsWith("hosts/embedding/")
+  return !(foundation && (target.startsWith("hosts/standalone/") || target.startsWith("hosts/embedded/")))
+}
+
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */
 const NODE_GLOBALS = /\b(Buffer|process|require|__dirname|__filename|setImmediate)\b(?=\s*[.([])/g
 
@@ -76,6 +91,8 @@ const importsRefused = (allowed: (file: string, specifier: string) => boolean) =
 export const coreViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", importsRefused(isAllowed))
 
 export const adapterViolations = (root: string): ReadonlyArray<Violation> => scan(root, "adapters", importsRefused(isAllowedInAdapters))
+
+export const hostViolations = (root: string): ReadonlyArray<Violation> => scan(root, "hosts", importsRefused(isAllowedInHosts))
 
 export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", nodeGlobalsIn)
 

@@ -1,4 +1,5 @@
-import { isLosslessNumber, isSafeNumber, LosslessNumber, parse, stringify } from "lossless-json"
+import { LosslessNumber, stringify } from "lossless-json"
+import { exactJsonParser } from "../adapters/http/contract/exact-json-reader.js"
 import { REQUEST_MONEY_FIELDS, RESPONSE_MONEY_FIELDS } from "./operations.js"
 
 /**
@@ -40,22 +41,6 @@ export const encodeRequestBody = (body: object): string => {
   }
   return stringify(written) ?? "{}"
 }
-
-const INTEGER = /^-?\d+$/
-
-/**
- * A parser of JSON bodies whose `moneyFields` come back as their exact text at any depth; other
- * numbers (ids, counts, Unix seconds) as JS numbers when they are integers a double holds exactly,
- * else as their text rather than rounded. Throws a SyntaxError for text that is not JSON (or repeats
- * a key). The embedded kit's typed admin API reads its answers with it too.
- */
-export const exactJsonParser = (moneyFields: ReadonlySet<string>) => (text: string): unknown =>
-  parse(text, (field, value) => {
-    if (!isLosslessNumber(value)) return value
-    const literal = value.toString()
-    if (moneyFields.has(field)) return literal
-    return INTEGER.test(literal) && isSafeNumber(literal) ? Number(literal) : literal
-  })
 
 /** A merchant API response body. */
 export const parseResponseBody = exactJsonParser(RESPONSE_MONEY)

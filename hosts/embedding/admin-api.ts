@@ -1,4 +1,4 @@
-import { exactJsonParser } from "../../client/exact-json.js"
+import { exactJsonParser } from "../../adapters/http/contract/exact-json-reader.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 

@@ -1,8 +1,8 @@
 import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
-import { type HostConfig, readHostConfig } from "../standalone/host-config.js"
-import { resolveMasterKey } from "../standalone/local-secrets.js"
-import { loadPluginModules } from "../standalone/plugin-modules.js"
+import { type HostConfig, readHostConfig } from "./host-config.js"
+import { resolveMasterKey } from "./local-secrets.js"
+import { loadPluginModules } from "./plugin-modules.js"
 import type { MerchantPaymentsOptions } from "./options.js"
 
 /** The keys a host runs with: from the environment, or (standalone quickstart) kept beside the SQLite file. */

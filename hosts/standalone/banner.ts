@@ -1,5 +1,5 @@
 import type { DemoCredentials } from "./demo-merchant.js"
-import type { HostSecrets } from "./local-secrets.js"
+import type { HostSecrets } from "../embedding/local-secrets.js"
 
 /** The signing lines every example shares: `SIG` for a method, path and body (bash, openssl). */
 const signing = (demo: DemoCredentials, method: string, path: string, body: string) => [

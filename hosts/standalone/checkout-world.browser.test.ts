@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Locale, LOCALES } from "../../adapters/http/checkout/locale.js"
 import { messagePage } from "../../adapters/http/checkout/pages.js"
-import { readHostConfig } from "./host-config.js"
+import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
 import { freePort, hasChromium, launchChromium, SHOT_DIR } from "./testing/browser-fixtures.js"
 

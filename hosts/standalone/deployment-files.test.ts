@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { readHostConfig } from "./host-config.js"
+import { readHostConfig } from "../embedding/host-config.js"
 import { SHUTDOWN_GRACE_MS } from "./graceful-server.js"
 import { type ComposeMap, type ComposeNode, mapAt, parseComposeSubset } from "./testing/compose-lines.js"
 import { ROOT } from "./testing/child-hosts.js"
@@ -102,7 +102,7 @@ describe("deployment files: compose.yaml", () => {
   })
 
   it("names only settings the host reads; one host at most seeds the demo", () => {
-    const source = read(join("hosts", "standalone", "host-config.ts"))
+    const source = read(join("hosts", "embedding", "host-config.ts"))
     const settingsRead = new Set([...source.matchAll(/env\["([A-Z0-9_]+)"\]/g)].map((match) => match[1]!))
     expect(settingsRead.has("MASTER_KEY")).toBe(true)
     for (const [name, service] of fromDockerfile) {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { rawExchange } from "../../conformance/http/raw-socket.js"
-import { ConfigProblem, readHostConfig } from "./host-config.js"
+import { ConfigProblem, readHostConfig } from "../embedding/host-config.js"
 import { startServer } from "./server.js"
 import { signedCall } from "./testing/demo-fixtures.js"
 

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http"
-import type { HttpTimeouts } from "./host-config.js"
+import type { HttpTimeouts } from "../embedding/host-config.js"
 
 /** How long requests in flight may take to finish once shutdown begins; then connections are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000

@@ -2,11 +2,12 @@ import { Cause, Effect, Layer } from "effect"
 import { storageLayer } from "../kit-layer.js"
 import { banner } from "./banner.js"
 import { DemoSeed } from "./demo-merchant.js"
-import { type HostConfig, readHostConfig } from "./host-config.js"
-import { resolveSecrets } from "./local-secrets.js"
+import { type HostConfig, readHostConfig } from "../embedding/host-config.js"
+import { resolveSecrets } from "../embedding/local-secrets.js"
 import { runHost } from "./run-host.js"
 import { serverLayer } from "./server.js"
-import { explainFailure, HostFailure } from "./startup-problems.js"
+import { HostFailure } from "../embedding/host-config.js"
+import { explainFailure } from "./startup-problems.js"
 
 const USAGE = `usage: merchant-payments [serve|migrate]
   serve    start the HTTP API (default); migrations run first

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ConfigProblem, readHostConfig } from "./host-config.js"
+import { ConfigProblem, readHostConfig } from "../embedding/host-config.js"
 import { startServer } from "./server.js"
 
 describe("standalone host: scheduler and clock settings", () => {

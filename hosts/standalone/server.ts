@@ -11,11 +11,11 @@ import { assemble } from "../embedding/options.js"
 import { kitLayer } from "../kit-layer.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
-import type { HostConfig } from "./host-config.js"
+import type { HostConfig } from "../embedding/host-config.js"
 import { listeningLine, stoppedLine } from "./lifecycle-log.js"
-import { resolveSecrets, secretsDirectory, type HostSecrets } from "./local-secrets.js"
-import { loadPluginModules } from "./plugin-modules.js"
-import { HostFailure } from "./startup-problems.js"
+import { resolveSecrets, secretsDirectory, type HostSecrets } from "../embedding/local-secrets.js"
+import { loadPluginModules } from "../embedding/plugin-modules.js"
+import { HostFailure } from "../embedding/host-config.js"
 
 /** GATEWAY_PLUGINS, imported relative to the directory the host was started in. */
 const pluginModules = (config: HostConfig): Effect.Effect<ReadonlyArray<PluginEntry>, HostFailure> =>

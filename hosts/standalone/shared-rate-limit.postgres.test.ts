@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createThrowawayDatabase, type ThrowawayDatabase } from "../../conformance/support/throwaway-postgres.js"
 import { signRequest } from "../../core/signing/request-signature.js"
-import { readHostConfig } from "./host-config.js"
+import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
 
 const baseUrl = process.env["TEST_DATABASE_URL"]

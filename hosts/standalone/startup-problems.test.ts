@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { readHostConfig } from "./host-config.js"
-import { explainFailure, HostFailure } from "./startup-problems.js"
+import { readHostConfig } from "../embedding/host-config.js"
+import { HostFailure } from "../embedding/host-config.js"
+import { explainFailure } from "./startup-problems.js"
 
 /** A Node system error as fs and net throw them. */
 const systemError = (code: string, fields: Record<string, unknown>) => Object.assign(new Error(`${code}: something`), { code, ...fields })

@@ -1,7 +1,4 @@
-import type { HostConfig } from "./host-config.js"
-
-/** A failure already put into the one line the host prints for it. */
-export class HostFailure extends Error {}
+import { HostFailure, type HostConfig } from "../embedding/host-config.js"
 
 interface Described {
   readonly message?: unknown

@@ -8,7 +8,7 @@ import { PaymentFlags } from "../../../core/payments/payment-flags.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
 import { now, toIsoString } from "../../../core/shared/instant.js"
-import { makeRefundKit, type RefundKit } from "../../../hosts/testing/gateway-refund-kit.js"
+import { makeRefundKit, type RefundKit } from "../../../end-to-end/suites/gateway-refund-kit.js"
 import { httpApp } from "../app.js"
 
 let kit: RefundKit

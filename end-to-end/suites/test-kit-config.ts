@@ -1,6 +1,6 @@
 import { defaultCurrencyCatalog } from "../../core/money/currencies.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
-import { defaultWebhookConfig, type KitConfig, type StoreConfig } from "../kit-layer.js"
+import { defaultWebhookConfig, type KitConfig, type StoreConfig } from "../../hosts/kit-layer.js"
 
 /**
  * The kit as the in-process suites assemble it: a fixed master key and admin token, ISO currencies,

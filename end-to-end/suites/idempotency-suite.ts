@@ -1,7 +1,7 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
 import { Deferred, Effect, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { ValidationFailed } from "../../core/shared/validation.js"
 import { created } from "../../adapters/http/response/api-response.js"

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminRequest, apiRequest, type HttpResult, type Target } from "../conformance/http/signing.js"
 import { AUTH_FAILURES_PER_ADDRESS_PER_MINUTE, AUTH_FAILURES_PER_MERCHANT_KEY_PER_MINUTE } from "../core/rate-limit/auth-throttle.js"
-import { createMerchantPayments, type MerchantPayments } from "./embedding/index.js"
+import { createMerchantPayments, type MerchantPayments } from "../hosts/embedding/index.js"
 
 const ADMIN_TOKEN = "throttle-admin-token"
 

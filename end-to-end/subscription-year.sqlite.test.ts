@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { subscriptionYearSuite } from "./testing/subscription-year-suite.js"
+import { subscriptionYearSuite } from "./suites/subscription-year-suite.js"
 
 const directory = mkdtempSync(join(tmpdir(), "mp-subscription-year-"))
 subscriptionYearSuite("SQLite", () => ({ kind: "sqlite", filename: join(directory, "store.db") }))

@@ -5,7 +5,7 @@ import type { AmountInput } from "../../core/money/parse.js"
 import { refundPayment } from "../../core/refunds/refund-payment.js"
 import { StorageError } from "../../core/shared/storage-error.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
-import type { StoreConfig } from "../kit-layer.js"
+import type { StoreConfig } from "../../hosts/kit-layer.js"
 import { makeRefundKit, type RefundKit } from "./gateway-refund-kit.js"
 
 /**

@@ -10,7 +10,7 @@ import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { verifyWebhook } from "../../core/webhooks/verify-webhook.js"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 const until = async (condition: () => boolean, timeoutMs = 15_000) => {

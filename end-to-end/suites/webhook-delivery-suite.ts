@@ -11,7 +11,7 @@ import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import type { WebhookDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 interface Received {

@@ -12,7 +12,7 @@ import { initiatePayment, type InitiateRequest } from "../../core/payments/initi
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 const request = (refTrx: string, amount = "100.00"): InitiateRequest => ({

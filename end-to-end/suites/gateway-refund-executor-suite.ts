@@ -4,7 +4,7 @@ import { GatewayRefunds } from "../../core/refunds/gateway-refund.js"
 import { executeDueRefunds, MAX_GATEWAY_REFUND_ATTEMPTS, retryDelay } from "../../core/refunds/gateway-refund-executor.js"
 import { refundPayment } from "../../core/refunds/refund-payment.js"
 import { MICROS_PER_SECOND } from "../../core/shared/instant.js"
-import type { StoreConfig } from "../kit-layer.js"
+import type { StoreConfig } from "../../hosts/kit-layer.js"
 import { GATEWAY_SECRET, makeRefundKit, type RefundKit, type RefundStep } from "./gateway-refund-kit.js"
 
 /**

@@ -11,8 +11,8 @@ import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
 import { createWallet } from "../core/wallets/wallet-admin.js"
 import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
-import { defaultWebhookConfig, kitLayer } from "./kit-layer.js"
-import { testKitConfig } from "./testing/test-kit-config.js"
+import { defaultWebhookConfig, kitLayer } from "../hosts/kit-layer.js"
+import { testKitConfig } from "./suites/test-kit-config.js"
 
 describe("webhook SSRF guard, end to end", () => {
   let connections = 0

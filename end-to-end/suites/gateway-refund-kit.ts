@@ -22,7 +22,7 @@ import { now } from "../../core/shared/instant.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 /** One answer of the scripted plugin: a report, a thrown error, a failed Effect, or success after half a second. */

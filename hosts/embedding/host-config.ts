@@ -2,9 +2,12 @@ import { resolve } from "node:path"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { fromIsoString } from "../../core/shared/instant.js"
-import { MerchantPaymentsConfigError, OPTION_BOUNDS } from "../embedding/option-checks.js"
-import { normalizeBasePath, storeOf } from "../embedding/options.js"
+import { MerchantPaymentsConfigError, OPTION_BOUNDS } from "./option-checks.js"
+import { normalizeBasePath, storeOf } from "./options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
+
+/** A failure already put into the one line the host prints for it. */
+export class HostFailure extends Error {}
 
 /** The standalone host's settings, read from the environment (README lists them). */
 export interface HostConfig {

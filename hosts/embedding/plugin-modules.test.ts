@@ -3,9 +3,8 @@ import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ConfigProblem, readHostConfig } from "./host-config.js"
+import { ConfigProblem, HostFailure, readHostConfig } from "./host-config.js"
 import { loadPluginModules } from "./plugin-modules.js"
-import { HostFailure } from "./startup-problems.js"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const EXAMPLE = join(ROOT, "examples", "acme-pay-plugin", "acme-pay.mjs")

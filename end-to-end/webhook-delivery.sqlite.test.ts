@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { webhookDeliverySuite } from "./testing/webhook-delivery-suite.js"
+import { webhookDeliverySuite } from "./suites/webhook-delivery-suite.js"
 
 const directory = mkdtempSync(join(tmpdir(), "mp-webhooks-"))
 webhookDeliverySuite("SQLite", () => ({ kind: "sqlite", filename: join(directory, "store.db") }))

@@ -3,7 +3,7 @@ import { createRequire } from "node:module"
 import { isAbsolute, join, resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
-import { HostFailure } from "./startup-problems.js"
+import { HostFailure } from "./host-config.js"
 
 /** A file the operator points at, as opposed to an npm package name ("acme-pay", "@acme/pay"). */
 const isFilePath = (specifier: string): boolean =>

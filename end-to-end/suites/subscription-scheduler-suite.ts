@@ -12,7 +12,7 @@ import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { SchedulerLease } from "../../core/subscriptions/scheduler-lease.js"
 import { runOnce, tick, type TickReport } from "../../core/subscriptions/scheduler.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
-import { kitLayer, type StoreConfig } from "../kit-layer.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 type Json = Record<string, any>
