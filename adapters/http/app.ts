@@ -7,41 +7,22 @@ import { withRequestLog } from "./request/request-log.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "./response/responses.js"
 import { openApiRoutes } from "./openapi/openapi-routes.js"
 import { allowedMethods } from "./endpoint/route-methods.js"
-import { adminClockRoutes } from "./routes/admin-clock-routes.js"
-import { adminGatewayRoutes } from "./routes/admin-gateway-routes.js"
-import { adminPaymentRoutes } from "./routes/admin-payment-routes.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
-import { adminMerchantRoutes } from "./routes/admin-merchant-routes.js"
-import { adminSettingsRoutes } from "./routes/admin-settings-routes.js"
-import { adminWalletRoutes } from "./routes/admin-wallet-routes.js"
-import { adminSchedulerRoutes } from "./routes/admin-scheduler-routes.js"
-import { adminWebhookRoutes } from "./routes/admin-webhook-routes.js"
 import { healthRoutes } from "./routes/site-info-routes.js"
+import { adminApi } from "./routes/admin-api.js"
 import { merchantApi } from "./routes/merchant-api.js"
 import { endpointRoutes } from "./endpoint/endpoint-routes.js"
 
 const ADMIN_PREFIX = "/admin/v1"
 
-const adminRoutes = HttpRouter.concatAll(
-  adminMerchantRoutes,
-  adminWalletRoutes,
-  adminSettingsRoutes,
-  adminGatewayRoutes,
-  adminClockRoutes,
-  adminWebhookRoutes,
-  adminSchedulerRoutes,
-  adminPaymentRoutes
-)
-
 export const router = HttpRouter.concatAll(
   endpointRoutes(merchantApi),
+  endpointRoutes(adminApi),
   healthRoutes,
   checkoutRoutes,
   gatewayNotifyRoutes,
   openApiRoutes
-).pipe(
-  HttpRouter.mount(ADMIN_PREFIX, adminRoutes)
 )
 
 const methodsAt = allowedMethods(router as HttpRouter.HttpRouter<unknown, unknown>)

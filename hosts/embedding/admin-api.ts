@@ -1,4 +1,6 @@
 import { exactJsonParser } from "../../adapters/http/contract/exact-json-reader.js"
+import { responseMoneyFields } from "../../adapters/http/endpoint/client-operations.js"
+import { adminApi } from "../../adapters/http/routes/admin-api.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 
@@ -38,8 +40,8 @@ export class AdminApiError extends Error {
   }
 }
 
-/** The money fields of admin resources: always their exact text, so "10" and "10.5" read alike. */
-const parseAdminBody = exactJsonParser(new Set(["balance", "amount", "fee", "net", "fee_percent", "fee_fixed", "refunded_amount"]))
+/** The money fields of admin resources, read from the declarations: always their exact text, so "10" and "10.5" read alike. */
+const parseAdminBody = exactJsonParser(responseMoneyFields(adminApi))
 
 export type AdminCall = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly text: string }>
 

@@ -43,14 +43,20 @@ const requestMoneyOf = (body: BodyContract | undefined): ReadonlyArray<string> =
 
 const list = (names: Iterable<string>) => `[${[...new Set(names)].sort().map((name) => JSON.stringify(name)).join(", ")}]`
 
+/** The response fields of `endpoints` that carry money, at any depth, read from their success schemas. */
+export const responseMoneyFields = (endpoints: ReadonlyArray<Endpoint>): ReadonlySet<string> => {
+  const found = new Set<string>()
+  for (const endpoint of endpoints) moneyFieldsOf(endpoint.success.schema.ast, found)
+  return found
+}
+
 /**
  * The client's operation table as TypeScript source: each merchant endpoint's method and path
  * template, and the fields that carry money in requests (top level) and responses (any depth). The
  * client is lean (no Effect at run time), so it reads this written table, never the declarations.
  */
 export const renderClientOperations = (endpoints: ReadonlyArray<Endpoint>): string => {
-  const responseMoney = new Set<string>()
-  for (const endpoint of endpoints) moneyFieldsOf(endpoint.success.schema.ast, responseMoney)
+  const responseMoney = responseMoneyFields(endpoints)
   const rows = endpoints.map((endpoint) =>
     `  ${endpoint.operationId}: { method: "${endpoint.method.toUpperCase()}", path: "${endpoint.path}" }`)
   return [

@@ -1,7 +1,8 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect, type Schema } from "effect"
 import type { ApiError } from "../response/api-error.js"
-import { merchantEndpoint } from "./merchant-endpoint.js"
+import { adminEndpoint } from "./admin-endpoint.js"
+import { type CurrentMerchant, merchantEndpoint } from "./merchant-endpoint.js"
 import type { Endpoint, EndpointRequirements } from "./endpoint.js"
 
 /** The router's form of an OpenAPI path template: `{trxId}` is `:trxId`. */
@@ -12,15 +13,19 @@ export const routerPath = (template: string): HttpRouter.PathInput =>
 const schemeOptions = (endpoint: Endpoint<Schema.Schema.AnyNoContext, unknown>) =>
   endpoint.security === "merchant-production-default" ? { defaultEnvironment: "production" as const } : {}
 
-const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) =>
-  HttpRouter.makeRoute(
-    endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH",
-    routerPath(endpoint.path),
-    merchantEndpoint(Effect.map(endpoint.handler, (body) => ({ status: endpoint.success.status, body })), schemeOptions(endpoint))
-  )
+const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
+  const answer = Effect.map(endpoint.handler, (body) => ({ status: endpoint.success.status, body }))
+  // The router's context is typed once, by endpointRoutes, from both schemes.
+  const handler: HttpRouter.Route.Handler<never, unknown> = endpoint.security === "admin"
+    ? adminEndpoint<ApiError, R>(answer)
+    : merchantEndpoint<ApiError, R>(answer, schemeOptions(endpoint))
+  return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH", routerPath(endpoint.path), handler)
+}
 
-/** What the router of `R`-needing endpoints needs: theirs and the signed scheme's, less what a route is given. */
-type RoutesContext<R> = HttpRouter.HttpRouter.ExcludeProvided<Effect.Effect.Context<ReturnType<typeof merchantEndpoint<ApiError, R>>>>
+/** What the router of `R`-needing endpoints needs: theirs and the schemes', less what a route is given. */
+type RoutesContext<R> = HttpRouter.HttpRouter.ExcludeProvided<
+  Effect.Effect.Context<ReturnType<typeof merchantEndpoint<ApiError, R>> | ReturnType<typeof adminEndpoint<ApiError, Exclude<R, CurrentMerchant>>>>
+>
 
 /** Every endpoint as a route of one router: what a declaration needs to be answered. */
 export const endpointRoutes = <const Endpoints extends ReadonlyArray<Endpoint<Schema.Schema.AnyNoContext, unknown>>>(

@@ -21,11 +21,14 @@ export type ImpliedErrorTag =
 /** The API errors carrying one of `Tags`. */
 export type ErrorsTagged<Tags extends ErrorTag> = Extract<ApiError, { readonly _tag: Tags }>
 
-/** The merchant API's schemes (spec 5): signed, and signed with X-Environment defaulting to production. */
-export type MerchantSecurity = "merchant" | "merchant-production-default"
+/**
+ * Who may call an endpoint: the merchant API's schemes (spec 5: signed, and signed with X-Environment
+ * defaulting to production), or the operator's bearer token (/admin/v1).
+ */
+export type EndpointSecurity = "merchant" | "merchant-production-default" | "admin"
 
 /**
- * One signed endpoint of the merchant API, declared once: the router, the OpenAPI document and the
+ * One endpoint of the merchant or the admin API, declared once: the router, the OpenAPI document and the
  * client's operations are all read from it. The handler answers the success schema's value (the
  * status is `success.status`); it may fail only with the declared `errors` and the implied ones, so
  * a use case that learns a new refusal does not compile until the document says so. The literal
@@ -41,7 +44,7 @@ export interface Endpoint<
   readonly operationId: Id
   readonly path: Path
   readonly body?: B
-  readonly security: MerchantSecurity
+  readonly security: EndpointSecurity
   readonly success: { readonly status: number; readonly description: string; readonly schema: S }
   readonly handler: Effect.Effect<Schema.Schema.Type<S>, ApiError, R>
 }
@@ -59,7 +62,7 @@ export const endpoint = <
     readonly operationId: Id
     readonly path: Path
     readonly body?: B
-    readonly security: MerchantSecurity
+    readonly security: EndpointSecurity
     readonly success: { readonly status: number; readonly description: string; readonly schema: S }
     readonly errors?: ReadonlyArray<Tags>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.

@@ -3,7 +3,7 @@ import type { Schema } from "effect"
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../../core/idempotency/idempotency-policy.js"
 import { bodyErrorCodes, bodySchema } from "../contract/read-body.js"
 import { ErrorBody } from "../contract/payment-resources.js"
-import { adminOperations } from "./admin-operations.js"
+import { adminApi } from "../routes/admin-api.js"
 import { byStatus, type DocumentedError, documentedError } from "./error-responses.js"
 import type { ErrorTag, Operation } from "./operation.js"
 import { pageOperations } from "./page-operations.js"
@@ -12,7 +12,7 @@ import { securityRequirements, securitySchemes } from "./security.js"
 import { webhookEvents, webhookOperation } from "./webhook-operations.js"
 
 /** Every operation the kit answers, in the order the reference shows them. */
-export const operations: ReadonlyArray<Operation> = [...merchantApi, ...pageOperations, ...adminOperations]
+export const operations: ReadonlyArray<Operation> = [...merchantApi, ...pageOperations, ...adminApi]
 
 // A store outage (StoreUnavailable's 503 with Retry-After) can meet any call that reaches the store.
 const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]

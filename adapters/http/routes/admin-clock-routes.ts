@@ -1,13 +1,13 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { ManualClockControl } from "../../../core/shared/manual-clock.js"
-import { adminEndpoint } from "../endpoint/admin-endpoint.js"
-import { ok } from "../response/api-response.js"
+import { endpoint } from "../endpoint/endpoint.js"
 import { advanceClockBody } from "../contract/admin-contracts.js"
-import type { ClockTime } from "../contract/admin-resources.js"
+import * as Resources from "../contract/admin-resources.js"
 import { validBody } from "../contract/read-body.js"
 import { RouteNotFound } from "../response/edge-errors.js"
+
+const MANUAL_CLOCK = "Only with CLOCK=manual; otherwise a 404 as if the route did not exist."
 
 /** The manual clock, or a 404 as if these routes did not exist (CLOCK is not manual). */
 const manualClock = Effect.flatMap(Effect.serviceOption(ManualClockControl), Option.match({
@@ -15,14 +15,39 @@ const manualClock = Effect.flatMap(Effect.serviceOption(ManualClockControl), Opt
   onSome: Effect.succeed
 }))
 
-export const adminClockRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/clock", adminEndpoint(Effect.gen(function*() {
+const get = endpoint({
+  method: "get",
+  path: "/admin/v1/clock",
+  operationId: "getClock",
+  summary: "The business time",
+  description: MANUAL_CLOCK,
+  tag: "Admin: clock",
+  security: "admin",
+  success: { status: 200, description: "Now, on business time.", schema: Resources.ClockTime },
+  errors: ["RouteNotFound"],
+  handler: Effect.gen(function*() {
     const clock = yield* manualClock
-    return ok({ now: toIsoString(yield* clock.now) } satisfies typeof ClockTime.Type)
-  }))),
-  HttpRouter.post("/clock/advance", adminEndpoint(Effect.gen(function*() {
+    return { now: toIsoString(yield* clock.now) }
+  })
+})
+
+const advance = endpoint({
+  method: "post",
+  path: "/admin/v1/clock/advance",
+  operationId: "advanceClock",
+  summary: "Move business time forward",
+  description: MANUAL_CLOCK,
+  tag: "Admin: clock",
+  security: "admin",
+  body: advanceClockBody,
+  success: { status: 200, description: "Now, after the move.", schema: Resources.ClockTime },
+  errors: ["RouteNotFound"],
+  handler: Effect.gen(function*() {
     const clock = yield* manualClock
     const { seconds } = yield* validBody(advanceClockBody)
-    return ok({ now: toIsoString(yield* clock.advance(seconds)) } satisfies typeof ClockTime.Type)
-  })))
-)
+    return { now: toIsoString(yield* clock.advance(seconds)) }
+  })
+})
+
+/** docs/admin-api.md, the manual clock. */
+export const adminClockEndpoints = [get, advance] as const

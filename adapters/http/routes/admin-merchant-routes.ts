@@ -1,19 +1,17 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import type { MerchantStatus } from "../../../core/merchants/merchant.js"
 import type { AmountInput } from "../../../core/money/parse.js"
 import { createMerchant, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
-import { MerchantId } from "../../../core/shared/ids.js"
-import { adminEndpoint } from "../endpoint/admin-endpoint.js"
-import { created, ok } from "../response/api-response.js"
+import { replaceMerchantGateways } from "../../../core/gateways/gateway-admin.js"
+import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
+import { endpoint } from "../endpoint/endpoint.js"
 import { withoutUndefined } from "../request/body-fields.js"
-import { createMerchantBody, issueCredentialsBody, replaceCurrenciesBody, updateMerchantBody } from "../contract/admin-contracts.js"
+import { createMerchantBody, issueCredentialsBody, replaceCurrenciesBody, replaceMerchantGatewaysBody, updateMerchantBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
-import type { IssuedCredentials, MerchantCurrencies, MerchantPage } from "../contract/admin-resources.js"
-import { merchantIdInPath, merchantStatusParameter } from "../contract/parameters.js"
+import * as Resources from "../contract/admin-resources.js"
+import { merchantIdInPath, merchantStatusParameter, pageParameter, perPageParameter } from "../contract/parameters.js"
 import { listQuery, pageJson } from "../request/page-query.js"
 import { merchantJson } from "../response/serializers.js"
-
 
 const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 
@@ -24,58 +22,133 @@ const merchantInput = <N extends string | undefined>(body: {
   readonly fee_fixed: AmountInput | undefined
 }) => ({ name: body.name, status: body.status, feePercent: body.fee_percent, feeFixed: body.fee_fixed })
 
-export const adminMerchantRoutes = HttpRouter.empty.pipe(
-  HttpRouter.post(
-    "/merchants",
-    adminEndpoint(Effect.gen(function*() {
-      const input = merchantInput(yield* validBody(createMerchantBody))
-      return created(merchantJson(yield* createMerchant({ ...withoutUndefined(input), name: input.name })))
-    }))
-  ),
-  HttpRouter.get(
-    "/merchants",
-    adminEndpoint(Effect.gen(function*() {
-      const query = yield* listQuery
-      const page = query.page()
-      const status = merchantStatusParameter.read(query)
-      yield* query.done(undefined)
-      const merchants = yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) })
-      return ok(pageJson(merchants, merchantJson) satisfies typeof MerchantPage.Type)
-    }))
-  ),
-  HttpRouter.get(
-    "/merchants/:id",
-    adminEndpoint(Effect.map(Effect.flatMap(merchantId, requireMerchant), (merchant) => ok(merchantJson(merchant))))
-  ),
-  HttpRouter.patch(
-    "/merchants/:id",
-    adminEndpoint(Effect.gen(function*() {
-      const id = yield* merchantId
-      const input = merchantInput(yield* validBody(updateMerchantBody))
-      return ok(merchantJson(yield* updateMerchant(id, withoutUndefined(input))))
-    }))
-  ),
-  HttpRouter.post(
-    "/merchants/:id/credentials",
-    adminEndpoint(Effect.gen(function*() {
-      const id = yield* merchantId
-      const { environment } = yield* validBody(issueCredentialsBody)
-      const issued = yield* issueCredentials(id, environment)
-      return created({
-        environment: issued.environment,
-        merchant_key: issued.merchantKey,
-        api_key: issued.apiKey,
-        client_secret: issued.clientSecret,
-        webhook_secret: issued.webhookSecret
-      } satisfies typeof IssuedCredentials.Type)
-    }))
-  ),
-  HttpRouter.put(
-    "/merchants/:id/currencies",
-    adminEndpoint(Effect.gen(function*() {
-      const id = yield* merchantId
-      const { currency_codes } = yield* validBody(replaceCurrenciesBody)
-      return ok({ merchant_id: id, currency_codes: yield* replaceCurrencies(id, currency_codes) } satisfies typeof MerchantCurrencies.Type)
-    }))
-  )
-)
+const create = endpoint({
+  method: "post",
+  path: "/admin/v1/merchants",
+  operationId: "createMerchant",
+  summary: "Create a merchant",
+  tag: "Admin: merchants",
+  security: "admin",
+  body: createMerchantBody,
+  success: { status: 201, description: "The merchant.", schema: Resources.Merchant },
+  handler: Effect.gen(function*() {
+    const input = merchantInput(yield* validBody(createMerchantBody))
+    return merchantJson(yield* createMerchant({ ...withoutUndefined(input), name: input.name }))
+  })
+})
+
+const list = endpoint({
+  method: "get",
+  path: "/admin/v1/merchants",
+  operationId: "listMerchants",
+  summary: "List merchants, newest first",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [pageParameter, perPageParameter, merchantStatusParameter],
+  success: { status: 200, description: "A page of merchants.", schema: Resources.MerchantPage },
+  errors: ["ValidationFailed"],
+  handler: Effect.gen(function*() {
+    const query = yield* listQuery
+    const page = query.page()
+    const status = merchantStatusParameter.read(query)
+    yield* query.done(undefined)
+    const merchants = yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) })
+    return pageJson(merchants, merchantJson)
+  })
+})
+
+const get = endpoint({
+  method: "get",
+  path: "/admin/v1/merchants/{id}",
+  operationId: "getMerchant",
+  summary: "One merchant",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  success: { status: 200, description: "The merchant.", schema: Resources.Merchant },
+  errors: ["MerchantNotFound"],
+  handler: Effect.map(Effect.flatMap(merchantId, requireMerchant), merchantJson)
+})
+
+const update = endpoint({
+  method: "patch",
+  path: "/admin/v1/merchants/{id}",
+  operationId: "updateMerchant",
+  summary: "Change a merchant",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: updateMerchantBody,
+  success: { status: 200, description: "The merchant.", schema: Resources.Merchant },
+  errors: ["MerchantNotFound"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const input = merchantInput(yield* validBody(updateMerchantBody))
+    return merchantJson(yield* updateMerchant(id, withoutUndefined(input)))
+  })
+})
+
+const credentials = endpoint({
+  method: "post",
+  path: "/admin/v1/merchants/{id}/credentials",
+  operationId: "issueCredentials",
+  summary: "Issue a fresh credential set",
+  description: "Replaces the environment's previous set at once; the secrets are shown in this response only.",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: issueCredentialsBody,
+  success: { status: 201, description: "The new credentials.", schema: Resources.IssuedCredentials },
+  errors: ["MerchantNotFound", "MerchantKeyTaken"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const { environment } = yield* validBody(issueCredentialsBody)
+    const issued = yield* issueCredentials(id, environment)
+    return {
+      environment: issued.environment,
+      merchant_key: issued.merchantKey,
+      api_key: issued.apiKey,
+      client_secret: issued.clientSecret,
+      webhook_secret: issued.webhookSecret
+    }
+  })
+})
+
+const currencies = endpoint({
+  method: "put",
+  path: "/admin/v1/merchants/{id}/currencies",
+  operationId: "replaceMerchantCurrencies",
+  summary: "Replace the merchant's currencies",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: replaceCurrenciesBody,
+  success: { status: 200, description: "The currencies now enabled.", schema: Resources.MerchantCurrencies },
+  errors: ["MerchantNotFound"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const { currency_codes } = yield* validBody(replaceCurrenciesBody)
+    return { merchant_id: id, currency_codes: yield* replaceCurrencies(id, currency_codes) }
+  })
+})
+
+const gateways = endpoint({
+  method: "put",
+  path: "/admin/v1/merchants/{id}/gateways",
+  operationId: "replaceMerchantGateways",
+  summary: "Replace the merchant's gateway selection",
+  tag: "Admin: gateways",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: replaceMerchantGatewaysBody,
+  success: { status: 200, description: "The selection, in id order.", schema: Resources.MerchantGateways },
+  errors: ["MerchantNotFound", "GatewayNotFound"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const { gateway_ids } = yield* validBody(replaceMerchantGatewaysBody)
+    return { merchant_id: id, gateway_ids: yield* replaceMerchantGateways(id, gateway_ids.map(GatewayId)) }
+  })
+})
+
+/** docs/admin-api.md, merchants: the merchant, its credentials, currencies and gateway selection. */
+export const adminMerchantEndpoints = [create, list, get, update, credentials, currencies, gateways] as const

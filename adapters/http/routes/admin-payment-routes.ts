@@ -1,17 +1,13 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import type { CheckoutAttempt } from "../../../core/payments/checkout-attempts.js"
-import { CheckoutAttempts } from "../../../core/payments/checkout-attempts.js"
 import type { Payment } from "../../../core/payments/payment.js"
-import { type PaymentFlag, PaymentFlags } from "../../../core/payments/payment-flags.js"
-import { PaymentRepository } from "../../../core/payments/payment-repository.js"
-import { type GatewayRefund, GatewayRefunds } from "../../../core/refunds/gateway-refund.js"
+import type { PaymentFlag } from "../../../core/payments/payment-flags.js"
+import { paymentRecord, recentFlags } from "../../../core/payments/payment-record.js"
+import type { GatewayRefund } from "../../../core/refunds/gateway-refund.js"
 import type { Refund } from "../../../core/refunds/refund.js"
-import { RefundRepository } from "../../../core/refunds/refund-repository.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
-import { adminEndpoint } from "../endpoint/admin-endpoint.js"
-import { ok } from "../response/api-response.js"
-import type * as Resources from "../contract/admin-resources.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import * as Resources from "../contract/admin-resources.js"
 import { flagLimitParameter, paymentTrxIdInPath } from "../contract/parameters.js"
 import { ResourceNotFound } from "../response/edge-errors.js"
 import { jsonAmount } from "../contract/json-codec.js"
@@ -65,34 +61,47 @@ const refundJson = (refund: Refund, gatewayRefund: GatewayRefund | undefined): t
   }
 })
 
-/** Everything the kit knows of one payment: what a gateway said of it, and where its refunds stand. */
-const paymentView = (trxId: string) =>
-  Effect.gen(function*() {
-    const found = yield* (yield* PaymentRepository).findByTrxId(trxId)
+const flagged = endpoint({
+  method: "get",
+  path: "/admin/v1/payments/flagged",
+  operationId: "listFlaggedPayments",
+  summary: "What gateways reported that the kit refused to act on",
+  tag: "Admin: payments",
+  security: "admin",
+  parameters: [flagLimitParameter],
+  success: { status: 200, description: "The most recent flags, newest first.", schema: Resources.FlaggedPaymentList },
+  errors: ["ValidationFailed"],
+  handler: Effect.gen(function*() {
+    const flags = yield* recentFlags(yield* flagLimitParameter.read)
+    return { data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) }
+  })
+})
+
+const one = endpoint({
+  method: "get",
+  path: "/admin/v1/payments/{trx_id}",
+  operationId: "getPayment",
+  summary: "One payment with its flags, checkout attempts and refunds",
+  tag: "Admin: payments",
+  security: "admin",
+  parameters: [paymentTrxIdInPath],
+  success: { status: 200, description: "The payment.", schema: Resources.PaymentView },
+  errors: ["ResourceNotFound"],
+  handler: Effect.gen(function*() {
+    const found = yield* paymentRecord(yield* paymentTrxIdInPath.read)
     if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "Payment" })
-    const [flags, attempts, refunds, gatewayRefunds] = yield* Effect.all([
-      (yield* PaymentFlags).listForPayment(trxId),
-      (yield* CheckoutAttempts).listForPayment(trxId),
-      (yield* RefundRepository).listForPayment(trxId),
-      (yield* GatewayRefunds).listForPayment(trxId)
-    ])
-    const byRefund = new Map(gatewayRefunds.map((row) => [row.refundTrxId, row]))
+    const record = found.value
     return {
-      ...paymentJson(found.value),
-      flags: flags.map(flagJson),
-      checkout_attempts: attempts.map(attemptJson),
-      refunds: refunds.map((refund) => refundJson(refund, byRefund.get(refund.refundTrxId)))
+      data: {
+        ...paymentJson(record.payment),
+        flags: record.flags.map(flagJson),
+        checkout_attempts: record.checkoutAttempts.map(attemptJson),
+        refunds: record.refunds.map(({ refund, atGateway }) => refundJson(refund, atGateway))
+      }
     }
   })
+})
 
-// `flagged` is registered before `:trx_id`, and the router prefers a static segment anyway.
-export const adminPaymentRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/payments/flagged", adminEndpoint(Effect.gen(function*() {
-    const flags = yield* (yield* PaymentFlags).listRecent(yield* flagLimitParameter.read)
-    return ok({ data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) } satisfies typeof Resources.FlaggedPaymentList.Type)
-  }))),
-  HttpRouter.get("/payments/:trx_id", adminEndpoint(Effect.gen(function*() {
-    const trxId = yield* paymentTrxIdInPath.read
-    return ok({ data: yield* paymentView(trxId) } satisfies typeof Resources.PaymentView.Type)
-  })))
-)
+// `flagged` comes before `{trx_id}`, and the router prefers a static segment anyway.
+/** docs/admin-api.md, payments. */
+export const adminPaymentEndpoints = [flagged, one] as const

@@ -1,21 +1,29 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { runOnce } from "../../../core/subscriptions/scheduler.js"
-import { adminEndpoint } from "../endpoint/admin-endpoint.js"
-import { ok } from "../response/api-response.js"
-import type { SchedulerReport } from "../contract/admin-resources.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import * as Resources from "../contract/admin-resources.js"
 
 /** One scheduler tick now, on business time, under the same lease as the minute loop. */
-export const adminSchedulerRoutes = HttpRouter.empty.pipe(
-  HttpRouter.post("/scheduler/run", adminEndpoint(Effect.map(runOnce, (report) =>
-    ok({
-      data: {
-        processed: report.processed,
-        started: report.started,
-        past_due: report.pastDue,
-        cancelled: report.cancelled,
-        unchanged: report.unchanged,
-        failed: report.failed
-      }
-    } satisfies typeof SchedulerReport.Type))))
-)
+const run = endpoint({
+  method: "post",
+  path: "/admin/v1/scheduler/run",
+  operationId: "runScheduler",
+  summary: "One subscription scheduler tick now",
+  tag: "Admin: scheduler",
+  security: "admin",
+  success: { status: 200, description: "What the tick did.", schema: Resources.SchedulerReport },
+  errors: ["SchedulerBusy"],
+  handler: Effect.map(runOnce, (report) => ({
+    data: {
+      processed: report.processed,
+      started: report.started,
+      past_due: report.pastDue,
+      cancelled: report.cancelled,
+      unchanged: report.unchanged,
+      failed: report.failed
+    }
+  }))
+})
+
+/** docs/admin-api.md, the scheduler. */
+export const adminSchedulerEndpoints = [run] as const

@@ -1,14 +1,11 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { MerchantId } from "../../../core/shared/ids.js"
-import { now, toIsoString } from "../../../core/shared/instant.js"
-import { realNow } from "../../../core/shared/real-clock.js"
+import { toIsoString } from "../../../core/shared/instant.js"
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
-import { WebhookOutbox } from "../../../core/webhooks/webhook-outbox.js"
-import { adminEndpoint } from "../endpoint/admin-endpoint.js"
-import { ok } from "../response/api-response.js"
-import type * as Resources from "../contract/admin-resources.js"
-import { deliveryFilter, deliveryIdInPath } from "../contract/parameters.js"
+import { deliveryWithAttempts, recentDeliveries, redeliver } from "../../../core/webhooks/delivery-admin.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import * as Resources from "../contract/admin-resources.js"
+import { deliveryFilter, deliveryIdInPath, deliveryMerchantParameter, deliveryStatusParameter } from "../contract/parameters.js"
 import { DeliveryInFlight, ResourceNotFound } from "../response/edge-errors.js"
 
 const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelivery.Type => ({
@@ -34,34 +31,65 @@ const attemptJson = (attempt: DeliveryAttempt): typeof Resources.DeliveryAttempt
   duration_ms: attempt.durationMs
 })
 
-const listFilter = Effect.map(deliveryFilter, ({ merchantId, ...filter }) => ({
-  limit: 200,
-  ...filter,
-  ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {})
-}))
+const notFound = new ResourceNotFound({ resource: "Webhook delivery" })
 
-const deliveryId = deliveryIdInPath.read
+const list = endpoint({
+  method: "get",
+  path: "/admin/v1/webhook-deliveries",
+  operationId: "listWebhookDeliveries",
+  summary: "The most recent 200 deliveries, newest first",
+  tag: "Admin: webhooks",
+  security: "admin",
+  parameters: [deliveryMerchantParameter, deliveryStatusParameter],
+  success: { status: 200, description: "The deliveries.", schema: Resources.WebhookDeliveryList },
+  errors: ["ValidationFailed"],
+  handler: Effect.gen(function*() {
+    const { merchantId, ...filter } = yield* deliveryFilter
+    const deliveries = yield* recentDeliveries({ ...filter, ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {}) })
+    return { data: deliveries.map(deliveryJson) }
+  })
+})
 
-const findDelivery = (id: string) =>
-  Effect.flatMap(WebhookOutbox, (outbox) => outbox.findById(id)).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ResourceNotFound({ resource: "Webhook delivery" })), onSome: Effect.succeed }))
-  )
+const get = endpoint({
+  method: "get",
+  path: "/admin/v1/webhook-deliveries/{id}",
+  operationId: "getWebhookDelivery",
+  summary: "One delivery with its attempt log",
+  tag: "Admin: webhooks",
+  security: "admin",
+  parameters: [deliveryIdInPath],
+  success: { status: 200, description: "The delivery.", schema: Resources.WebhookDeliveryDetail },
+  errors: ["ResourceNotFound"],
+  handler: Effect.gen(function*() {
+    const found = yield* deliveryWithAttempts(yield* deliveryIdInPath.read)
+    if (Option.isNone(found)) return yield* notFound
+    return { ...deliveryJson(found.value.delivery), attempt_log: found.value.attempts.map(attemptJson) }
+  })
+})
 
-export const adminWebhookRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/webhook-deliveries", adminEndpoint(Effect.gen(function*() {
-    const deliveries = yield* (yield* WebhookOutbox).list(yield* listFilter)
-    return ok({ data: deliveries.map(deliveryJson) })
-  }))),
-  HttpRouter.get("/webhook-deliveries/:id", adminEndpoint(Effect.gen(function*() {
-    const delivery = yield* findDelivery(yield* deliveryId)
-    const attempts = yield* (yield* WebhookOutbox).attempts(delivery.id)
-    return ok({ ...deliveryJson(delivery), attempt_log: attempts.map(attemptJson) } satisfies typeof Resources.WebhookDeliveryDetail.Type)
-  }))),
-  HttpRouter.post("/webhook-deliveries/:id/redeliver", adminEndpoint(Effect.gen(function*() {
-    const delivery = yield* findDelivery(yield* deliveryId)
-    // Same body and event id, a fresh budget of attempts, due now; never while an attempt is in flight.
-    const requeued = yield* (yield* WebhookOutbox).requeue(delivery.id, yield* now, yield* realNow)
-    if (Option.isNone(requeued)) return yield* new DeliveryInFlight()
-    return ok(deliveryJson(requeued.value))
-  })))
-)
+const again = endpoint({
+  method: "post",
+  path: "/admin/v1/webhook-deliveries/{id}/redeliver",
+  operationId: "redeliverWebhook",
+  summary: "Send a delivery again",
+  description: "Same body and event id, a fresh budget of attempts, due now.",
+  tag: "Admin: webhooks",
+  security: "admin",
+  parameters: [deliveryIdInPath],
+  success: { status: 200, description: "The delivery, pending again.", schema: Resources.WebhookDelivery },
+  errors: ["ResourceNotFound", "DeliveryInFlight"],
+  handler: Effect.gen(function*() {
+    const outcome = yield* redeliver(yield* deliveryIdInPath.read)
+    switch (outcome._tag) {
+      case "NotFound":
+        return yield* notFound
+      case "InFlight":
+        return yield* new DeliveryInFlight()
+      case "Requeued":
+        return deliveryJson(outcome.delivery)
+    }
+  })
+})
+
+/** docs/admin-api.md, webhook deliveries. */
+export const adminWebhookEndpoints = [list, get, again] as const

@@ -1,0 +1,23 @@
+import { adminClockEndpoints } from "./admin-clock-routes.js"
+import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
+import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
+import { adminPaymentEndpoints } from "./admin-payment-routes.js"
+import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
+import { adminSettingsEndpoints } from "./admin-settings-routes.js"
+import { adminWalletEndpoints } from "./admin-wallet-routes.js"
+import { adminWebhookEndpoints } from "./admin-webhook-routes.js"
+
+/**
+ * The operator's API under /admin/v1 (docs/admin-api.md), behind the admin bearer token: every
+ * endpoint, in the order the reference shows them. The router and the OpenAPI document read this list.
+ */
+export const adminApi = [
+  ...adminMerchantEndpoints,
+  ...adminWalletEndpoints,
+  ...adminGatewayEndpoints,
+  ...adminSettingsEndpoints,
+  ...adminClockEndpoints,
+  ...adminSchedulerEndpoints,
+  ...adminWebhookEndpoints,
+  ...adminPaymentEndpoints
+] as const
