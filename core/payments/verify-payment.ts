@@ -1,25 +1,14 @@
 import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
-import { now } from "../shared/instant.js"
-import { finishOrReread, finishPayment } from "./finish-payment.js"
-import { type Payment, PaymentNotFound, type PaymentOutcome } from "./payment.js"
+import { expireIfDue } from "./checkout-session.js"
+import { finishPayment } from "./finish-payment.js"
+import { PaymentNotFound, type PaymentOutcome } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
 const scoped = (caller: AuthenticatedMerchant, trxId: string) =>
   Effect.flatMap(PaymentRepository, (payments) => payments.findScoped(caller.merchant.id, caller.environment, trxId)).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PaymentNotFound({ trxId })), onSome: Effect.succeed }))
   )
-
-/**
- * A pending payment whose checkout expired is failed here and now (with its event) rather than
- * waiting for the sweeper, so verify never reports a session as pending after it can no longer be paid.
- */
-const expireIfDue = (payment: Payment) =>
-  Effect.gen(function*() {
-    if (payment.status !== "pending" || payment.expiresAt > (yield* now)) return payment
-    // Someone else may have ended it first: then report what they decided.
-    return yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
-  })
 
 /** Only the caller's own payment in its own environment: anything else does not exist for it. */
 export const verifyPayment = (caller: AuthenticatedMerchant, trxId: string) => Effect.flatMap(scoped(caller, trxId), expireIfDue)

@@ -1,18 +1,14 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { MerchantRepository } from "../../../core/merchants/merchant-repository.js"
-import { availability } from "../../../core/merchants/review.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { finishOrReread } from "../../../core/payments/finish-payment.js"
+import { cancelCheckout, type CheckoutClosed, openCheckout } from "../../../core/payments/checkout-session.js"
 import { GatewayRepository } from "../../../core/gateways/gateway-repository.js"
 import { beginGatewayCheckout, settleGatewayReturn } from "../../../core/payments/gateway-checkout.js"
 import type { Payment } from "../../../core/payments/payment.js"
-import { PaymentRepository } from "../../../core/payments/payment-repository.js"
 import { GatewayId } from "../../../core/shared/ids.js"
-import { settlesVoidedInvoice } from "../../../core/subscriptions/invoices.js"
-import { now, toSeconds } from "../../../core/shared/instant.js"
+import { now } from "../../../core/shared/instant.js"
 import { PAGE_HEADERS } from "../checkout/html.js"
 import { merchantReturnUrl } from "../checkout/merchant-return.js"
 import { type Locale, localeOfTag, negotiateLocale } from "../checkout/locale.js"
@@ -56,28 +52,26 @@ const settledAnswer = (payment: Payment, locale: Locale) => {
   return location === undefined ? returnUnavailable(locale) : HttpServerResponse.redirect(location, { status: 303 })
 }
 
-/** The session a link names, on business time: an expired one fails its payment and answers 410. */
+/** The page a closed session answers with; expired and voided ones offer the way back to the merchant. */
+const closedPage = (closed: CheckoutClosed, locale: Locale): PageAnswer => {
+  const back = closed.payment === undefined ? undefined : merchantReturnUrl(closed.payment, "cancel")
+  const backLink = back === undefined ? undefined : { href: back, label: "returnToMerchant" as const }
+  switch (closed.reason) {
+    case "unknownLink":
+      return notFound(locale)
+    case "invoiceCancelled":
+      return new PageAnswer(410, messagePage(locale, "invoiceCancelled", backLink))
+    case "expired":
+      return new PageAnswer(410, messagePage(locale, "expired", backLink))
+    case "merchantUnavailable":
+      return new PageAnswer(403, messagePage(locale, "merchantUnavailable"))
+  }
+}
+
+/** The session a link names (openCheckout), with what its page shows. */
 const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
   const { carried, locale } = language
-  const read = (yield* CheckoutLinks).read(token, toSeconds(yield* now))
-  if (read._tag === "Invalid") return yield* Effect.fail(notFound(locale))
-  const found = yield* (yield* PaymentRepository).findByTrxId(read.trxId)
-  if (Option.isNone(found)) return yield* Effect.fail(notFound(locale))
-  let payment = found.value
-  if (yield* settlesVoidedInvoice(payment)) {
-    const back = merchantReturnUrl(payment, "cancel")
-    return yield* Effect.fail(new PageAnswer(410, messagePage(locale, "invoiceCancelled", back === undefined ? undefined : { href: back, label: "returnToMerchant" })))
-  }
-  if (read._tag === "Expired" || (payment.status === "pending" && payment.expiresAt <= (yield* now))) {
-    if (payment.status === "pending") payment = yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
-    const back = merchantReturnUrl(payment, "cancel")
-    return yield* Effect.fail(new PageAnswer(410, messagePage(locale, "expired", back === undefined ? undefined : { href: back, label: "returnToMerchant" })))
-  }
-  const merchant = Option.getOrThrow(yield* (yield* MerchantRepository).findById(payment.merchantId))
-  // A link issued before the merchant was suspended or disabled must not take payment after.
-  if (availability(merchant.status, payment.environment)._tag !== "Available") {
-    return yield* Effect.fail(new PageAnswer(403, messagePage(locale, "merchantUnavailable")))
-  }
+  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTag("CheckoutClosed", (closed) => Effect.fail(closedPage(closed, locale))))
   const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
   const base = `${yield* publicBase}/checkout/${token}`
@@ -182,8 +176,7 @@ const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(fu
 const cancel = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
   const { payment } = yield* session(token, language)
-  const settled = payment.status === "pending" ? yield* finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : payment
-  return settledAnswer(settled, language.locale)
+  return settledAnswer(yield* cancelCheckout(payment), language.locale)
 }))
 
 /** The public address gateways send customers back to: the one checkout links were issued under. */
