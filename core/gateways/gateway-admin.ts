@@ -42,10 +42,10 @@ export const createGateway = (input: GatewayInput) =>
       fail("plugin", `Unknown gateway plugin ${JSON.stringify(input.plugin)}. Registered plugins: ${known === "" ? "none" : known}.`)
     }
     if (!catalog.isKnown(input.currencyCode)) {
-      fail("currency_code", `Unsupported currency code: ${input.currencyCode}.`)
+      fail("currencyCode", `Unsupported currency code: ${input.currencyCode}.`)
       code = "INVALID_CURRENCY"
     } else if (plugin !== undefined && plugin.currencies !== "any" && !plugin.currencies.includes(input.currencyCode)) {
-      fail("currency_code", `The ${plugin.id} plugin cannot serve ${input.currencyCode}; it serves ${plugin.currencies.join(", ")}.`)
+      fail("currencyCode", `The ${plugin.id} plugin cannot serve ${input.currencyCode}; it serves ${plugin.currencies.join(", ")}.`)
     }
     if (!METHOD_PATTERN.test(input.method)) {
       fail("method", "The method must be 1 to 31 letters, digits or underscores, starting with a letter or digit.")
@@ -103,7 +103,7 @@ export const replaceMerchantGateways = (merchantId: MerchantId, gatewayIds: Read
     const found = new Set((yield* repository.listByIds(wanted)).map((gateway) => gateway.id))
     const missing = wanted.filter((id) => !found.has(id))
     if (missing.length > 0) {
-      return yield* ValidationFailed.field("gateway_ids", `Unknown gateway id${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`)
+      return yield* ValidationFailed.field("gatewayIds", `Unknown gateway id${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`)
     }
     yield* repository.replaceMerchantSelection(merchantId, wanted)
     return yield* repository.merchantSelection(merchantId)

@@ -29,8 +29,8 @@ const parseFees = (input: MerchantInput) => {
   // The fixed fee applies in each payment's own currency, so it is held at the full money scale
   // and rounded with the rest of the fee to that currency's minor unit when a payment is priced.
   const fixed = input.feeFixed === undefined ? undefined : parseAmount(input.feeFixed, SCALE)
-  if (percent !== undefined && Either.isLeft(percent)) errors["fee_percent"] = [percent.left.message]
-  if (fixed !== undefined && Either.isLeft(fixed)) errors["fee_fixed"] = [fixed.left.message]
+  if (percent !== undefined && Either.isLeft(percent)) errors["feePercent"] = [percent.left.message]
+  if (fixed !== undefined && Either.isLeft(fixed)) errors["feeFixed"] = [fixed.left.message]
   if (Object.keys(errors).length > 0) return Effect.fail(new ValidationFailed({ errors, code: "INVALID_AMOUNT" }))
   return Effect.succeed({
     ...(percent !== undefined && Either.isRight(percent) ? { feePercent: percent.right } : {}),
@@ -111,7 +111,7 @@ export const replaceCurrencies = (id: MerchantId, codes: ReadonlyArray<string>) 
     const catalog = yield* CurrencyCatalog
     const unknown = codes.filter((code) => !catalog.isKnown(code))
     if (unknown.length > 0) {
-      return yield* ValidationFailed.field("currency_codes", `Unsupported currency code: ${unknown.join(", ")}.`, "INVALID_CURRENCY")
+      return yield* ValidationFailed.field("currencyCodes", `Unsupported currency code: ${unknown.join(", ")}.`, "INVALID_CURRENCY")
     }
     const repository = yield* MerchantCurrencyRepository
     yield* repository.replace(id, codes)

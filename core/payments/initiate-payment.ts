@@ -49,7 +49,7 @@ export interface CheckoutSession {
   readonly restricted: boolean
 }
 
-const amountInvalid = (message: string) => ValidationFailed.field("payment_amount", message, "INVALID_AMOUNT")
+const amountInvalid = (message: string) => ValidationFailed.field("amount", message, "INVALID_AMOUNT")
 
 /**
  * Spec 4.1 steps 3 to 5 and the amount's rules, which every checkout in a currency must meet (a

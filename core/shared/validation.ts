@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 
 /**
- * Input that breaks a rule, by field. Carries the spec's error code where one fits (INVALID_AMOUNT,
+ * Input that breaks a rule, by field: the core names the fields of its own inputs (`amount`,
+ * `startsAt`), and each edge says them in its own words once (HTTP: adapters/http/endpoint/wire-names.ts).
+ * Carries the spec's error code where one fits (INVALID_AMOUNT,
  * INVALID_CURRENCY) so the edge can answer with it; the edge alone decides the HTTP status.
  */
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {

@@ -45,7 +45,7 @@ export const createSubscription = (caller: AuthenticatedMerchant, request: Creat
     withTransaction(Effect.gen(function*() {
       const at = yield* now
       if (request.startsAt !== null && request.startsAt < at) {
-        return yield* ValidationFailed.field("starts_at", "The starts at field must not be in the past.")
+        return yield* ValidationFailed.field("startsAt", "The starts at field must not be in the past.")
       }
       const { amount, eligible } = yield* checkoutTerms(caller, request.currency, request.amount)
       const offered = new Set(eligible.map((gateway) => gateway.code))
@@ -53,7 +53,7 @@ export const createSubscription = (caller: AuthenticatedMerchant, request: Creat
       if (unknown.length > 0) {
         const known = [...offered].join(", ") || "none"
         return yield* ValidationFailed.field(
-          "allow_payment_methods",
+          "allowPaymentMethods",
           `These methods are not available for ${request.currency}: ${unknown.join(", ")}. Available: ${known}.`
         )
       }

@@ -13,7 +13,7 @@ export const createWallet = (merchantId: MerchantId, currency: string, environme
   Effect.gen(function*() {
     yield* requireMerchant(merchantId)
     if (!(yield* CurrencyCatalog).isKnown(currency)) {
-      return yield* ValidationFailed.field("currency_code", `Unsupported currency code: ${currency}.`, "INVALID_CURRENCY")
+      return yield* ValidationFailed.field("currencyCode", `Unsupported currency code: ${currency}.`, "INVALID_CURRENCY")
     }
     return yield* (yield* WalletRepository).create({ merchantId, currency, environment })
   }).pipe(changesCheckoutConfig)

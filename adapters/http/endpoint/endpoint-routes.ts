@@ -2,6 +2,7 @@ import { HttpRouter } from "@effect/platform"
 import { Effect, type Schema } from "effect"
 import type { ApiError } from "../response/api-error.js"
 import { adminEndpoint } from "./admin-endpoint.js"
+import { onTheWire } from "./wire-names.js"
 import { type CurrentMerchant, merchantEndpoint } from "./merchant-endpoint.js"
 import type { Endpoint, EndpointRequirements } from "./endpoint.js"
 
@@ -14,7 +15,10 @@ const schemeOptions = (endpoint: Endpoint<Schema.Schema.AnyNoContext, unknown>) 
   endpoint.security === "merchant-production-default" ? { defaultEnvironment: "production" as const } : {}
 
 const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
-  const answer = Effect.map(endpoint.handler, (body) => ({ status: endpoint.success.status, body }))
+  const answer = endpoint.handler.pipe(
+    Effect.map((body) => ({ status: endpoint.success.status, body })),
+    Effect.mapError((error) => (error._tag === "ValidationFailed" ? onTheWire(error, endpoint.wireNames) : error))
+  )
   // The router's context is typed once, by endpointRoutes, from both schemes.
   const handler: HttpRouter.Route.Handler<never, unknown> = endpoint.security === "admin"
     ? adminEndpoint<ApiError, R>(answer)

@@ -46,6 +46,8 @@ export interface Endpoint<
   readonly body?: B
   readonly security: EndpointSecurity
   readonly success: { readonly status: number; readonly description: string; readonly schema: S }
+  /** Core input names whose request field is not their snake_case (`amount` sent as `payment_amount`). */
+  readonly wireNames?: Readonly<Record<string, string>>
   readonly handler: Effect.Effect<Schema.Schema.Type<S>, ApiError, R>
 }
 
@@ -65,6 +67,7 @@ export const endpoint = <
     readonly security: EndpointSecurity
     readonly success: { readonly status: number; readonly description: string; readonly schema: S }
     readonly errors?: ReadonlyArray<Tags>
+    readonly wireNames?: Readonly<Record<string, string>>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
     readonly handler: Effect.Effect<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R>
   }

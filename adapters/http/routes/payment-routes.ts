@@ -38,6 +38,8 @@ const initiate = endpoint({
   body: initiatePaymentBody,
   success: { status: 200, description: "The checkout session (spec 2.2).", schema: CheckoutSession },
   errors: ["CurrencyNotEnabled", "ReceiverWalletUnavailable", "DuplicateReference"],
+  // The checkout terms name the amount `amount`; this body calls it payment_amount.
+  wireNames: { amount: "payment_amount" },
   handler: Effect.gen(function*() {
     const caller = yield* CurrentMerchant
     const { done, fields, values } = yield* readJsonBody(initiatePaymentBody)

@@ -57,6 +57,8 @@ const create = endpoint({
   body: createSubscriptionBody,
   success: { status: 201, description: "The subscription with `latest_invoice` (also for an idempotent replay).", schema: SubscriptionEnvelope },
   errors: [...NEW_INVOICE_ERRORS, "ExternalReferenceTaken"],
+  // The checkout terms name the amount `amount`; this body calls it payment_amount.
+  wireNames: { amount: "payment_amount" },
   handler: Effect.gen(function*() {
     const caller = yield* CurrentMerchant
     const { done, fields, values } = yield* readJsonBody(createSubscriptionBody)
@@ -147,6 +149,8 @@ const renew = endpoint({
   body: renewSubscriptionBody,
   success: { status: 200, description: "The subscription with its open invoice.", schema: SubscriptionEnvelope },
   errors: [...SUBSCRIPTION_CHANGE_ERRORS, ...NEW_INVOICE_ERRORS],
+  // The checkout terms name the amount `amount`; this body calls it payment_amount.
+  wireNames: { amount: "payment_amount" },
   handler: Effect.gen(function*() {
     const { force_new } = yield* validBody(renewSubscriptionBody)
     return yield* subscriptionAnswer(yield* renewSubscription(yield* CurrentMerchant, yield* idParam, force_new))
