@@ -10,6 +10,7 @@ import { createMerchant, issueCredentials, replaceCurrencies } from "../core/mer
 import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
 import { createWallet } from "../core/wallets/wallet-admin.js"
+import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
 import { defaultWebhookConfig, kitLayer } from "../hosts/kit-layer.js"
 import { testKitConfig } from "./suites/test-kit-config.js"
@@ -38,18 +39,26 @@ describe("webhook SSRF guard, end to end", () => {
     receiver.close()
   })
 
-  it("refuses a loopback ipn_url: the delivery fails at once with the reason, and no connection is made", async () => {
+  it("refuses a loopback ipn_url: initiate refuses it, and delivery fails at once with the reason, no connection made", async () => {
     const trxId = await run(Effect.gen(function*() {
       const merchant = yield* createMerchant({ name: "Guarded", status: "approved" })
       yield* replaceCurrencies(merchant.id, ["USD"])
       yield* createWallet(merchant.id, "USD", "sandbox")
       yield* issueCredentials(merchant.id, "sandbox")
       const caller = { merchant, environment: "sandbox" } as AuthenticatedMerchant
-      const session = yield* initiatePayment(caller, {
+      const request = {
         amount: { kind: "json-number", text: "10" }, currency: "USD", refTrx: "ssrf-1",
         successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/c",
         ipnUrl: `http://127.0.0.1:${port}/ipn`, description: null, customerName: null, customerEmail: null, keywords: []
+      } as const
+      // The use case refuses it, over HTTP or not...
+      const refusedAtOnce = yield* Effect.flip(initiatePayment(caller, request))
+      expect(refusedAtOnce._tag === "ValidationFailed" ? refusedAtOnce.errors : refusedAtOnce).toEqual({
+        ipnUrl: ["The ipn url field must be a public http or https address; refused: loopback."]
       })
+      // ...so one accepted where private targets were allowed (as a name that later resolves to
+      // loopback would be) stands for what delivery must still refuse.
+      const session = yield* Effect.provideService(initiatePayment(caller, request), WebhookTargets, { allowPrivateTargets: true })
       yield* finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: null })
       return session.payment.trxId
     }))

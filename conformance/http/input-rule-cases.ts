@@ -122,4 +122,13 @@ export const inputRuleCases = (target: () => Target) =>
       const shop = await createShop(target())
       expectError(await initiate(shop.sandbox, paymentBody("10", { ipn_url: ipnUrl })), fieldRefused("ipn_url"))
     })
+
+    it("tells an ipn_url's problem with the other fields' in one answer", async () => {
+      const shop = await createShop(target())
+      const body = expectError(await initiate(shop.sandbox, paymentBody("10", { ipn_url: "ftp://shop.example/ipn", customer_email: "nope" })), {
+        status: 422,
+        fields: ["ipn_url", "customer_email"]
+      })
+      expect(Object.keys(body.errors).sort()).toEqual(["customer_email", "ipn_url"])
+    })
   })

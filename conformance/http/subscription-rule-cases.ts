@@ -107,6 +107,16 @@ export const subscriptionRuleCases = (target: () => Target) =>
       expect(expectOk(await shop.sandbox.call({ path: SUBSCRIPTIONS })).meta.total).toBe(0)
     })
 
+    it("tells an ipn_url's problem with the other fields' in one answer", async () => {
+      const shop = await createShop(target())
+      const body = expectError(await createSubscription(shop.sandbox, { ipn_url: "http://93.184.215.14/ipn", customer_email: "nope" }), {
+        status: 422,
+        fields: ["ipn_url", "customer_email"]
+      })
+      expect(Object.keys(body.errors).sort()).toEqual(["customer_email", "ipn_url"])
+      expect(expectOk(await shop.sandbox.call({ path: SUBSCRIPTIONS })).meta.total).toBe(0)
+    })
+
     it("refuses a starts_at in the past with 422 on starts_at", async () => {
       const shop = await createShop(target())
       const past = isoMicros((await businessNow(target())) - 60_000)

@@ -3,7 +3,8 @@ import fc from "fast-check"
 import { GatewayId } from "../shared/ids.js"
 import { Instant } from "../shared/instant.js"
 import { type Gateway, gatewayCode } from "./gateway.js"
-import { eligibleGateways, narrowByKeywords, normalizeKeywords } from "./gateway-eligibility.js"
+import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
+import { normalizeKeywords } from "./method-list.js"
 
 const gateway = (id: number, name: string, method: string, currency: string, overrides: Partial<Gateway> = {}): Gateway => ({
   id: GatewayId(id),
@@ -29,29 +30,6 @@ const euro = gateway(6, "Card EUR", "card", "EUR")
 const lowerUsd = gateway(7, "Odd usd", "odd", "usd", { currency: "usd" })
 const all = [card, bkash, paypal, manual, inactive, euro, lowerUsd]
 const ids = (gateways: ReadonlyArray<Gateway>) => gateways.map((g) => g.id)
-
-describe("normalizeKeywords", () => {
-  it("splits on commas, pipes and whitespace; trims, lower-cases, de-duplicates, drops empties, keeps order", () => {
-    expect(normalizeKeywords(" Card, bKash|PAYPAL  card\tnagad\n,,|")).toEqual(["card", "bkash", "paypal", "nagad"])
-    expect(normalizeKeywords(["Card", " bkash | CARD ", "", "  "])).toEqual(["card", "bkash"])
-  })
-
-  it("is empty for nothing, blanks and separators only", () => {
-    for (const input of [undefined, "", "   ", ",|, |", [], ["", " , "]]) expect(normalizeKeywords(input)).toEqual([])
-  })
-
-  it("always yields unique, non-empty, lower-case keywords without separators", () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.array(fc.string())), (input) => {
-      const keywords = normalizeKeywords(input)
-      expect(new Set(keywords).size).toBe(keywords.length)
-      for (const keyword of keywords) {
-        expect(keyword).not.toBe("")
-        expect(keyword).toBe(keyword.toLowerCase())
-        expect(keyword).not.toMatch(/[\s,|]/)
-      }
-    }))
-  })
-})
 
 describe("eligibleGateways", () => {
   it("without a selection offers every active automatic gateway of exactly the payment's currency", () => {

@@ -6,23 +6,6 @@ import type { Gateway } from "./gateway.js"
  * merchant's selection, so the same rules serve initiate, the checkout page and tests.
  */
 
-const SEPARATORS = /[\s,|]+/
-
-/**
- * Keywords from `allow_payment_methods`: one string separated by commas, pipes or whitespace, or a
- * list of such strings. Lower-cased, de-duplicated, empties dropped, first occurrence order kept.
- */
-export const normalizeKeywords = (input: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> => {
-  if (input === undefined) return []
-  const parts = (typeof input === "string" ? [input] : input).flatMap((item) => item.split(SEPARATORS))
-  const keywords = new Set<string>()
-  for (const part of parts) {
-    const keyword = part.trim().toLowerCase()
-    if (keyword !== "") keywords.add(keyword)
-  }
-  return [...keywords]
-}
-
 export interface EligibilityInput {
   readonly gateways: ReadonlyArray<Gateway>
   /** The merchant's picked gateway ids; empty means no restriction. */

@@ -11,6 +11,8 @@ import { CheckoutLinks } from "./checkout-links.js"
 import type { Gateway } from "../gateways/gateway.js"
 import { eligibleGateways, narrowByCodes, narrowByKeywords } from "../gateways/gateway-eligibility.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
+import { type MethodListInput, normalizeKeywords } from "../gateways/method-list.js"
+import { paymentIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
@@ -30,8 +32,8 @@ export interface InitiateRequest {
   readonly description: string | null
   readonly customerName: string | null
   readonly customerEmail: string | null
-  /** Already normalized keywords (normalizeKeywords). */
-  readonly keywords: ReadonlyArray<string>
+  /** `allow_payment_methods` as sent: keywords narrowing the gateways shown (normalizeKeywords). */
+  readonly keywords: MethodListInput
   /** Exact gateway codes the checkout is limited to (a subscription's methods); empty for no limit. */
   readonly gatewayCodes?: ReadonlyArray<string>
   /** The subscription invoice this checkout settles; null for a plain payment. */
@@ -90,8 +92,11 @@ export const checkoutTerms = (owner: CheckoutOwner, currency: string, amountInpu
 export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) =>
   Effect.gen(function*() {
     const { merchant, environment } = owner
+    const ipnRefusal = yield* paymentIpnUrlRefusal(request.ipnUrl)
+    if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     const { amount, eligible, restricted } = yield* checkoutTerms(owner, request.currency, request.amount)
-    const shown = narrowByCodes(narrowByKeywords(eligible, request.keywords), request.gatewayCodes ?? [])
+    const keywords = normalizeKeywords(request.keywords)
+    const shown = narrowByCodes(narrowByKeywords(eligible, keywords), request.gatewayCodes ?? [])
 
     const links = yield* CheckoutLinks
     const at = yield* now
@@ -111,7 +116,7 @@ export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) 
       ipnUrl: request.ipnUrl,
       successRedirect: request.successRedirect,
       cancelRedirect: request.cancelRedirect,
-      allowPaymentMethods: request.keywords,
+      allowPaymentMethods: keywords,
       gatewayIds: shown.map((gateway) => gateway.id),
       invoiceId: request.invoiceId ?? null,
       expiresAt

@@ -1,11 +1,13 @@
 import { Effect } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import type { AmountInput } from "../money/parse.js"
+import { type MethodListInput, methodCodes } from "../gateways/method-list.js"
 import { checkoutTerms } from "../payments/initiate-payment.js"
 import { type Instant, now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
+import { subscriptionIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
 import { openInvoice } from "./invoices.js"
 import { duePeriod } from "./lifecycle.js"
 import type { Subscription } from "./subscription.js"
@@ -25,11 +27,12 @@ export type CreateSubscriptionRequest =
     | "successRedirect"
     | "cancelRedirect"
     | "ipnUrl"
-    | "allowPaymentMethods"
     | "metadata"
   >
   & {
     readonly amount: AmountInput
+    /** `allow_payment_methods` as sent: gateway codes (methodCodes), each among the eligible ones. */
+    readonly allowPaymentMethods: MethodListInput
     /** null for an immediate start. */
     readonly startsAt: Instant | null
   }
@@ -41,15 +44,19 @@ export type CreateSubscriptionRequest =
  * transaction. A future start waits for the scheduler.
  */
 export const createSubscription = (caller: AuthenticatedMerchant, request: CreateSubscriptionRequest) =>
-  Effect.flatMap(Transactor, ({ withTransaction }) =>
-    withTransaction(Effect.gen(function*() {
+  Effect.gen(function*() {
+    // A lookup, so before the transaction: no store lock is held while DNS answers.
+    const ipnRefusal = yield* subscriptionIpnUrlRefusal(request.ipnUrl)
+    if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
+    const allowPaymentMethods = methodCodes(request.allowPaymentMethods)
+    return yield* Effect.flatMap(Transactor, ({ withTransaction }) => withTransaction(Effect.gen(function*() {
       const at = yield* now
       if (request.startsAt !== null && request.startsAt < at) {
         return yield* ValidationFailed.field("startsAt", "The starts at field must not be in the past.")
       }
       const { amount, eligible } = yield* checkoutTerms(caller, request.currency, request.amount)
       const offered = new Set(eligible.map((gateway) => gateway.code))
-      const unknown = request.allowPaymentMethods.filter((code) => !offered.has(code))
+      const unknown = allowPaymentMethods.filter((code) => !offered.has(code))
       if (unknown.length > 0) {
         const known = [...offered].join(", ") || "none"
         return yield* ValidationFailed.field(
@@ -75,7 +82,7 @@ export const createSubscription = (caller: AuthenticatedMerchant, request: Creat
         successRedirect: request.successRedirect,
         cancelRedirect: request.cancelRedirect,
         ipnUrl: request.ipnUrl,
-        allowPaymentMethods: request.allowPaymentMethods,
+        allowPaymentMethods,
         metadata: request.metadata,
         // The billing anchor: every period boundary is counted from it.
         startsAt: request.startsAt ?? at,
@@ -90,3 +97,4 @@ export const createSubscription = (caller: AuthenticatedMerchant, request: Creat
       yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
       return { subscription, latest: invoice }
     })))
+  })

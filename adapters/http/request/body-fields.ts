@@ -41,6 +41,11 @@ export class BodyFields {
     return undefined
   }
 
+  /** Whether some field is already refused: the body will not reach its use case. */
+  get refused(): boolean {
+    return Object.keys(this.errors).length > 0
+  }
+
   private present(field: string, rule: Rule): unknown {
     const value = this.body[field]
     if (value === undefined || value === null) {

@@ -1,9 +1,8 @@
 import { Effect } from "effect"
-import { normalizeKeywords } from "../../../core/gateways/gateway-eligibility.js"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
-import { refusalBeforeLookup, WebhookTargets } from "../../../core/webhooks/target-rule.js"
-import type { BodyFields } from "../request/body-fields.js"
+import { paymentIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
+import { ipnUrlToo } from "../contract/ipn-url-field.js"
 import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../contract/payment-contracts.js"
 import { trxIdInPath } from "../contract/parameters.js"
 import { CheckoutSession, Transaction } from "../contract/payment-resources.js"
@@ -14,18 +13,6 @@ import { checkoutSessionJson, verifyJson } from "../response/payment-serializers
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
 const SIMULATED = { success: "paid", failed: "declined", cancelled: "cancelled" } as const satisfies Record<(typeof SIMULATE_WORDS)[number], SimulatedOutcome>
-
-/**
- * An ipn_url delivery would certainly refuse (scheme, credentials, a private literal address, a
- * localhost name) is refused now, naming why: otherwise the payment succeeds and its webhook never
- * leaves. Names are not resolved here; delivery checks every address they resolve to.
- */
-const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined, targets: WebhookTargets["Type"]) => {
-  const refusal = ipnUrl === undefined ? undefined : refusalBeforeLookup(new URL(ipnUrl), targets)
-  if (refusal !== undefined) {
-    fields.fail("ipn_url", `The ipn url field must be a public http or https address; refused: ${refusal}.`)
-  }
-}
 
 const initiate = endpoint({
   method: "post",
@@ -43,7 +30,7 @@ const initiate = endpoint({
   handler: Effect.gen(function*() {
     const caller = yield* CurrentMerchant
     const { done, fields, values } = yield* readJsonBody(initiatePaymentBody)
-    checkIpnUrl(fields, values.ipn_url, yield* WebhookTargets)
+    yield* ipnUrlToo(fields, values.ipn_url, paymentIpnUrlRefusal)
     const valid = yield* done((body) => ({
       amount: body.payment_amount,
       currency: body.currency_code,
@@ -54,8 +41,7 @@ const initiate = endpoint({
       description: body.description ?? null,
       customerName: body.customer_name ?? null,
       customerEmail: body.customer_email ?? null,
-      // A comma/pipe/space separated string or an array of strings, as sent.
-      keywords: normalizeKeywords(body.allow_payment_methods)
+      keywords: body.allow_payment_methods ?? []
     }))
     return checkoutSessionJson(yield* initiatePayment(caller, valid), caller.merchant.name)
   })

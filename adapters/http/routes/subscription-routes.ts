@@ -5,8 +5,8 @@ import { createSubscription } from "../../../core/subscriptions/create-subscript
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../../../core/subscriptions/subscription-json.js"
-import { WebhookTargetCheck } from "../../../core/webhooks/target-check.js"
-import type { BodyFields } from "../request/body-fields.js"
+import { subscriptionIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
+import { ipnUrlToo } from "../contract/ipn-url-field.js"
 import { pageParameter, perPageParameter, subscriptionIdInPath } from "../contract/parameters.js"
 import { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
@@ -14,30 +14,6 @@ import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody }
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 import { listQuery, pageJson } from "../request/page-query.js"
-
-/** Method codes as sent (one string of comma-separated codes, or an array of codes), each once. */
-const methodCodes = (sent: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> => {
-  if (sent === undefined) return []
-  const items = typeof sent === "string" ? [sent] : sent
-  return [...new Set(items.flatMap((item) => item.split(",")).map((code) => code.trim()).filter((code) => code !== ""))]
-}
-
-/**
- * Spec 4.5: ipn_url HTTPS and resolving to public addresses only, checked by the delivery guard
- * itself (DNS included). A private target passes only where the operator allows private targets,
- * and then alone may be plain http (a local receiver).
- */
-const checkIpnUrl = (fields: BodyFields, ipnUrl: string | undefined) =>
-  Effect.gen(function*() {
-    if (ipnUrl === undefined) return
-    const url = new URL(ipnUrl)
-    const verdict = yield* (yield* WebhookTargetCheck).check(url)
-    if (verdict.refusal !== undefined) {
-      fields.fail("ipn_url", `The ipn url field must be an HTTPS address that resolves to a public address; refused: ${verdict.refusal}.`)
-    } else if (url.protocol !== "https:" && !verdict.privateTarget) {
-      fields.fail("ipn_url", "The ipn url field must be an HTTPS address.")
-    }
-  })
 
 const subscriptionAnswer = (result: { readonly subscription: Subscription; readonly latest: Invoice | undefined }) =>
   Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }) satisfies typeof SubscriptionEnvelope.Type)
@@ -62,7 +38,7 @@ const create = endpoint({
   handler: Effect.gen(function*() {
     const caller = yield* CurrentMerchant
     const { done, fields, values } = yield* readJsonBody(createSubscriptionBody)
-    yield* checkIpnUrl(fields, values.ipn_url)
+    yield* ipnUrlToo(fields, values.ipn_url, subscriptionIpnUrlRefusal)
     const valid = yield* done((body) => ({
       amount: body.payment_amount,
       currency: body.currency_code,
@@ -75,7 +51,7 @@ const create = endpoint({
       cancelRedirect: body.cancel_redirect,
       ipnUrl: body.ipn_url,
       startsAt: body.starts_at ?? null,
-      allowPaymentMethods: methodCodes(body.allow_payment_methods),
+      allowPaymentMethods: body.allow_payment_methods ?? [],
       metadata: body.metadata ?? {}
     }))
     return yield* subscriptionAnswer(yield* createSubscription(caller, valid))
