@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import {
   adapterViolations, coreGlobalViolations, coreViolations, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
-  isAllowedInHosts, nodeGlobalsIn
+  isAllowedInHosts, nodeGlobalsIn, routeStorageViolations, valueImportsOf
 } from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -40,6 +40,22 @@ describe("dependencies point inward", () => {
     expect(isAllowedInHosts("hosts/embedding/index.ts", "../../adapters/http/app.js")).toBe(true)
     expect(isAllowedInHosts("hosts/standalone/quickstart.test.ts", "../../client/index.js")).toBe(true)
     expect(isAllowedInHosts("hosts/standalone/testing/host.ts", "../../../client/index.js")).toBe(true)
+  })
+
+  it("routes answer through use cases: no route file uses a storage port itself", () => {
+    expect(routeStorageViolations(root)).toEqual([])
+  })
+
+  it("the route rule reads value imports and leaves type-only ones", () => {
+    const source = [
+      `import { PaymentRepository } from "../../../core/payments/payment-repository.js"`,
+      `import type { Payment } from "../../../core/payments/payment.js"`,
+      `import { type PaymentFlag, recentFlags as flags } from "../../../core/payments/payment-record.js"`
+    ].join("\n")
+    expect(valueImportsOf("adapters/http/routes/x.ts", source)).toEqual([
+      { module: "core/payments/payment-repository.ts", name: "PaymentRepository" },
+      { module: "core/payments/payment-record.ts", name: "recentFlags" }
+    ])
   })
 
   it("no production file imports itself round a circle, type-only imports included", () => {

@@ -63,6 +63,34 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
   return !(foundation && (target.startsWith("hosts/standalone/") || target.startsWith("hosts/embedded/")))
 }
 
+/**
+ * Routes answer through use cases: a route file (`adapters/http/routes/`) names no storage port of
+ * core/storage.ts as a value, so no rule over stored records is written at the edge. StoreHealth
+ * alone is allowed: whether the store answers is all the health route says.
+ */
+const ROUTE_MAY_USE = new Set(["StoreHealth"])
+
+const storagePorts = (root: string): ReadonlyMap<string, string> => {
+  const source = readFileSync(resolve(root, "core/storage.ts"), "utf8")
+  const ports = new Map<string, string>()
+  for (const match of source.matchAll(/import type \{ (\w+) \} from "\.\/([^"]+)"/g)) {
+    if (!ROUTE_MAY_USE.has(match[1]!)) ports.set(match[1]!, `core/${match[2]!.replace(/\.js$/, ".ts")}`)
+  }
+  return ports
+}
+
+/** The names a source imports as values from each relative module (type-only names left out). */
+export const valueImportsOf = (file: string, source: string): ReadonlyArray<{ readonly module: string; readonly name: string }> =>
+  Array.from(source.matchAll(/^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"(\.[^"]+)"/gm)).flatMap((match) =>
+    match[1] !== undefined ? [] : match[2]!.split(",").map((name) => name.trim()).filter((name) => name !== "" && !name.startsWith("type "))
+      .map((name) => ({ module: join(dirname(file), match[3]!).split(sep).join("/").replace(/\.js$/, ".ts"), name: name.split(/\s+as\s+/)[0]! })))
+
+export const routeStorageViolations = (root: string): ReadonlyArray<Violation> => {
+  const ports = storagePorts(root)
+  return scan(root, "adapters/http/routes", (file, source) =>
+    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name))
+}
+
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */
 const NODE_GLOBALS = /\b(Buffer|process|require|__dirname|__filename|setImmediate)\b(?=\s*[.([])/g
 

@@ -1,4 +1,5 @@
 import { Data, Effect, Option } from "effect"
+import { GatewayRepository } from "../gateways/gateway-repository.js"
 import type { Merchant } from "../merchants/merchant.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { availability } from "../merchants/review.js"
@@ -63,3 +64,8 @@ export const openCheckout = (token: string) =>
 /** The customer gives up: a pending payment ends cancelled (with its event); an ended one stays as it is. */
 export const cancelCheckout = (payment: Payment) =>
   payment.status === "pending" ? finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : Effect.succeed(payment)
+
+/** The gateways a session offers that are still usable now (one may have been switched off since). */
+export const offeredGateways = (payment: Payment) =>
+  Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
+    list.filter((gateway) => gateway.active))

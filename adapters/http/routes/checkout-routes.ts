@@ -3,8 +3,7 @@ import { Effect, Option } from "effect"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
-import { cancelCheckout, type CheckoutClosed, openCheckout } from "../../../core/payments/checkout-session.js"
-import { GatewayRepository } from "../../../core/gateways/gateway-repository.js"
+import { cancelCheckout, type CheckoutClosed, offeredGateways, openCheckout } from "../../../core/payments/checkout-session.js"
 import { beginGatewayCheckout, settleGatewayReturn } from "../../../core/payments/gateway-checkout.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { GatewayId } from "../../../core/shared/ids.js"
@@ -90,11 +89,6 @@ const session = (token: string, language: PageLanguage) => Effect.gen(function*(
     }
   }
 })
-
-/** Gateways the session offers that are still usable now (one may have been switched off since). */
-const offeredGateways = (payment: Payment) =>
-  Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
-    list.filter((gateway) => gateway.active))
 
 /** One of the session's usable gateways, or the page `missing` says. */
 const offeredGateway = (payment: Payment, id: number, missing: () => PageAnswer) =>
