@@ -116,7 +116,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
         interval: Duration.millis(config.scheduler?.intervalMillis ?? 60_000),
         ...(clock !== undefined ? { clock } : {})
       })
-  ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets })))
+  ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs })))
 }
 
 export const storageLayer = (store: StoreConfig) =>
@@ -140,7 +140,8 @@ export const kitLayer = (config: KitConfig) => {
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
-    // Read by initiate-payment to refuse at once an ipn_url the sender below would refuse.
+    // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
+    // and the sender all read it.
     Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
@@ -149,7 +150,7 @@ export const kitLayer = (config: KitConfig) => {
     IdsLive,
     RealClock.layer,
     CheckoutConfig.layer(),
-    WebhookHttp.targetCheckLayer({ allowPrivateTargets: config.webhooks.allowPrivateTargets })
+    WebhookHttp.targetCheckLayer()
   ).pipe(Layer.provideMerge(storageLayer(config.store)))
   // Built over the services they capture: invoice settlement rides every payment's end.
   const subscriptions = Layer.mergeAll(

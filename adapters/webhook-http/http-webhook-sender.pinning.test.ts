@@ -1,13 +1,13 @@
 import { promises as dns } from "node:dns"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { WebhookSender, type OutgoingWebhook, type SendResult } from "../../core/webhooks/webhook-sender.js"
-import { layer, type HttpWebhookSenderOptions } from "./http-webhook-sender.js"
+import { make, type HttpWebhookSenderOptions } from "./http-webhook-sender.js"
 import type { ResolveAll } from "./pinned-lookup.js"
 import { startReceiver, type LoopbackReceiver } from "./testing/loopback-receiver.js"
 
 const send = (webhook: OutgoingWebhook, options: HttpWebhookSenderOptions): Promise<SendResult> =>
-  Effect.flatMap(WebhookSender, (sender) => sender.send(webhook)).pipe(Effect.provide(layer(options)), Effect.runPromise)
+  Effect.flatMap(WebhookSender, (sender) => sender.send(webhook)).pipe(Effect.provide(Layer.succeed(WebhookSender, make(options))), Effect.runPromise)
 
 const webhookTo = (url: string): OutgoingWebhook => ({ url, body: "{}", headers: { "x-signature": "sha256=00" } })
 

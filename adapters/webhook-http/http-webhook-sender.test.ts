@@ -1,13 +1,13 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { WebhookSender, type OutgoingWebhook, type SendResult } from "../../core/webhooks/webhook-sender.js"
-import { defaultUserAgent, layer, type HttpWebhookSenderOptions } from "./http-webhook-sender.js"
+import { defaultUserAgent, make, type HttpWebhookSenderOptions } from "./http-webhook-sender.js"
 import { neverReply, replyWith, startReceiver, type LoopbackReceiver, type Reply } from "./testing/loopback-receiver.js"
 
 const open: HttpWebhookSenderOptions = { timeoutMs: 5_000, allowPrivateTargets: true }
 
 const send = (webhook: OutgoingWebhook, options: HttpWebhookSenderOptions = open): Promise<SendResult> =>
-  Effect.flatMap(WebhookSender, (sender) => sender.send(webhook)).pipe(Effect.provide(layer(options)), Effect.runPromise)
+  Effect.flatMap(WebhookSender, (sender) => sender.send(webhook)).pipe(Effect.provide(Layer.succeed(WebhookSender, make(options))), Effect.runPromise)
 
 const signedHeaders = { "x-signature": "sha256=5eb63bbbe01eeed093cb22bb8f5acdc3", "x-event-id": "evt_1", "x-environment": "sandbox" }
 const webhookTo = (url: string, body = "{\"ok\":true}"): OutgoingWebhook => ({ url, body, headers: signedHeaders })
@@ -134,7 +134,7 @@ describe("HTTP webhook sender: failures are results", () => {
     const peerClosed = new Promise<void>((resolve) => (closedByPeer = resolve))
     const target = await receiver((response) => response.on("close", closedByPeer))
     const program = Effect.flatMap(WebhookSender, (sender) => sender.send(webhookTo(target.url()))).pipe(
-      Effect.provide(layer({ ...open, timeoutMs: 20_000 })),
+      Effect.provide(Layer.succeed(WebhookSender, make({ ...open, timeoutMs: 20_000 }))),
       Effect.timeout("300 millis"),
       Effect.either
     )

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks"
 import { Duration, Effect, Layer } from "effect"
+import { WebhookTargets } from "../../core/webhooks/target-rule.js"
 import { type OutgoingWebhook, type SendResult, WebhookSender } from "../../core/webhooks/webhook-sender.js"
 import { LookupFailed, pinTarget, type ResolveAll } from "./pinned-lookup.js"
 import { postPinned } from "./pinned-post.js"
@@ -99,6 +100,9 @@ export const make = (options: HttpWebhookSenderOptions) => {
   return WebhookSender.of({ send })
 }
 
-/** The outbound webhook sender over node:http / node:https, guarded against SSRF. */
-export const layer = (options: HttpWebhookSenderOptions): Layer.Layer<WebhookSender> =>
-  Layer.succeed(WebhookSender, make(options))
+/**
+ * The outbound webhook sender over node:http / node:https, guarded against SSRF; whether private
+ * targets are allowed is the kit's one WebhookTargets setting, the same initiate reads.
+ */
+export const layer = (options: Omit<HttpWebhookSenderOptions, "allowPrivateTargets">): Layer.Layer<WebhookSender> =>
+  Layer.effect(WebhookSender, Effect.map(WebhookTargets, (targets) => make({ ...options, allowPrivateTargets: targets.allowPrivateTargets })))
