@@ -140,9 +140,6 @@ export const kitLayer = (config: KitConfig) => {
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
-    // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
-    // and the sender all read it.
-    Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
     }),
@@ -151,7 +148,12 @@ export const kitLayer = (config: KitConfig) => {
     RealClock.layer,
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer()
-  ).pipe(Layer.provideMerge(storageLayer(config.store)))
+  ).pipe(
+    // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
+    // and the sender all read it, so it sits beneath everything built here (a sibling would not see it).
+    Layer.provideMerge(Layer.succeed(WebhookTargets, { allowPrivateTargets: config.webhooks.allowPrivateTargets })),
+    Layer.provideMerge(storageLayer(config.store))
+  )
   // Built over the services they capture: invoice settlement rides every payment's end.
   const subscriptions = Layer.mergeAll(
     InvoiceSettlement.layer,
