@@ -1,4 +1,5 @@
 import { resolve } from "node:path"
+import { Config, ConfigError, ConfigProvider, Effect, Either, Option } from "effect"
 import type { LogFormat } from "../../adapters/logging/log-line.js"
 import type { LogLevelName } from "../../adapters/logging/logger-layer.js"
 import { fromIsoString } from "../../core/shared/instant.js"
@@ -46,122 +47,176 @@ export interface HttpTimeouts {
   readonly requestTimeoutMs: number
 }
 
+/** Settings the host cannot start with: every bad one, each named, in one message. */
 export class ConfigProblem extends Error {}
 
-/** An embedding option's refusal, as the host's own configuration problem. */
-const asConfigProblem = <A>(read: () => A): A => {
+/** What a variable's text means, or why it cannot be read (said after the variable's name). */
+type Reader<A> = (text: string) => Either.Either<A, string>
+
+/**
+ * One environment variable through Effect's Config: unset (and, unless `emptyIsSet`, empty) is
+ * None; a value its reader refuses fails under the variable's name, beside every other refusal.
+ */
+const variable = <A>(name: string, read: Reader<A>, options: { readonly emptyIsSet?: boolean } = {}): Config.Config<Option.Option<A>> =>
+  Config.option(Config.string(name)).pipe(Config.mapOrFail((value) =>
+    Option.isNone(value) || (value.value === "" && options.emptyIsSet !== true)
+      ? Either.right(Option.none<A>())
+      : Either.match(read(value.value), {
+        onLeft: (problem) => Either.left(ConfigError.InvalidData([name], problem)),
+        onRight: (read) => Either.right(Option.some(read))
+      })))
+
+const withFallback = <A>(config: Config.Config<Option.Option<A>>, fallback: A): Config.Config<A> =>
+  Config.map(config, Option.getOrElse(() => fallback))
+
+const optional = <A>(config: Config.Config<Option.Option<A>>): Config.Config<A | undefined> => Config.map(config, Option.getOrUndefined)
+
+const text: Reader<string> = Either.right
+
+const wholeNumber = (min: number, max: number): Reader<number> => (value) =>
+  /^\d+$/.test(value) && Number(value) >= min && Number(value) <= max
+    ? Either.right(Number(value))
+    : Either.left(`must be a whole number from ${min} to ${max}, got "${value}"`)
+
+const flag: Reader<boolean> = (value) =>
+  value === "true" || value === "false" ? Either.right(value === "true") : Either.left(`must be true or false, got "${value}"`)
+
+const oneOf = <A extends string>(allowed: ReadonlyArray<A>): Reader<A> => (value) => {
+  const found = allowed.find((candidate) => candidate === value.toLowerCase())
+  return found === undefined ? Either.left(`must be one of ${allowed.join(", ")}, got "${value}"`) : Either.right(found)
+}
+
+/** A comma-separated list; blanks around and between commas are the operator's formatting, not entries. */
+const list: Reader<ReadonlyArray<string>> = (value) => Either.right(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))
+
+/** A comma-separated list of waits in milliseconds, each up to a day; empty means one attempt only. */
+const retryDelays: Reader<ReadonlyArray<number>> = (value) =>
+  value.trim() === "" ? Either.right([]) : Either.all(value.split(",").map((item) => wholeNumber(...OPTION_BOUNDS.webhookRetryDelayMillis)(item.trim())))
+
+/** An embedding option's own rule (its message names the variable already). */
+const embeddingRule = <A>(check: () => A): Either.Either<A, string> => {
   try {
-    return read()
+    return Either.right(check())
   } catch (error) {
-    if (error instanceof MerchantPaymentsConfigError) throw new ConfigProblem(error.message)
+    if (error instanceof MerchantPaymentsConfigError) return Either.left(error.message)
     throw error
   }
 }
 
-const integer = (name: string, value: string | undefined, min: number, max: number): number | undefined => {
-  if (value === undefined || value === "") return undefined
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ConfigProblem(`${name} must be a whole number from ${min} to ${max}, got "${value}"`)
-  }
-  return Number(value)
+const isoInstant: Reader<number> = (value) => {
+  const instant = fromIsoString(value)
+  return instant === undefined ? Either.left(`must be an ISO 8601 date-time with an offset, got "${value}"`) : Either.right(Number(instant / 1000n))
 }
 
 export const storeFromUrl = (url: string | undefined, dataDir: string): StoreConfig => {
   if (url === undefined || url === "") return { kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") }
-  const store = asConfigProblem(() => storeOf(url, "DATABASE_URL"))
+  const store = Either.getOrThrowWith(embeddingRule(() => storeOf(url, "DATABASE_URL")), (message) => new ConfigProblem(message))
   return store.kind === "sqlite" ? { kind: "sqlite", filename: resolve(store.filename) } : store
 }
 
-const flagValue = (name: string, value: string | undefined, fallback: boolean): boolean => {
-  if (value === undefined || value === "") return fallback
-  if (value === "true" || value === "false") return value === "true"
-  throw new ConfigProblem(`${name} must be true or false, got "${value}"`)
-}
+/** Rules between settings, said in their names; each holds only once both settings read well. */
+const between = (problem: string | undefined) => (problem === undefined ? Either.right(undefined) : Either.left(ConfigError.InvalidData([], problem)))
 
-/** A comma-separated list of waits in milliseconds, each up to a day; empty means one attempt only. */
-const retryDelays = (value: string | undefined): ReadonlyArray<number> => {
-  if (value === undefined) return defaultWebhookConfig.retryDelaysMillis
-  if (value.trim() === "") return []
-  return value.split(",").map((item) => integer("WEBHOOK_RETRY_DELAYS_MS", item.trim(), ...OPTION_BOUNDS.webhookRetryDelayMillis)!)
-}
+const settings = Config.all({
+  port: withFallback(variable("PORT", wholeNumber(0, 65_535)), 8080),
+  host: withFallback(variable("HOST", text), "0.0.0.0"),
+  dataDir: withFallback(variable("DATA_DIR", text), "data"),
+  baseUrl: optional(variable("BASE_URL", text)),
+  basePath: optional(variable("BASE_PATH", text)),
+  databaseUrl: optional(variable("DATABASE_URL", text)),
+  adminToken: optional(variable("ADMIN_TOKEN", text)),
+  masterKey: optional(variable("MASTER_KEY", text)),
+  signatureToleranceSeconds: optional(variable("SIGNATURE_TOLERANCE_SECONDS", wholeNumber(1, 86_400))),
+  rateLimitPerMinute: optional(variable("RATE_LIMIT_PER_MINUTE", wholeNumber(1, 1_000_000))),
+  demo: withFallback(variable("DEMO", (value) => Either.right(value.toLowerCase() !== "false")), true),
+  cryptoCurrencies: withFallback(variable("CRYPTO_CURRENCIES", list), []),
+  checkoutLifetimeMinutes: withFallback(variable("CHECKOUT_LIFETIME_MINUTES", wholeNumber(...OPTION_BOUNDS.checkoutLifetimeMinutes)), 60),
+  clock: withFallback(variable("CLOCK", oneOf(["real", "manual"] as const)), "real" as const),
+  clockStart: variable("CLOCK_START", isoInstant),
+  schedulerEnabled: Config.map(withFallback(variable("SCHEDULER", oneOf(["on", "off"] as const)), "on" as const), (mode) => mode === "on"),
+  schedulerBatchSize: withFallback(variable("SCHEDULER_BATCH_SIZE", wholeNumber(...OPTION_BOUNDS.schedulerBatchSize)), 100),
+  webhookTimeoutMs: withFallback(variable("WEBHOOK_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.webhookTimeoutMs)), defaultWebhookConfig.timeoutMs),
+  // Set but empty is a setting here: no retries.
+  retryDelaysMillis: withFallback(variable("WEBHOOK_RETRY_DELAYS_MS", retryDelays, { emptyIsSet: true }), defaultWebhookConfig.retryDelaysMillis),
+  allowPrivateTargets: withFallback(variable("WEBHOOK_ALLOW_PRIVATE_TARGETS", flag), false),
+  webhookPollIntervalMillis: withFallback(variable("WEBHOOK_POLL_INTERVAL_MS", wholeNumber(...OPTION_BOUNDS.webhookPollIntervalMillis)), defaultWebhookConfig.pollIntervalMillis),
+  requestTimeoutMs: withFallback(variable("HTTP_REQUEST_TIMEOUT_MS", wholeNumber(100, 3_600_000)), 30_000),
+  headersTimeoutMs: variable("HTTP_HEADERS_TIMEOUT_MS", wholeNumber(100, 3_600_000)),
+  logFormat: withFallback(variable("LOG_FORMAT", oneOf(["human", "json"] as const)), "human" as const),
+  logLevel: withFallback(variable("LOG_LEVEL", oneOf(["debug", "info", "warn", "error"] as const)), "info" as const),
+  gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
+  pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis)))
+}).pipe(
+  Config.mapOrFail((read) => Either.map(
+    Either.all([
+      between(Option.isSome(read.clockStart) && read.clock !== "manual" ? "CLOCK_START is only read with CLOCK=manual" : undefined),
+      // Node refuses a header timeout longer than the request timeout; said here in the settings' names.
+      between(Option.isSome(read.headersTimeoutMs) && read.headersTimeoutMs.value > read.requestTimeoutMs
+        ? `HTTP_HEADERS_TIMEOUT_MS (${read.headersTimeoutMs.value}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${read.requestTimeoutMs})`
+        : undefined),
+      Either.mapLeft(embeddingRule(() => normalizeBasePath(read.basePath, "BASE_PATH")), (problem) => ConfigError.InvalidData([], problem))
+    ]),
+    ([, , basePath]): HostConfig => {
+      const dataDir = resolve(read.dataDir)
+      const shownHost = read.host === "0.0.0.0" || read.host === "::" ? "localhost" : read.host
+      return {
+        port: read.port,
+        host: read.host,
+        baseUrl: (read.baseUrl ?? `http://${shownHost}:${read.port}`).replace(/\/+$/, ""),
+        basePath,
+        store: storeFromUrl(read.databaseUrl, dataDir),
+        dataDir,
+        adminToken: read.adminToken,
+        masterKey: read.masterKey,
+        signatureToleranceSeconds: read.signatureToleranceSeconds,
+        rateLimitPerMinute: read.rateLimitPerMinute,
+        demo: read.demo,
+        cryptoCurrencies: read.cryptoCurrencies,
+        checkoutLifetimeSeconds: read.checkoutLifetimeMinutes * 60,
+        clock: read.clock,
+        clockStartMillis: Option.getOrUndefined(read.clockStart),
+        scheduler: { enabled: read.schedulerEnabled, batchSize: read.schedulerBatchSize },
+        webhooks: {
+          timeoutMs: read.webhookTimeoutMs,
+          retryDelaysMillis: read.retryDelaysMillis,
+          allowPrivateTargets: read.allowPrivateTargets,
+          pollIntervalMillis: read.webhookPollIntervalMillis
+        },
+        http: {
+          requestTimeoutMs: read.requestTimeoutMs,
+          headersTimeoutMs: Option.getOrElse(read.headersTimeoutMs, () => Math.min(10_000, read.requestTimeoutMs))
+        },
+        logging: { format: read.logFormat, level: read.logLevel },
+        gatewayPlugins: read.gatewayPlugins,
+        pluginCallTimeoutMillis: read.pluginCallTimeoutMillis
+      }
+    }
+  ))
+)
 
-/** The embedding option's own rule, said in the variable's name. */
-const basePathOf = (value: string | undefined): string =>
-  asConfigProblem(() => normalizeBasePath(value, "BASE_PATH"))
-
-const clockMode = (value: string | undefined): "real" | "manual" => {
-  if (value === undefined || value === "" || value === "real") return "real"
-  if (value === "manual") return "manual"
-  throw new ConfigProblem(`CLOCK must be "real" or "manual", got "${value}"`)
-}
-
-const clockStart = (value: string | undefined, mode: "real" | "manual"): number | undefined => {
-  if (value === undefined || value === "") return undefined
-  if (mode !== "manual") throw new ConfigProblem("CLOCK_START is only read with CLOCK=manual")
-  const instant = fromIsoString(value)
-  if (instant === undefined) throw new ConfigProblem(`CLOCK_START must be an ISO 8601 date-time with an offset, got "${value}"`)
-  return Number(instant / 1000n)
-}
-
-const oneOf = <A extends string>(name: string, value: string | undefined, allowed: ReadonlyArray<A>, fallback: A): A => {
-  if (value === undefined || value === "") return fallback
-  const found = allowed.find((candidate) => candidate === value.toLowerCase())
-  if (found === undefined) throw new ConfigProblem(`${name} must be one of ${allowed.join(", ")}, got "${value}"`)
-  return found
-}
-
-/** A comma-separated list; blanks around and between commas are the operator's formatting, not entries. */
-const listOf = (value: string | undefined): ReadonlyArray<string> =>
-  (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== "")
-
-/** Node refuses a header timeout longer than the request timeout; said here in the setting's names. */
-const httpTimeouts = (env: NodeJS.ProcessEnv): HttpTimeouts => {
-  const requestTimeoutMs = integer("HTTP_REQUEST_TIMEOUT_MS", env["HTTP_REQUEST_TIMEOUT_MS"], 100, 3_600_000) ?? 30_000
-  const headersTimeoutMs = integer("HTTP_HEADERS_TIMEOUT_MS", env["HTTP_HEADERS_TIMEOUT_MS"], 100, 3_600_000) ??
-    Math.min(10_000, requestTimeoutMs)
-  if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigProblem(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`)
+/** Every refused setting in a ConfigError, as `NAME must ...`. */
+const problemsOf = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return [...problemsOf(error.left), ...problemsOf(error.right)]
+    case "InvalidData":
+    case "MissingData":
+      return [error.path.length === 0 ? error.message : `${error.path.join(".")} ${error.message}`]
+    case "SourceUnavailable":
+    case "Unsupported":
+      return [error.message]
   }
-  return { headersTimeoutMs, requestTimeoutMs }
 }
 
+/**
+ * The host's settings from `env`, read once through Effect's Config: a bad setting is named, and
+ * every bad one is told in one ConfigProblem rather than the first alone.
+ */
 export const readHostConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
-  const port = integer("PORT", env["PORT"], 0, 65_535) ?? 8080
-  const host = env["HOST"] || "0.0.0.0"
-  const dataDir = resolve(env["DATA_DIR"] || "data")
-  const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host
-  return {
-    port,
-    host,
-    baseUrl: (env["BASE_URL"] || `http://${shownHost}:${port}`).replace(/\/+$/, ""),
-    basePath: basePathOf(env["BASE_PATH"]),
-    store: storeFromUrl(env["DATABASE_URL"], dataDir),
-    dataDir,
-    adminToken: env["ADMIN_TOKEN"] || undefined,
-    masterKey: env["MASTER_KEY"] || undefined,
-    signatureToleranceSeconds: integer("SIGNATURE_TOLERANCE_SECONDS", env["SIGNATURE_TOLERANCE_SECONDS"], 1, 86_400),
-    rateLimitPerMinute: integer("RATE_LIMIT_PER_MINUTE", env["RATE_LIMIT_PER_MINUTE"], 1, 1_000_000),
-    demo: (env["DEMO"] ?? "true").toLowerCase() !== "false",
-    cryptoCurrencies: (env["CRYPTO_CURRENCIES"] ?? "").split(",").map((code) => code.trim()).filter((code) => code !== ""),
-    checkoutLifetimeSeconds: (integer("CHECKOUT_LIFETIME_MINUTES", env["CHECKOUT_LIFETIME_MINUTES"], ...OPTION_BOUNDS.checkoutLifetimeMinutes) ?? 60) * 60,
-    clock: clockMode(env["CLOCK"]),
-    clockStartMillis: clockStart(env["CLOCK_START"], clockMode(env["CLOCK"])),
-    scheduler: {
-      enabled: oneOf("SCHEDULER", env["SCHEDULER"], ["on", "off"] as const, "on") === "on",
-      batchSize: integer("SCHEDULER_BATCH_SIZE", env["SCHEDULER_BATCH_SIZE"], ...OPTION_BOUNDS.schedulerBatchSize) ?? 100
-    },
-    webhooks: {
-      timeoutMs: integer("WEBHOOK_TIMEOUT_MS", env["WEBHOOK_TIMEOUT_MS"], ...OPTION_BOUNDS.webhookTimeoutMs) ?? defaultWebhookConfig.timeoutMs,
-      retryDelaysMillis: retryDelays(env["WEBHOOK_RETRY_DELAYS_MS"]),
-      allowPrivateTargets: flagValue("WEBHOOK_ALLOW_PRIVATE_TARGETS", env["WEBHOOK_ALLOW_PRIVATE_TARGETS"], false),
-      pollIntervalMillis: integer("WEBHOOK_POLL_INTERVAL_MS", env["WEBHOOK_POLL_INTERVAL_MS"], ...OPTION_BOUNDS.webhookPollIntervalMillis) ?? defaultWebhookConfig.pollIntervalMillis
-    },
-    http: httpTimeouts(env),
-    logging: {
-      format: oneOf("LOG_FORMAT", env["LOG_FORMAT"], ["human", "json"] as const, "human"),
-      level: oneOf("LOG_LEVEL", env["LOG_LEVEL"], ["debug", "info", "warn", "error"] as const, "info")
-    },
-    gatewayPlugins: listOf(env["GATEWAY_PLUGINS"]),
-    pluginCallTimeoutMillis: integer("GATEWAY_PLUGIN_TIMEOUT_MS", env["GATEWAY_PLUGIN_TIMEOUT_MS"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
-  }
+  const provider = ConfigProvider.fromMap(new Map(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)))
+  return Either.getOrThrowWith(
+    Effect.runSync(Effect.either(Effect.withConfigProvider(settings, provider))),
+    (error) => new ConfigProblem(problemsOf(error).join("; "))
+  )
 }

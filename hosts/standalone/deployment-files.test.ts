@@ -103,7 +103,7 @@ describe("deployment files: compose.yaml", () => {
 
   it("names only settings the host reads; one host at most seeds the demo", () => {
     const source = read(join("hosts", "embedding", "host-config.ts"))
-    const settingsRead = new Set([...source.matchAll(/env\["([A-Z0-9_]+)"\]/g)].map((match) => match[1]!))
+    const settingsRead = new Set([...source.matchAll(/variable\("([A-Z0-9_]+)"/g)].map((match) => match[1]!))
     expect(settingsRead.has("MASTER_KEY")).toBe(true)
     for (const [name, service] of fromDockerfile) {
       for (const variable of Object.keys(environment(service))) expect(settingsRead.has(variable), `${name}: ${variable}`).toBe(true)

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest"
+import { ConfigProblem, readHostConfig } from "./host-config.js"
+
+const problemOf = (env: NodeJS.ProcessEnv): string => {
+  try {
+    readHostConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigProblem)
+    return (error as ConfigProblem).message
+  }
+  throw new Error("expected a ConfigProblem")
+}
+
+describe("the host's settings, read once", () => {
+  it("names every bad setting in one problem, each by its variable", () => {
+    const message = problemOf({ PORT: "eighty", LOG_LEVEL: "loud", WEBHOOK_ALLOW_PRIVATE_TARGETS: "yes" })
+    expect(message).toContain(`PORT must be a whole number from 0 to 65535, got "eighty"`)
+    expect(message).toContain(`LOG_LEVEL must be one of debug, info, warn, error, got "loud"`)
+    expect(message).toContain(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "yes"`)
+  })
+
+  it("tells a rule between two settings in both their names", () => {
+    expect(problemOf({ HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "2000" }))
+      .toBe("HTTP_HEADERS_TIMEOUT_MS (2000) must not exceed HTTP_REQUEST_TIMEOUT_MS (1000)")
+    expect(problemOf({ CLOCK_START: "2030-01-01T00:00:00Z" })).toBe("CLOCK_START is only read with CLOCK=manual")
+  })
+
+  it("takes an empty variable as unset, but an empty retry schedule as no retries", () => {
+    const config = readHostConfig({ PORT: "", LOG_LEVEL: "", WEBHOOK_RETRY_DELAYS_MS: "" })
+    expect(config.port).toBe(8080)
+    expect(config.logging.level).toBe("info")
+    expect(config.webhooks.retryDelaysMillis).toEqual([])
+    expect(readHostConfig({}).webhooks.retryDelaysMillis.length).toBeGreaterThan(0)
+  })
+
+  it("reads the values it is given", () => {
+    const config = readHostConfig({
+      PORT: "9090", HOST: "127.0.0.1", LOG_FORMAT: "JSON", SCHEDULER: "off", CLOCK: "manual",
+      CLOCK_START: "2030-01-01T00:00:00Z", WEBHOOK_RETRY_DELAYS_MS: "10, 20", GATEWAY_PLUGINS: " a , ,b "
+    })
+    expect(config.baseUrl).toBe("http://127.0.0.1:9090")
+    expect(config.logging.format).toBe("json")
+    expect(config.scheduler.enabled).toBe(false)
+    expect(config.clockStartMillis).toBe(Date.UTC(2030, 0, 1))
+    expect(config.webhooks.retryDelaysMillis).toEqual([10, 20])
+    expect(config.gatewayPlugins).toEqual(["a", "b"])
+  })
+})
