@@ -85,4 +85,21 @@ describe("docs claim only what exists", () => {
     expect(named).toContain(".ci/summarize.mjs")
     for (const path of named) expect(existsSync(join(root, path)), `.ci/run names ${path}`).toBe(true)
   })
+
+  it("every `spec N.N` the code cites is a section, or a numbered item of one, in docs/api-contract.md", () => {
+    const contract = read("docs/api-contract.md")
+    const cited = new Set(execFileSync("git", ["grep", "-hoE", "spec [0-9]+(\\.[0-9]+)?", "--", "core", "adapters", "hosts", "client"], { cwd: root, encoding: "utf8" })
+      .split("\n").filter(Boolean).map((citation) => citation.slice("spec ".length)))
+    expect(cited.size).toBeGreaterThan(10)
+    const present = new Set<string>()
+    for (const section of contract.split(/^(?=## \d+\.)/m)) {
+      const number = /^## (\d+)\./.exec(section)?.[1]
+      if (number === undefined) continue
+      present.add(number)
+      for (const heading of section.matchAll(/^### (\d+\.\d+) /gm)) present.add(heading[1]!)
+      // Numbered items count only before the first subsection: 5.9 is the ninth rule of section 5.
+      for (const item of section.split(/^### /m)[0]!.matchAll(/^(\d+)\. /gm)) present.add(`${number}.${item[1]!}`)
+    }
+    expect([...cited].filter((citation) => !present.has(citation))).toEqual([])
+  })
 })
