@@ -7,7 +7,7 @@ import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const AttemptColumns = {
+export const AttemptColumns = {
   trx_id: Schema.String,
   gateway_id: SafeInt,
   gateway_reference: NullableString,

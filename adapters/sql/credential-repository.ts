@@ -8,7 +8,7 @@ import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const CredentialRow = Schema.Struct({
+export const CredentialRow = Schema.Struct({
   merchant_id: SafeInt,
   environment: Environment,
   merchant_key: Schema.String,

@@ -8,7 +8,7 @@ import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const GatewayRefundRow = Schema.Struct({
+export const GatewayRefundRow = Schema.Struct({
   refund_trx_id: Schema.String,
   payment_trx_id: Schema.String,
   gateway_id: SafeInt,

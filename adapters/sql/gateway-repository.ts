@@ -8,7 +8,7 @@ import { Flag, Int64, JsonObject, SafeInt, flag } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const GatewayRow = Schema.Struct({
+export const GatewayRow = Schema.Struct({
   id: SafeInt,
   plugin: Schema.String,
   name: Schema.String,

@@ -12,7 +12,7 @@ import type { StorageError } from "../../core/shared/storage-error.js"
 import { dbCall } from "./query.js"
 import { sqlErrorToStorageError } from "./storage-errors.js"
 
-const RecordRow = Schema.Struct({
+export const RecordRow = Schema.Struct({
   fingerprint: Schema.String,
   state: Schema.String,
   response_status: Schema.NullOr(SafeInt),

@@ -9,7 +9,7 @@ import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const MerchantRow = Schema.Struct({
+export const MerchantRow = Schema.Struct({
   id: SafeInt,
   name: Schema.String,
   status: MerchantStatus,

@@ -7,7 +7,7 @@ import { Int64 } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const FlagRow = Schema.Struct({
+export const FlagRow = Schema.Struct({
   trx_id: Schema.String,
   gateway_id: Schema.NullOr(Int64),
   reason: Schema.Literal("amount_mismatch", "currency_mismatch", "reported_after_end"),

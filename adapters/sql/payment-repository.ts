@@ -44,7 +44,7 @@ const paymentColumns = (payment: NewPayment, now: Instant) => ({
 })
 
 /** The payments table's column types (migrations/0001_initial.ts), for the PostgreSQL casts above. */
-const PG_TYPES: Record<keyof ReturnType<typeof paymentColumns>, "text" | "bigint"> = {
+export const PG_TYPES: Record<keyof ReturnType<typeof paymentColumns>, "text" | "bigint"> = {
   trx_id: "text", merchant_id: "bigint", environment: "text", ref_trx: "text", amount: "bigint", currency: "text",
   status: "text", failure_reason: "text", fee: "bigint", net: "bigint", refunded_amount: "bigint", description: "text",
   customer_name: "text", customer_email: "text", ipn_url: "text", success_redirect: "text", cancel_redirect: "text",

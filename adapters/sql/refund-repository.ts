@@ -10,7 +10,7 @@ import { Int64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const RefundRow = Schema.Struct({
+export const RefundRow = Schema.Struct({
   refund_trx_id: Schema.String,
   payment_trx_id: Schema.String,
   merchant_id: SafeInt,

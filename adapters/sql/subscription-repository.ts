@@ -21,7 +21,7 @@ import { Flag, flag, Int64, JsonObject, NullableInt64, NullableString, SafeInt, 
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const SubscriptionRow = Schema.Struct({
+export const SubscriptionRow = Schema.Struct({
   id: Schema.String,
   merchant_id: SafeInt,
   environment: Environment,
@@ -48,7 +48,7 @@ const SubscriptionRow = Schema.Struct({
   updated_at: Int64
 })
 
-const InvoiceRow = Schema.Struct({
+export const InvoiceRow = Schema.Struct({
   id: Schema.String,
   subscription_id: Schema.String,
   sequence: SafeInt,

@@ -18,7 +18,7 @@ import { Flag, Int64, NullableString, SafeInt, flag } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const WalletRow = Schema.Struct({
+export const WalletRow = Schema.Struct({
   id: SafeInt,
   merchant_id: SafeInt,
   currency: Schema.String,
@@ -29,7 +29,7 @@ const WalletRow = Schema.Struct({
   updated_at: Int64
 })
 
-const LedgerRow = Schema.Struct({
+export const LedgerRow = Schema.Struct({
   id: SafeInt,
   wallet_id: SafeInt,
   kind: LedgerEntryKind,

@@ -15,7 +15,7 @@ import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-const DeliveryRow = Schema.Struct({
+export const DeliveryRow = Schema.Struct({
   id: Schema.String,
   merchant_id: SafeInt,
   environment: Environment,
@@ -32,7 +32,7 @@ const DeliveryRow = Schema.Struct({
   updated_at: Int64
 })
 
-const AttemptRow = Schema.Struct({
+export const AttemptRow = Schema.Struct({
   delivery_id: Schema.String,
   attempt: SafeInt,
   at: Int64,
