@@ -30,7 +30,7 @@ describe("dependencies point inward", () => {
   it("the host rule refuses the backward arrows and leaves test-only code free", () => {
     expect(isAllowedInHosts("hosts/embedding/config-from-env.ts", "../standalone/host-config.js")).toBe(false)
     expect(isAllowedInHosts("hosts/kit-layer.ts", "./embedded/server.mjs")).toBe(false)
-    expect(isAllowedInHosts("hosts/embedding/admin-api.ts", "../../client/exact-json.js")).toBe(false)
+    expect(isAllowedInHosts("hosts/embedding/in-process-admin.ts", "../../client/exact-json.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "../../client/exact-json.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "../../end-to-end/suites/test-kit-config.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "vitest")).toBe(false)

@@ -1,5 +1,5 @@
 // merchant-payments: the kit for a platform's own Node app, and the options the standalone host reads from its environment.
-export { AdminApiError, type AdminApi, type AdminGateway, type AdminMerchant, type AdminSettings, type AdminWallet, type IssuedCredentials } from "./admin-api.js"
+export { AdminApiError, type AdminApi, type AdminGateway, type AdminMerchant, type AdminSettings, type AdminWallet, type IssuedCredentials } from "./in-process-admin.js"
 export { configFromEnv } from "./config-from-env.js"
 export { createMerchantPayments, type MerchantPayments } from "./create-merchant-payments.js"
 export type { NodeHandler } from "./node-handler.js"

@@ -2,8 +2,8 @@ import { Schema } from "effect"
 import { PaymentStatus } from "../../../core/payments/payment.js"
 import { Environment, HttpUrl, Money, PositiveId, Timestamp } from "./value-schemas.js"
 
-/** What a payment echoes of its request (spec 2.2 and 6.2); absent optional text is "". */
-export const echoedFields = {
+/** The schemas of what a payment echoes of its request (spec 2.2 and 6.2; core/payments/payment-event.ts echoedFields writes them); absent optional text is "". */
+export const EchoedFields = {
   ref_trx: Schema.String,
   description: Schema.String,
   ipn_url: HttpUrl,
@@ -18,7 +18,7 @@ export const CheckoutSession = Schema.Struct({
   payment_url: HttpUrl.annotations({ description: "The signed, time-limited checkout link to send the customer to." }),
   info: Schema.Struct({
     trx_id: Schema.String,
-    ...echoedFields,
+    ...EchoedFields,
     merchant_id: PositiveId,
     merchant_name: Schema.String,
     amount: Money,

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { Environment, Integer, Money } from "./value-schemas.js"
-import { echoedFields } from "./payment-resources.js"
+import { EchoedFields } from "./payment-resources.js"
 import { Invoice, Subscription } from "./subscription-resources.js"
 
 const Seconds = Integer.annotations({ description: "Unix time in seconds." })
@@ -15,7 +15,7 @@ export const PaymentEvent = Schema.Struct({
   message: Schema.String,
   timestamp: Seconds,
   data: Schema.Struct({
-    ...echoedFields,
+    ...EchoedFields,
     merchant_name: Schema.String,
     amount: Money,
     currency_code: Schema.String,
