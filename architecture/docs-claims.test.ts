@@ -22,18 +22,24 @@ const layoutBlock = () => {
   return section.slice(section.indexOf("```") + 4, section.indexOf("```", section.indexOf("```") + 3))
 }
 
-/** Paths the layout names: top-level entries, and the entries indented under each. */
+/** Paths the layout names: top-level entries, the entries indented under each, and a third level under those. */
 const layoutPaths = () => {
   const paths: Array<string> = []
   let parent = ""
+  let second = ""
   for (const line of layoutBlock().split("\n")) {
     const names = line.trim().split(/\s+/).filter((token, i, all) => /^[\w.-]+(\/[\w.-]+)*\/?$/.test(token) && all.slice(0, i).every((t) => t.endsWith("/")))
-    if (names.length === 0 || /^\s{4,}/.test(line)) continue
-    if (!line.startsWith(" ")) {
+    const indent = /^ */.exec(line)![0].length
+    if (names.length === 0 || indent > 4 || indent === 1 || indent === 3) continue
+    if (indent === 0) {
       parent = names[0]!.endsWith("/") ? names[0]! : ""
       paths.push(names[0]!)
-    } else {
-      paths.push(...names.filter((name) => name.endsWith("/") || name.includes(".")).map((name) => parent + name))
+    } else if (indent === 2) {
+      const entries = names.filter((name) => name.endsWith("/") || name.includes("."))
+      second = entries.length === 1 && entries[0]!.endsWith("/") ? parent + entries[0]! : ""
+      paths.push(...entries.map((name) => parent + name))
+    } else if (second !== "" && names[0]!.endsWith("/")) {
+      paths.push(second + names[0]!)
     }
   }
   return paths.map((path) => path.replace(/\/$/, ""))
@@ -58,6 +64,12 @@ describe("docs claim only what exists", () => {
     const shown = new Set(named.flatMap((path) => [path, path.split("/")[0]!]))
     const missing = trackedFolders().filter((folder) => !shown.has(folder))
     expect(missing, "folders the README layout omits").toEqual([])
+    // A folder the map opens up (adapters/http) shows every folder in it, tests' own folders aside.
+    const opened = new Set(named.filter((path) => path.split("/").length === 3).map((path) => path.split("/").slice(0, 2).join("/")))
+    expect(opened.size).toBeGreaterThan(0)
+    const files = execFileSync("git", ["ls-files", ...opened], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean)
+    const inside = new Set(files.map((file) => file.split("/")).filter((parts) => parts.length > 3 && parts[2] !== "testing").map((parts) => parts.slice(0, 3).join("/")))
+    expect([...inside].filter((folder) => !named.includes(folder)), "folders an opened folder of the layout omits").toEqual([])
   })
 
   it("every route the README names is served, with that method", () => {
