@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pressButton } from "../conformance/gateway/html-forms.js"
 import { packPackage } from "./testing/pack-package.js"
@@ -140,13 +141,13 @@ describe("the README's webhook receiver, as pasted", () => {
     child.stdout.on("data", (chunk) => (output += chunk))
     child.stderr.on("data", (chunk) => (output += chunk))
     try {
-      const post = async (body: string, signature: string, environment = "production") => {
+      const post = async (body: string, signature: string | undefined, environment = "production", extra: Record<string, string> = {}) => {
         for (let attempt = 0; ; attempt++) {
           try {
             const response = await fetch(`http://127.0.0.1:${port}/ipn`, {
               method: "POST",
               body,
-              headers: { "content-type": "application/json", "x-signature": signature, "x-environment": environment }
+              headers: { "content-type": "application/json", ...(signature === undefined ? {} : { "x-signature": signature }), "x-environment": environment, ...extra }
             })
             return response.status
           } catch (error) {
@@ -162,8 +163,17 @@ describe("the README's webhook receiver, as pasted", () => {
       expect(await post(payment, sign(secrets.CLIENT_SECRET, payment))).toBe(401)
       expect(await post(payment, sign(secrets.WEBHOOK_SECRET, payment), "sandbox")).toBe(401)
       expect(await post("not json", sign(secrets.WEBHOOK_SECRET, "not json"))).toBe(401)
+      // The Standard Webhooks form, signed by the reference library: taken now, refused as a replay later.
+      const standard = new Webhook(secrets.WEBHOOK_SECRET, { format: "raw" })
+      const second = payment.replace("order-1", "order-2").replace("PRODUCTION_1", "PRODUCTION_2")
+      const standardHeaders = (at: Date) => ({
+        "webhook-id": "evt_2", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": standard.sign("evt_2", at, second)
+      })
+      expect(await post(second, undefined, "production", standardHeaders(new Date()))).toBe(200)
+      expect(await post(second, undefined, "production", standardHeaders(new Date(Date.now() - 3_600_000)))).toBe(401)
+      expect(await post(second, undefined, "production", { ...standardHeaders(new Date()), "webhook-id": "evt_3" })).toBe(401)
       await new Promise((resolve) => setTimeout(resolve, 100))
-      expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1"])
+      expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1", "ship order-2"])
     } finally {
       child.kill()
     }

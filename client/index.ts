@@ -42,4 +42,4 @@ export type { BackoffSettings } from "./retry-policy.js"
 export type { FetchFunction } from "./signed-transport.js"
 export type { HeaderValue, MerchantWebhookCheck, WebhookDelivery } from "./webhook-check.js"
 // The kit's own check, for a receiver that holds its secrets elsewhere than in a client.
-export { verifyWebhook, type WebhookCheck, type WebhookKind, webhookKindOf } from "../core/webhooks/verify-webhook.js"
+export { standardWebhookSecret, verifyWebhook, type WebhookCheck, type WebhookKind, webhookKindOf } from "../core/webhooks/verify-webhook.js"

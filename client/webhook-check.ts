@@ -13,8 +13,16 @@ export type HeaderValue = string | ReadonlyArray<string> | null | undefined
 export interface WebhookDelivery {
   /** The body exactly as received: a string or the raw bytes. */
   readonly rawBody: string | Uint8Array
-  /** The `X-Signature` header. */
-  readonly signature: HeaderValue
+  /** The `X-Signature` header (the contract's form: the body alone is signed). */
+  readonly signature?: HeaderValue
+  /**
+   * The Standard Webhooks headers. When `webhook-signature` is given they are checked instead of
+   * `X-Signature`: the timestamp must be within `toleranceSeconds` (default 300) of this machine's clock.
+   */
+  readonly webhookId?: HeaderValue
+  readonly webhookTimestamp?: HeaderValue
+  readonly webhookSignature?: HeaderValue
+  readonly toleranceSeconds?: number
   /** The `X-Environment` header. */
   readonly environmentHeader: HeaderValue
   /** The environment whose events are accepted; default the client's own. */
@@ -38,6 +46,13 @@ export const verifyWithSecrets = (
     clientSecret: secrets.clientSecret,
     rawBody: delivery.rawBody,
     signature: single(delivery.signature),
+    standard: {
+      id: single(delivery.webhookId),
+      timestamp: single(delivery.webhookTimestamp),
+      signature: single(delivery.webhookSignature),
+      nowSeconds: Math.floor(Date.now() / 1000),
+      ...(delivery.toleranceSeconds !== undefined ? { toleranceSeconds: delivery.toleranceSeconds } : {})
+    },
     environmentHeader: single(delivery.environmentHeader),
     expectedEnvironment: delivery.expectedEnvironment ?? secrets.defaultEnvironment
   })

@@ -5,7 +5,8 @@ import {
   received,
   waitFor
 } from "../hosts/standalone/testing/child-hosts.js"
-import { verifyWebhook } from "./index.js"
+import { Webhook } from "standardwebhooks"
+import { standardWebhookSecret, verifyWebhook } from "./index.js"
 import type { MerchantClient } from "./merchant-client.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
 import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
@@ -59,6 +60,30 @@ describe("merchant client: verifying delivered webhooks", () => {
     // The kit's own check, re-exported, decides the same.
     expect(verifyWebhook({ ...headersOf(refunded), signature: String(refunded.headers["x-signature"]), environmentHeader: "sandbox", webhookSecret: target.demo.webhook_secret, clientSecret: target.demo.client_secret }))
       .toEqual({ valid: true, kind: "refund" })
+  })
+
+  it("signs every delivery the Standard Webhooks way too: the standardwebhooks package and the client both verify it", async () => {
+    const { ipn } = await paidIpn("hook-standard")
+    const headers = {
+      "webhook-id": String(ipn.headers["webhook-id"]),
+      "webhook-timestamp": String(ipn.headers["webhook-timestamp"]),
+      "webhook-signature": String(ipn.headers["webhook-signature"])
+    }
+    // The id is the event's, as X-Event-Id says; the timestamp is this attempt's, on the wall clock.
+    expect(headers["webhook-id"]).toBe(ipn.headers["x-event-id"])
+    expect(Math.abs(Number(headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60)
+    const secret = target.demo.webhook_secret
+    const payload = Buffer.from(ipn.rawBody).toString("utf8")
+    expect(new Webhook(standardWebhookSecret(secret)).verify(payload, headers)).toEqual(JSON.parse(payload))
+    expect(new Webhook(secret, { format: "raw" }).verify(payload, headers)).toEqual(JSON.parse(payload))
+    expect(() => new Webhook(standardWebhookSecret(target.demo.client_secret)).verify(payload, headers)).toThrow()
+
+    const standard = { rawBody: ipn.rawBody, environmentHeader: ipn.headers["x-environment"], webhookId: headers["webhook-id"], webhookTimestamp: headers["webhook-timestamp"], webhookSignature: headers["webhook-signature"] }
+    expect(client.verifyWebhook(standard)).toEqual({ valid: true, kind: "payment" })
+    // A replay after the tolerance is refused, however well signed; another id is a forgery.
+    expect(client.verifyWebhook({ ...standard, toleranceSeconds: 0, webhookTimestamp: String(Number(headers["webhook-timestamp"]) - 10) }))
+      .toEqual({ valid: false, reason: "stale_timestamp" })
+    expect(client.verifyWebhook({ ...standard, webhookId: "another-event" })).toEqual({ valid: false, reason: "bad_signature" })
   })
 
   it("accepts a subscription's invoice.created event", async () => {

@@ -1,9 +1,10 @@
 import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queue, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
-import { Instant, now, plusSeconds } from "../shared/instant.js"
+import { Instant, now, plusSeconds, toSeconds } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
 import { SecretBox } from "../signing/secret-box.js"
+import { signStandardWebhook } from "../signing/standard-webhook-signature.js"
 import { signWebhook } from "../signing/webhook-signature.js"
 import type { AttemptReport, WebhookDelivery } from "./delivery.js"
 import { deliveryTarget } from "./delivery-target.js"
@@ -69,13 +70,23 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
   Effect.gen(function*() {
     const secret = yield* signingSecret(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
-    // Signed at send time with the current secret, over the exact stored bytes.
+    // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
+    const sentAt = toSeconds(yield* realNow)
+    // Signed at send time with the current secret, over the exact stored bytes: the contract's
+    // X-Signature (the body alone) and, beside it, Standard Webhooks' (id, this attempt's time, body).
     const result = secret === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
       : yield* (yield* WebhookSender).send({
         url: delivery.url,
         body: delivery.body,
-        headers: { "x-signature": signWebhook(secret, delivery.body), "x-environment": delivery.environment, "x-event-id": delivery.id }
+        headers: {
+          "x-signature": signWebhook(secret, delivery.body),
+          "x-environment": delivery.environment,
+          "x-event-id": delivery.id,
+          "webhook-id": delivery.id,
+          "webhook-timestamp": String(sentAt),
+          "webhook-signature": signStandardWebhook(secret, delivery.id, sentAt, delivery.body)
+        }
       })
     const at = yield* now
     const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300

@@ -1,4 +1,8 @@
 import type { Environment } from "../shared/environment.js"
+import { verifyStandardWebhook } from "../signing/standard-webhook-signature.js"
+
+// A Standard Webhooks library keyed with this (`new Webhook(standardWebhookSecret(secret))`) verifies deliveries too.
+export { standardWebhookSecret } from "../signing/standard-webhook-signature.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
 
 /**
@@ -11,7 +15,7 @@ export type WebhookCheck =
   | { readonly valid: true; readonly kind: WebhookKind }
   | {
     readonly valid: false
-    readonly reason: "missing_signature" | "malformed_body" | "bad_signature" | "environment_mismatch"
+    readonly reason: "missing_signature" | "malformed_body" | "bad_signature" | "stale_timestamp" | "environment_mismatch"
   }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
@@ -32,26 +36,47 @@ export const webhookKindOf = (rawBody: string | Uint8Array): WebhookKind | undef
   }
 }
 
+/** The Standard Webhooks headers of a delivery, and the receiver's clock to judge their timestamp by. */
+export interface StandardWebhookHeaders {
+  readonly id: string | undefined
+  readonly timestamp: string | undefined
+  readonly signature: string | undefined
+  /** Now, in Unix seconds, on the receiver's clock. */
+  readonly nowSeconds: number
+  /** How far the timestamp may be from now; five minutes by default. */
+  readonly toleranceSeconds?: number
+}
+
 /**
- * For merchants receiving webhooks: checks `X-Signature` (hex HMAC-SHA256 of the raw body, with or
- * without `sha256=`, compared in constant time) against the secret that signs the delivery's kind,
- * and, when `expectedEnvironment` is given, that its `X-Environment` matches, so a sandbox event can
- * never be taken for a production one. Pass the body exactly as received, before any JSON parsing,
- * and both secrets of the environment: one webhook endpoint receives payment and refund events.
+ * For merchants receiving webhooks, either form. With the Standard Webhooks headers (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature`) it checks those: the timestamp within the tolerance, so
+ * a captured delivery cannot be replayed later, and the signature over id, timestamp and body. Else
+ * it checks the contract's `X-Signature` (hex HMAC-SHA256 of the raw body, with or without
+ * `sha256=`). Either way the key is the secret that signs the delivery's kind, compared in constant
+ * time, and, when `expectedEnvironment` is given, `X-Environment` must match it, so a sandbox event
+ * can never be taken for a production one. Pass the body exactly as received, before any JSON
+ * parsing, and both secrets of the environment: one webhook endpoint receives payment and refund events.
  */
 export const verifyWebhook = (input: {
   readonly webhookSecret: string
   readonly clientSecret: string
   readonly rawBody: string | Uint8Array
   readonly signature: string | undefined
+  readonly standard?: StandardWebhookHeaders
   readonly environmentHeader?: string | undefined
   readonly expectedEnvironment?: Environment
 }): WebhookCheck => {
-  if (input.signature === undefined || input.signature === "") return { valid: false, reason: "missing_signature" }
+  const standard = input.standard?.signature === undefined || input.standard.signature === "" ? undefined : input.standard
+  if (standard === undefined && (input.signature === undefined || input.signature === "")) return { valid: false, reason: "missing_signature" }
   const kind = webhookKindOf(input.rawBody)
   if (kind === undefined) return { valid: false, reason: "malformed_body" }
   const secret = kind === "refund" ? input.clientSecret : input.webhookSecret
-  if (!verifyWebhookSignature(secret, input.rawBody, input.signature)) return { valid: false, reason: "bad_signature" }
+  if (standard !== undefined) {
+    const check = verifyStandardWebhook({ ...standard, secret, rawBody: input.rawBody })
+    if (check !== "valid") return { valid: false, reason: check === "stale_timestamp" ? "stale_timestamp" : check === "missing_headers" ? "missing_signature" : "bad_signature" }
+  } else if (!verifyWebhookSignature(secret, input.rawBody, input.signature)) {
+    return { valid: false, reason: "bad_signature" }
+  }
   if (input.expectedEnvironment !== undefined && input.environmentHeader !== input.expectedEnvironment) {
     return { valid: false, reason: "environment_mismatch" }
   }
