@@ -9,6 +9,11 @@ import type { AuthenticatedMerchant } from "../core/merchants/authenticator.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
 import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
+import { Instant } from "../core/shared/instant.js"
+import { createSubscription } from "../core/subscriptions/create-subscription.js"
+import { runOnce } from "../core/subscriptions/scheduler.js"
+import { SubscriptionRepository } from "../core/subscriptions/subscription-repository.js"
+import { WebhookTargetCheck } from "../core/webhooks/target-check.js"
 import { createWallet } from "../core/wallets/wallet-admin.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
@@ -79,5 +84,28 @@ describe("webhook SSRF guard, end to end", () => {
       retrying: false,
       target: `http://127.0.0.1:${port}`
     })])
+  })
+
+  it("opens a subscription's invoice for a receiver taken when the subscription was made, though private targets are refused since", async () => {
+    const invoices = await run(Effect.gen(function*() {
+      const merchant = yield* createMerchant({ name: "Local receiver", status: "approved" })
+      yield* replaceCurrencies(merchant.id, ["USD"])
+      yield* createWallet(merchant.id, "USD", "sandbox")
+      yield* issueCredentials(merchant.id, "sandbox")
+      const caller = { merchant, environment: "sandbox" } as AuthenticatedMerchant
+      // Made where private targets were allowed (a setting the operator has turned off since), due in a second.
+      const allowed = { check: () => Effect.succeed({ privateTarget: true }) }
+      const { subscription } = yield* createSubscription(caller, {
+        externalReference: "local-1", billingCycle: "monthly", amount: { kind: "json-number", text: "9" }, currency: "USD",
+        customerEmail: "ada@example.com", customerName: null, description: null,
+        successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/c", ipnUrl: `http://127.0.0.1:${port}/ipn`,
+        allowPaymentMethods: [], metadata: {}, startsAt: Instant(BigInt(Date.now() + 1_000) * 1000n)
+      }).pipe(Effect.provideService(WebhookTargetCheck, allowed), Effect.provideService(WebhookTargets, { allowPrivateTargets: true }))
+      yield* Effect.sleep("1200 millis")
+      yield* runOnce
+      return yield* (yield* SubscriptionRepository).latestInvoices(subscription.id, 5)
+    }))
+    // The invoice opened: the customer can pay; delivery alone still refuses the private target.
+    expect(invoices.map((invoice) => [invoice.sequence, invoice.status])).toEqual([[1, "pending"]])
   })
 })

@@ -92,7 +92,9 @@ export const checkoutTerms = (owner: CheckoutOwner, currency: string, amountInpu
 export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) =>
   Effect.gen(function*() {
     const { merchant, environment } = owner
-    const ipnRefusal = yield* paymentIpnUrlRefusal(request.ipnUrl)
+    // An invoice's checkout carries its subscription's ipn_url, checked under the stricter rule when
+    // the subscription was made: a setting changed since must not stop the customer paying.
+    const ipnRefusal = (request.invoiceId ?? null) === null ? yield* paymentIpnUrlRefusal(request.ipnUrl) : undefined
     if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     const { amount, eligible, restricted } = yield* checkoutTerms(owner, request.currency, request.amount)
     const keywords = normalizeKeywords(request.keywords)
