@@ -20,6 +20,16 @@ import { WebhookOutbox } from "../core/webhooks/webhook-outbox.js"
 import { defaultWebhookConfig, kitLayer } from "../hosts/kit-layer.js"
 import { testKitConfig } from "./suites/test-kit-config.js"
 
+/** An approved merchant taking USD in sandbox, as the caller its use cases see. */
+const sandboxShop = (name: string) =>
+  Effect.gen(function*() {
+    const merchant = yield* createMerchant({ name, status: "approved" })
+    yield* replaceCurrencies(merchant.id, ["USD"])
+    yield* createWallet(merchant.id, "USD", "sandbox")
+    yield* issueCredentials(merchant.id, "sandbox")
+    return { merchant, environment: "sandbox" } as AuthenticatedMerchant
+  })
+
 describe("webhook SSRF guard, end to end", () => {
   let connections = 0
   const receiver = createServer((_, response) => response.end("ok"))
@@ -46,11 +56,7 @@ describe("webhook SSRF guard, end to end", () => {
 
   it("refuses a loopback ipn_url: initiate refuses it, and delivery fails at once with the reason, no connection made", async () => {
     const trxId = await run(Effect.gen(function*() {
-      const merchant = yield* createMerchant({ name: "Guarded", status: "approved" })
-      yield* replaceCurrencies(merchant.id, ["USD"])
-      yield* createWallet(merchant.id, "USD", "sandbox")
-      yield* issueCredentials(merchant.id, "sandbox")
-      const caller = { merchant, environment: "sandbox" } as AuthenticatedMerchant
+      const caller = yield* sandboxShop("Guarded")
       const request = {
         amount: { kind: "json-number", text: "10" }, currency: "USD", refTrx: "ssrf-1",
         successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/c",
@@ -88,11 +94,7 @@ describe("webhook SSRF guard, end to end", () => {
 
   it("opens a subscription's invoice for a receiver taken when the subscription was made, though private targets are refused since", async () => {
     const invoices = await run(Effect.gen(function*() {
-      const merchant = yield* createMerchant({ name: "Local receiver", status: "approved" })
-      yield* replaceCurrencies(merchant.id, ["USD"])
-      yield* createWallet(merchant.id, "USD", "sandbox")
-      yield* issueCredentials(merchant.id, "sandbox")
-      const caller = { merchant, environment: "sandbox" } as AuthenticatedMerchant
+      const caller = yield* sandboxShop("Local receiver")
       // Made where private targets were allowed (a setting the operator has turned off since), due in a second.
       const allowed = { check: () => Effect.succeed({ privateTarget: true }) }
       const { subscription } = yield* createSubscription(caller, {
