@@ -17,6 +17,8 @@ describe("the host's settings, read once", () => {
     expect(message).toContain(`PORT must be a whole number from 0 to 65535, got "eighty"`)
     expect(message).toContain(`LOG_LEVEL must be one of debug, info, warn, error, got "loud"`)
     expect(message).toContain(`WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false, got "yes"`)
+    // A store address the kit cannot use is told with the rest, as a ConfigProblem too.
+    expect(problemOf({ PORT: "eighty", DATABASE_URL: "mysql://db/payments" })).toMatch(/PORT must be .*; DATABASE_URL/)
   })
 
   it("tells a rule between two settings in both their names", () => {

@@ -108,11 +108,12 @@ const isoInstant: Reader<number> = (value) => {
   return instant === undefined ? Either.left(`must be an ISO 8601 date-time with an offset, got "${value}"`) : Either.right(Number(instant / 1000n))
 }
 
-export const storeFromUrl = (url: string | undefined, dataDir: string): StoreConfig => {
-  if (url === undefined || url === "") return { kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") }
-  const store = Either.getOrThrowWith(embeddingRule(() => storeOf(url, "DATABASE_URL")), (message) => new ConfigProblem(message))
-  return store.kind === "sqlite" ? { kind: "sqlite", filename: resolve(store.filename) } : store
-}
+/** DATABASE_URL's store, by the embedding option's rule (whose message Config names the variable before). */
+const storeAddress: Reader<StoreConfig> = (url) =>
+  Either.mapBoth(embeddingRule(() => storeOf(url, "DATABASE_URL")), {
+    onLeft: (message) => message.replace(/^DATABASE_URL /, ""),
+    onRight: (store): StoreConfig => store.kind === "sqlite" ? { kind: "sqlite", filename: resolve(store.filename) } : store
+  })
 
 /** Rules between settings, said in their names; each holds only once both settings read well. */
 const between = (problem: string | undefined) => (problem === undefined ? Either.right(undefined) : Either.left(ConfigError.InvalidData([], problem)))
@@ -123,7 +124,7 @@ const settings = Config.all({
   dataDir: withFallback(variable("DATA_DIR", text), "data"),
   baseUrl: optional(variable("BASE_URL", text)),
   basePath: optional(variable("BASE_PATH", text)),
-  databaseUrl: optional(variable("DATABASE_URL", text)),
+  store: variable("DATABASE_URL", storeAddress),
   adminToken: optional(variable("ADMIN_TOKEN", text)),
   masterKey: optional(variable("MASTER_KEY", text)),
   signatureToleranceSeconds: optional(variable("SIGNATURE_TOLERANCE_SECONDS", wholeNumber(1, 86_400))),
@@ -164,7 +165,8 @@ const settings = Config.all({
         host: read.host,
         baseUrl: (read.baseUrl ?? `http://${shownHost}:${read.port}`).replace(/\/+$/, ""),
         basePath,
-        store: storeFromUrl(read.databaseUrl, dataDir),
+        // SQLite under DATA_DIR unless DATABASE_URL names a store.
+        store: Option.getOrElse(read.store, (): StoreConfig => ({ kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") })),
         dataDir,
         adminToken: read.adminToken,
         masterKey: read.masterKey,
