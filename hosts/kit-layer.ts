@@ -5,6 +5,7 @@ import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
 import * as StatusSyncSweeper from "../core/payments/status-sync.js"
 import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
+import * as RetiredCredentialPurger from "../core/merchants/retired-credential-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
@@ -110,6 +111,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
       ...(clock !== undefined ? { clock } : {})
     }),
     IdempotencyRecordPurger.layer(),
+    RetiredCredentialPurger.layer(),
     config.scheduler?.enabled === false
       ? Layer.empty
       : SubscriptionScheduler.loopLayer({

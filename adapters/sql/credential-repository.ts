@@ -8,7 +8,7 @@ import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 
-export const CredentialRow = Schema.Struct({
+const columns = {
   merchant_id: SafeInt,
   environment: Environment,
   merchant_key: Schema.String,
@@ -16,32 +16,52 @@ export const CredentialRow = Schema.Struct({
   sealed_client_secret: Schema.String,
   sealed_webhook_secret: Schema.String,
   created_at: Int64
-})
+}
 
-const toCredentials = (row: typeof CredentialRow.Type): StoredCredentials => ({
+export const CredentialRow = Schema.Struct(columns)
+
+export const RetiredCredentialRow = Schema.Struct({ ...columns, id: SafeInt, retires_at: Int64 })
+
+const toCredentials = (row: typeof CredentialRow.Type, retiresAt: bigint | null): StoredCredentials => ({
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
   merchantKey: row.merchant_key,
   apiKeyHash: row.api_key_hash,
   sealedClientSecret: row.sealed_client_secret,
   sealedWebhookSecret: row.sealed_webhook_secret,
-  createdAt: Instant(row.created_at)
+  createdAt: Instant(row.created_at),
+  retiresAt: retiresAt === null ? null : Instant(retiresAt)
 })
 
-const credentials = rowMapper(CredentialRow, toCredentials)
+const current = rowMapper(CredentialRow, (row) => toCredentials(row, null))
+const retired = rowMapper(RetiredCredentialRow, (row) => toCredentials(row, row.retires_at))
 
 export const layer = Layer.effect(
   CredentialRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    const findCurrent = (merchantId: MerchantId, environment: Environment) =>
+      sql`SELECT * FROM merchant_credentials WHERE merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
+        Effect.flatMap(current.first)
+      )
+
     return CredentialRepository.of({
-      rotate: (next) =>
+      rotate: (next, options = {}) =>
         sql.withTransaction(
           Effect.gen(function*() {
             const at = yield* now
             const taken = yield* sql`SELECT 1 AS taken FROM merchant_credentials
               WHERE environment = ${next.environment} AND merchant_key = ${next.merchantKey} AND merchant_id <> ${next.merchantId}`
             if (taken.length > 0) return yield* new MerchantKeyTaken({ environment: next.environment })
+            if (options.retireAt !== undefined) {
+              // The replaced set moves aside whole, still sealed, in the transaction that replaces it:
+              // there is never a moment when neither set works.
+              yield* sql`INSERT INTO retired_credentials
+                (merchant_id, environment, merchant_key, api_key_hash, sealed_client_secret, sealed_webhook_secret, created_at, retires_at)
+                SELECT merchant_id, environment, merchant_key, api_key_hash, sealed_client_secret, sealed_webhook_secret, created_at, ${options.retireAt}
+                FROM merchant_credentials WHERE merchant_id = ${next.merchantId} AND environment = ${next.environment}`
+            }
             // One upsert replaces the set in place, so concurrent rotations each land whole (the last
             // one wins) and there is never a moment when the merchant has no credentials.
             const rows = yield* sql`INSERT INTO merchant_credentials ${
@@ -61,17 +81,40 @@ export const layer = Layer.effect(
                 sealed_webhook_secret = excluded.sealed_webhook_secret,
                 created_at = excluded.created_at
               RETURNING *`
-            return yield* credentials.one(rows)
+            return yield* current.one(rows)
           })
         ).pipe(dbCall),
-      findByMerchantKey: (environment, merchantKey) =>
-        sql`SELECT * FROM merchant_credentials WHERE environment = ${environment} AND merchant_key = ${merchantKey}`.pipe(
-          Effect.flatMap(credentials.first),
+
+      findByMerchantKey: (environment, merchantKey, at) =>
+        Effect.gen(function*() {
+          const found = yield* sql`SELECT * FROM merchant_credentials
+            WHERE environment = ${environment} AND merchant_key = ${merchantKey}`.pipe(Effect.flatMap(current.first))
+          if (found._tag === "Some") return found
+          return yield* sql`SELECT * FROM retired_credentials
+            WHERE environment = ${environment} AND merchant_key = ${merchantKey} AND retires_at > ${at}
+            ORDER BY retires_at DESC LIMIT 1`.pipe(Effect.flatMap(retired.first))
+        }).pipe(dbCall),
+
+      findForMerchant: (merchantId, environment) => findCurrent(merchantId, environment).pipe(dbCall),
+
+      liveSets: (merchantId, environment, at) =>
+        Effect.gen(function*() {
+          const found = yield* findCurrent(merchantId, environment)
+          const replaced = yield* sql`SELECT * FROM retired_credentials
+            WHERE merchant_id = ${merchantId} AND environment = ${environment} AND retires_at > ${at}
+            ORDER BY id DESC`.pipe(Effect.flatMap(retired.all))
+          return found._tag === "Some" ? [found.value, ...replaced] : replaced
+        }).pipe(dbCall),
+
+      endOverlap: (merchantId, environment) =>
+        sql`DELETE FROM retired_credentials WHERE merchant_id = ${merchantId} AND environment = ${environment} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
           dbCall
         ),
-      findForMerchant: (merchantId, environment) =>
-        sql`SELECT * FROM merchant_credentials WHERE merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
-          Effect.flatMap(credentials.first),
+
+      destroyRetired: (at) =>
+        sql`DELETE FROM retired_credentials WHERE retires_at <= ${at} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
           dbCall
         )
     })

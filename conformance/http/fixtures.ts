@@ -21,6 +21,8 @@ export interface IssuedCredentials {
   readonly api_key: string
   readonly client_secret: string
   readonly webhook_secret: string
+  /** When the set this one replaced stops working; null when it stopped at once. */
+  readonly previous_valid_until: string | null
 }
 
 /** A name no other run or case uses, so cases sharing a host never collide. */

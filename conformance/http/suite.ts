@@ -18,6 +18,7 @@ import { refundAmountCases } from "./refund-amount-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { refundRuleCases } from "./refund-rule-cases.js"
 import { reviewCases } from "./review-cases.js"
+import { rotationCases } from "./rotation-cases.js"
 import { signatureCases } from "./signature-cases.js"
 import type { Target } from "./signing.js"
 import { simulateCases } from "./simulate-cases.js"
@@ -64,6 +65,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     reviewCases(target)
     rateLimitCases(target)
     adminCases(target)
+    rotationCases(target)
     walletCases(target)
     badInputCases(target)
     edgeCases(target)

@@ -6,6 +6,7 @@ import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { SettingsRepository } from "../../core/settings/settings-repository.js"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { makeMerchant, unique } from "./fixtures.js"
+import { fromSeconds, plusSeconds } from "../../core/shared/instant.js"
 import type { StorageIt } from "./storage-it.js"
 
 const credentialsFor = (merchantId: MerchantId, environment: "sandbox" | "production", merchantKey = unique("mk")): NewCredentials => ({
@@ -17,22 +18,25 @@ const credentialsFor = (merchantId: MerchantId, environment: "sandbox" | "produc
   sealedWebhookSecret: unique("sealed-wh")
 })
 
+/** The wall-clock moment lookups are made at, and a few seconds around it, for the overlap cases. */
+const AT = fromSeconds(1_900_000_000)
+
 export const merchantConfigCases = (it: StorageIt) => {
   it.effect("credentials: round trip, rotation invalidates the old set, merchant keys unique per environment", () =>
     Effect.gen(function*() {
       const repo = yield* CredentialRepository
       const merchant = yield* makeMerchant()
       const first = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"))
-      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey)).toEqual(Option.some(first))
-      expect(yield* repo.findByMerchantKey("production", first.merchantKey)).toEqual(Option.none())
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey, AT)).toEqual(Option.some(first))
+      expect(yield* repo.findByMerchantKey("production", first.merchantKey, AT)).toEqual(Option.none())
 
       const rotated = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"))
-      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey)).toEqual(Option.none())
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey, AT)).toEqual(Option.none())
       expect(yield* repo.findForMerchant(merchant.id, "sandbox")).toEqual(Option.some(rotated))
 
       // The same key string in the other environment is a different credential.
       const production = yield* repo.rotate(credentialsFor(merchant.id, "production", rotated.merchantKey))
-      expect(yield* repo.findByMerchantKey("production", rotated.merchantKey)).toEqual(Option.some(production))
+      expect(yield* repo.findByMerchantKey("production", rotated.merchantKey, AT)).toEqual(Option.some(production))
 
       // Another merchant cannot take a key in use; the failed rotation leaves its old set working.
       const other = yield* makeMerchant()
@@ -51,8 +55,38 @@ export const merchantConfigCases = (it: StorageIt) => {
       })
       const stored = Option.getOrThrow(yield* repo.findForMerchant(merchant.id, "production"))
       expect(issued.map((set) => set.merchantKey)).toContain(stored.merchantKey)
-      const valid = yield* Effect.all(issued.map((set) => repo.findByMerchantKey("production", set.merchantKey)))
+      const valid = yield* Effect.all(issued.map((set) => repo.findByMerchantKey("production", set.merchantKey, AT)))
       expect(valid.filter(Option.isSome).map((set) => set.value)).toEqual([stored])
+    }))
+
+  it.effect("credentials: a set replaced with an overlap stays valid, sealed, until it retires, then is destroyed", () =>
+    Effect.gen(function*() {
+      const repo = yield* CredentialRepository
+      const merchant = yield* makeMerchant()
+      const first = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"))
+      const second = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"), { retireAt: plusSeconds(AT, 60) })
+      const third = yield* repo.rotate(credentialsFor(merchant.id, "sandbox"), { retireAt: plusSeconds(AT, 30) })
+
+      // Both replaced sets answer by their own key until they retire, each with its own moment.
+      const firstAsRetired = { ...first, retiresAt: plusSeconds(AT, 60) }
+      const secondAsRetired = { ...second, retiresAt: plusSeconds(AT, 30) }
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey, AT)).toEqual(Option.some(firstAsRetired))
+      expect(yield* repo.findByMerchantKey("sandbox", second.merchantKey, AT)).toEqual(Option.some(secondAsRetired))
+      expect(yield* repo.findByMerchantKey("production", first.merchantKey, AT)).toEqual(Option.none())
+      expect(yield* repo.liveSets(merchant.id, "sandbox", AT)).toEqual([third, secondAsRetired, firstAsRetired])
+      expect(third.retiresAt).toBeNull()
+
+      // At its moment a replaced set is no longer valid, though not yet destroyed.
+      expect(yield* repo.findByMerchantKey("sandbox", second.merchantKey, plusSeconds(AT, 30))).toEqual(Option.none())
+      expect(yield* repo.liveSets(merchant.id, "sandbox", plusSeconds(AT, 30))).toEqual([third, firstAsRetired])
+
+      // Destroying what retired by then leaves the other; ending the overlap destroys the rest.
+      expect(yield* repo.destroyRetired(plusSeconds(AT, 30))).toBeGreaterThanOrEqual(1)
+      expect(yield* repo.liveSets(merchant.id, "sandbox", AT)).toEqual([third, firstAsRetired])
+      expect(yield* repo.endOverlap(merchant.id, "sandbox")).toBe(1)
+      expect(yield* repo.findByMerchantKey("sandbox", first.merchantKey, AT)).toEqual(Option.none())
+      expect(yield* repo.liveSets(merchant.id, "sandbox", AT)).toEqual([third])
+      expect(yield* repo.endOverlap(merchant.id, "sandbox")).toBe(0)
     }))
 
   it.effect("currencies: replaced as a whole, listed sorted and distinct", () =>

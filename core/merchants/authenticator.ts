@@ -2,6 +2,7 @@ import { Context, Effect, Either, Layer, Option } from "effect"
 import type { SiteSettings } from "../settings/site-settings.js"
 import { SiteSettingsService } from "../settings/site-settings-service.js"
 import { ExpiringMap } from "../shared/expiring-map.js"
+import { fromSeconds, toSeconds } from "../shared/instant.js"
 import { credentialMatchesEnvironment } from "../signing/credential-keys.js"
 import { constantTimeEqualBytes, decodeHex, sha256 } from "../signing/hmac.js"
 import { checkTimestamp, verifyRequestSignatureOverTargets } from "../signing/request-signature.js"
@@ -66,6 +67,8 @@ interface KeySet {
   readonly merchant: Merchant
   readonly clientSecret: string
   readonly webhookSecret: string
+  /** Unix seconds after which a replaced set in its overlap stops working; undefined for the current set. */
+  readonly retiresAtSeconds: number | undefined
 }
 
 const failure = (reason: AuthenticationFailure) => new AuthenticationFailed({ reason })
@@ -96,6 +99,10 @@ const checkKeySet = (
   settings: SiteSettings
 ): AuthenticatedMerchant | Exclude<AuthenticationError, StorageError> => {
   if (keySet === undefined || !constantTimeEqualBytes(sha256(request.apiKey!), keySet.apiKeyHash)) {
+    return failure("invalid_credentials")
+  }
+  // A cached replaced set is held to its overlap here, not only when it was looked up.
+  if (keySet.retiresAtSeconds !== undefined && request.nowSeconds >= keySet.retiresAtSeconds) {
     return failure("invalid_credentials")
   }
   if (settings.signatureRequired) {
@@ -161,9 +168,9 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
         // A secret that cannot be opened means the wrong MASTER_KEY: an operator fault, not the caller's.
         Either.match(box.open(sealed), { onLeft: (error) => Effect.die(error), onRight: Effect.succeed })
 
-      const lookup = (environment: Environment, merchantKey: string) =>
+      const lookup = (environment: Environment, merchantKey: string, nowSeconds: number) =>
         Effect.gen(function*() {
-          const found = yield* credentialRepository.findByMerchantKey(environment, merchantKey)
+          const found = yield* credentialRepository.findByMerchantKey(environment, merchantKey, fromSeconds(nowSeconds))
           if (Option.isNone(found)) return undefined
           const merchant = yield* merchantRepository.findById(found.value.merchantId)
           if (Option.isNone(merchant)) return undefined
@@ -173,7 +180,8 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
             apiKeyHash: decodeHex(found.value.apiKeyHash) ?? new Uint8Array(0),
             merchant: merchant.value,
             clientSecret: yield* openSecret(found.value.sealedClientSecret),
-            webhookSecret: yield* openSecret(found.value.sealedWebhookSecret)
+            webhookSecret: yield* openSecret(found.value.sealedWebhookSecret),
+            retiresAtSeconds: found.value.retiresAt === null ? undefined : toSeconds(found.value.retiresAt)
           }
           return keySet
         })
@@ -187,7 +195,7 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
         const keySet = cache.get(cacheKey, request.nowSeconds)
         const found = keySet !== undefined
           ? Effect.succeed(keySet)
-          : Effect.tap(lookup(environment, request.merchantKey!), (value) => {
+          : Effect.tap(lookup(environment, request.merchantKey!, request.nowSeconds), (value) => {
             if (value !== undefined) cache.set(cacheKey, value, request.nowSeconds)
           })
         return Effect.flatMap(found, (value) =>

@@ -17,23 +17,47 @@ export interface StoredCredentials {
   readonly sealedClientSecret: string
   readonly sealedWebhookSecret: string
   readonly createdAt: Instant
+  /**
+   * Null for the environment's current set. A set replaced with an overlap keeps working until this
+   * moment (wall-clock time, like every security window), still sealed, and is destroyed after it.
+   */
+  readonly retiresAt: Instant | null
 }
 
-export type NewCredentials = Omit<StoredCredentials, "createdAt">
+export type NewCredentials = Omit<StoredCredentials, "createdAt" | "retiresAt">
 
 export class MerchantKeyTaken extends Schema.TaggedError<MerchantKeyTaken>()("MerchantKeyTaken", {
   environment: Schema.String
 }) {}
 
 export class CredentialRepository extends Context.Tag("merchant-payments/CredentialRepository")<CredentialRepository, {
-  /** Stores a new set for the merchant and environment; the previous set stops working at once. */
-  readonly rotate: (credentials: NewCredentials) => Effect.Effect<StoredCredentials, MerchantKeyTaken | StorageError>
+  /**
+   * Stores a new current set for the merchant and environment. The set it replaces stops working at
+   * once, or, given `retireAt`, stays valid until then beside the new one (a rotation with overlap).
+   */
+  readonly rotate: (
+    credentials: NewCredentials,
+    options?: { readonly retireAt?: Instant }
+  ) => Effect.Effect<StoredCredentials, MerchantKeyTaken | StorageError>
+  /** The current set with this merchant key, or a replaced one still valid at `at` (wall clock). */
   readonly findByMerchantKey: (
     environment: Environment,
-    merchantKey: string
+    merchantKey: string,
+    at: Instant
   ) => Effect.Effect<Option.Option<StoredCredentials>, StorageError>
+  /** The current set. */
   readonly findForMerchant: (
     merchantId: MerchantId,
     environment: Environment
   ) => Effect.Effect<Option.Option<StoredCredentials>, StorageError>
+  /** Every set valid at `at`: the current one first, then replaced ones still in their overlap, newest first. */
+  readonly liveSets: (
+    merchantId: MerchantId,
+    environment: Environment,
+    at: Instant
+  ) => Effect.Effect<ReadonlyArray<StoredCredentials>, StorageError>
+  /** Ends every overlap of the environment now: its replaced sets are destroyed. How many were. */
+  readonly endOverlap: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
+  /** Destroys every replaced set whose overlap ended by `at`. How many were. */
+  readonly destroyRetired: (at: Instant) => Effect.Effect<number, StorageError>
 }>() {}

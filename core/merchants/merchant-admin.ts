@@ -5,6 +5,8 @@ import { type AmountInput, parseAmount, parseFeePercent } from "../money/parse.j
 import { generateCredentials, hashApiKey } from "../signing/credential-keys.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { MerchantId } from "../shared/ids.js"
+import { plusSeconds } from "../shared/instant.js"
+import { realNow } from "../shared/real-clock.js"
 import { type Page, type PageRequest, pageOffset } from "../shared/page.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Authenticator } from "./authenticator.js"
@@ -85,14 +87,18 @@ export const updateMerchant = (id: MerchantId, input: MerchantInput) =>
   })
 
 /**
- * Issues a fresh credential set for one environment, replacing the previous one. The plaintext is
+ * Issues a fresh credential set for one environment. The set it replaces stops working at once, or,
+ * with `overlapSeconds`, stays valid beside the new one for that long (wall-clock time), so a merchant
+ * can move its servers over and its receiver can verify deliveries signed either way. The plaintext is
  * returned once, here; only the API key's hash and the sealed secrets are stored.
  */
-export const issueCredentials = (id: MerchantId, environment: Environment) =>
+export const issueCredentials = (id: MerchantId, environment: Environment, options: { readonly overlapSeconds?: number } = {}) =>
   Effect.gen(function*() {
     yield* requireMerchant(id)
     const box = yield* SecretBox
     const issued = generateCredentials(environment)
+    const overlap = options.overlapSeconds ?? 0
+    const previousValidUntil = overlap > 0 ? plusSeconds(yield* realNow, overlap) : null
     yield* (yield* CredentialRepository).rotate({
       merchantId: id,
       environment,
@@ -100,9 +106,18 @@ export const issueCredentials = (id: MerchantId, environment: Environment) =>
       apiKeyHash: hashApiKey(issued.apiKey),
       sealedClientSecret: box.seal(issued.clientSecret),
       sealedWebhookSecret: box.seal(issued.webhookSecret)
-    })
+    }, previousValidUntil === null ? {} : { retireAt: previousValidUntil })
     yield* (yield* Authenticator).invalidate
-    return { environment, ...issued }
+    return { environment, ...issued, previousValidUntil }
+  })
+
+/** Ends an overlap early: every replaced set of the environment stops working and is destroyed now. */
+export const endCredentialOverlap = (id: MerchantId, environment: Environment) =>
+  Effect.gen(function*() {
+    yield* requireMerchant(id)
+    const destroyed = yield* (yield* CredentialRepository).endOverlap(id, environment)
+    yield* (yield* Authenticator).invalidate
+    return { environment, destroyed }
   })
 
 export const replaceCurrencies = (id: MerchantId, codes: ReadonlyArray<string>) =>

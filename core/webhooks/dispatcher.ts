@@ -1,4 +1,4 @@
-import { type Clock, Context, type Duration, Effect, Either, Layer, Option, Queue, Schedule } from "effect"
+import { type Clock, Context, type Duration, Effect, Either, Layer, Queue, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds, toSeconds } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"
@@ -47,15 +47,22 @@ export const nextAfter = (
   return delay === undefined ? { status: "failed" } : { status: "pending", nextAttemptAt: plusMillis(at, delay) }
 }
 
-/** The secret that signs this delivery: the environment's webhook secret, or its API secret (refunds). */
-const signingSecret = (delivery: WebhookDelivery) =>
+/**
+ * The secrets that sign this delivery, the current set's first: the environment's webhook secret, or
+ * its API secret (refunds). During a rotation's overlap the replaced sets' secrets follow, so the
+ * Standard Webhooks header carries a signature a receiver still on the old secret accepts.
+ */
+const signingSecrets = (delivery: WebhookDelivery) =>
   Effect.gen(function*() {
-    const credentials = yield* (yield* CredentialRepository).findForMerchant(delivery.merchantId, delivery.environment)
-    if (Option.isNone(credentials)) return undefined
-    const sealed = delivery.signingSecret === "webhook_secret"
-      ? credentials.value.sealedWebhookSecret
-      : credentials.value.sealedClientSecret
-    return Either.getOrUndefined((yield* SecretBox).open(sealed))
+    const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
+    const box = yield* SecretBox
+    const secrets: Array<string> = []
+    for (const set of sets) {
+      const sealed = delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret
+      const opened = Either.getOrUndefined(box.open(sealed))
+      if (opened !== undefined && !secrets.includes(opened)) secrets.push(opened)
+    }
+    return secrets
   })
 
 /**
@@ -68,12 +75,13 @@ const whileLeased = (policy: DispatchPolicy) =>
 
 const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
   Effect.gen(function*() {
-    const secret = yield* signingSecret(delivery).pipe(whileLeased(policy))
+    const [secret, ...previous] = yield* signingSecrets(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
     const sentAt = toSeconds(yield* realNow)
-    // Signed at send time with the current secret, over the exact stored bytes: the contract's
-    // X-Signature (the body alone) and, beside it, Standard Webhooks' (id, this attempt's time, body).
+    // Signed at send time over the exact stored bytes: the contract's X-Signature (the body alone) with
+    // the current secret only, and, beside it, Standard Webhooks' (id, this attempt's time, body) with
+    // every live secret, space-separated as that specification allows.
     const result = secret === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
       : yield* (yield* WebhookSender).send({
@@ -85,7 +93,7 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
           "x-event-id": delivery.id,
           "webhook-id": delivery.id,
           "webhook-timestamp": String(sentAt),
-          "webhook-signature": signStandardWebhook(secret, delivery.id, sentAt, delivery.body)
+          "webhook-signature": [secret, ...previous].map((key) => signStandardWebhook(key, delivery.id, sentAt, delivery.body)).join(" ")
         }
       })
     const at = yield* now

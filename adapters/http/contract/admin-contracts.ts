@@ -17,7 +17,19 @@ export const createMerchantBody = bodyContract("CreateMerchantRequest", "A merch
 export const updateMerchantBody = bodyContract("UpdateMerchantRequest", "The merchant fields to change; the others keep their values.",
   merchantFields(string({ max: 100, min: 1 })))
 
+/** Thirty days: the longest a replaced credential set may keep working beside its successor. */
+export const MAX_OVERLAP_SECONDS = 2_592_000
+
 export const issueCredentialsBody = bodyContract("IssueCredentialsRequest", "The environment whose credential set is replaced.", {
+  environment: oneOf(environments, { required: true }),
+  overlap_seconds: integer({
+    min: 0,
+    max: MAX_OVERLAP_SECONDS,
+    description: "How long the replaced set keeps working beside the new one (0, the default: it stops at once)."
+  })
+})
+
+export const endCredentialOverlapBody = bodyContract("EndCredentialOverlapRequest", "The environment whose replaced sets stop working now.", {
   environment: oneOf(environments, { required: true })
 })
 

@@ -23,8 +23,16 @@ export const IssuedCredentials = Schema.Struct({
   merchant_key: Schema.String,
   api_key: Schema.String,
   client_secret: Schema.String,
-  webhook_secret: Schema.String
+  webhook_secret: Schema.String,
+  previous_valid_until: NullableTimestamp.annotations({
+    description: "When the replaced set stops working (an overlap was asked for); null when it stopped at once."
+  })
 }).annotations({ identifier: "IssuedCredentials" })
+
+export const EndedCredentialOverlap = Schema.Struct({
+  environment: Environment,
+  destroyed: Integer.annotations({ description: "How many replaced sets stopped working and were destroyed." })
+}).annotations({ identifier: "EndedCredentialOverlap" })
 
 export const MerchantCurrencies = Schema.Struct({ merchant_id: PositiveId, currency_codes: Schema.Array(Schema.String) })
   .annotations({ identifier: "MerchantCurrencies" })

@@ -1,17 +1,18 @@
 import { Effect } from "effect"
 import type { MerchantStatus } from "../../../core/merchants/merchant.js"
 import type { AmountInput } from "../../../core/money/parse.js"
-import { createMerchant, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
+import { createMerchant, endCredentialOverlap, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
 import { replaceMerchantGateways } from "../../../core/gateways/gateway-admin.js"
 import { GatewayId, MerchantId } from "../../../core/shared/ids.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { withoutUndefined } from "../request/body-fields.js"
-import { createMerchantBody, issueCredentialsBody, replaceCurrenciesBody, replaceMerchantGatewaysBody, updateMerchantBody } from "../contract/admin-contracts.js"
+import { createMerchantBody, endCredentialOverlapBody, issueCredentialsBody, replaceCurrenciesBody, replaceMerchantGatewaysBody, updateMerchantBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import * as Resources from "../contract/admin-resources.js"
 import { merchantIdInPath, merchantStatusParameter, pageParameter, perPageParameter } from "../contract/parameters.js"
 import { listQuery, pageJson } from "../request/page-query.js"
 import { merchantJson } from "../response/serializers.js"
+import { toIsoString } from "../../../core/shared/instant.js"
 
 const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 
@@ -93,7 +94,9 @@ const credentials = endpoint({
   path: "/admin/v1/merchants/{id}/credentials",
   operationId: "issueCredentials",
   summary: "Issue a fresh credential set",
-  description: "Replaces the environment's previous set at once; the secrets are shown in this response only.",
+  description: "Replaces the environment's previous set, at once or after `overlap_seconds` during which both sets work " +
+    "(requests signed with either; webhooks carry a Standard Webhooks signature for each secret, X-Signature the new one's). " +
+    "The secrets are shown in this response only.",
   tag: "Admin: merchants",
   security: "admin",
   parameters: [merchantIdInPath],
@@ -102,15 +105,35 @@ const credentials = endpoint({
   errors: ["MerchantNotFound", "MerchantKeyTaken"],
   handler: Effect.gen(function*() {
     const id = yield* merchantId
-    const { environment } = yield* validBody(issueCredentialsBody)
-    const issued = yield* issueCredentials(id, environment)
+    const { environment, overlap_seconds } = yield* validBody(issueCredentialsBody)
+    const issued = yield* issueCredentials(id, environment, withoutUndefined({ overlapSeconds: overlap_seconds }))
     return {
       environment: issued.environment,
       merchant_key: issued.merchantKey,
       api_key: issued.apiKey,
       client_secret: issued.clientSecret,
-      webhook_secret: issued.webhookSecret
+      webhook_secret: issued.webhookSecret,
+      previous_valid_until: issued.previousValidUntil === null ? null : toIsoString(issued.previousValidUntil)
     }
+  })
+})
+
+const endOverlap = endpoint({
+  method: "post",
+  path: "/admin/v1/merchants/{id}/credentials/end-overlap",
+  operationId: "endCredentialOverlap",
+  summary: "End a credential overlap early",
+  description: "Every set the environment's rotations replaced with an overlap stops working now and is destroyed; the current set is untouched.",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: endCredentialOverlapBody,
+  success: { status: 200, description: "How many replaced sets were destroyed.", schema: Resources.EndedCredentialOverlap },
+  errors: ["MerchantNotFound"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const { environment } = yield* validBody(endCredentialOverlapBody)
+    return yield* endCredentialOverlap(id, environment)
   })
 })
 
@@ -151,4 +174,4 @@ const gateways = endpoint({
 })
 
 /** docs/admin-api.md, merchants: the merchant, its credentials, currencies and gateway selection. */
-export const adminMerchantEndpoints = [create, list, get, update, credentials, currencies, gateways] as const
+export const adminMerchantEndpoints = [create, list, get, update, credentials, endOverlap, currencies, gateways] as const

@@ -6,13 +6,15 @@ import initial from "./0001_initial.js"
 import scheduler from "./0002_scheduler.js"
 import gatewayPlugins from "./0003_gateway_plugins.js"
 import webhookFairness from "./0004_webhook_fairness.js"
+import credentialOverlap from "./0005_credential_overlap.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
   "0001_initial": initial,
   "0002_scheduler": scheduler,
   "0003_gateway_plugins": gatewayPlugins,
-  "0004_webhook_fairness": webhookFairness
+  "0004_webhook_fairness": webhookFairness,
+  "0005_credential_overlap": credentialOverlap
 }
 
 const migrate = Migrator.make({})

@@ -3,7 +3,7 @@ import { layer } from "@effect/vitest"
 import { Effect, type Layer, Schema, SchemaAST } from "effect"
 import { expect } from "vitest"
 import { AttemptColumns } from "../checkout-attempt-repository.js"
-import { CredentialRow } from "../credential-repository.js"
+import { CredentialRow, RetiredCredentialRow } from "../credential-repository.js"
 import { GatewayRefundRow } from "../gateway-refund-repository.js"
 import { GatewayRow } from "../gateway-repository.js"
 import { RecordRow } from "../idempotency-store.js"
@@ -32,6 +32,7 @@ interface Table {
 const TABLES: ReadonlyArray<Table> = [
   { table: "merchants", row: MerchantRow },
   { table: "merchant_credentials", row: CredentialRow },
+  { table: "retired_credentials", row: RetiredCredentialRow },
   { table: "gateways", row: GatewayRow },
   { table: "payments", row: PaymentRow },
   { table: "checkout_attempts", row: Schema.Struct(AttemptColumns) },
