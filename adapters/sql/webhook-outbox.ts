@@ -23,6 +23,8 @@ export const DeliveryRow = Schema.Struct({
   url: Schema.String,
   body: Schema.String,
   signing_secret: SigningSecret,
+  object_id: NullableString,
+  sequence: Schema.NullOr(SafeInt),
   status: DeliveryStatus,
   attempts: SafeInt,
   next_attempt_at: NullableInt64,
@@ -50,6 +52,8 @@ const toDelivery = (row: typeof DeliveryRow.Type): WebhookDelivery => ({
   url: row.url,
   body: row.body,
   signingSecret: row.signing_secret,
+  objectId: row.object_id,
+  sequence: row.sequence,
   status: row.status,
   attempts: row.attempts,
   nextAttemptAt: row.next_attempt_at === null ? null : Instant(row.next_attempt_at),
@@ -88,9 +92,14 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     return WebhookOutbox.of({
+      // Called inside the transaction that changed the object, which holds the object's row: two
+      // events of one object are never numbered at once.
       enqueue: (delivery) =>
         Effect.gen(function*() {
           const at = yield* now
+          const last = yield* sql`SELECT MAX(sequence) AS n FROM webhook_deliveries
+            WHERE merchant_id = ${delivery.merchantId} AND environment = ${delivery.environment} AND object_id = ${delivery.objectId}`
+          const sequence = (yield* Schema.decodeUnknown(Schema.NullOr(SafeInt))(last[0]?.["n"] ?? null)) ?? 0
           const rows = yield* sql`INSERT INTO webhook_deliveries ${
             sql.insert({
               id: delivery.id,
@@ -101,6 +110,8 @@ export const layer = Layer.effect(
               target: deliveryTarget(delivery.url),
               body: delivery.body,
               signing_secret: delivery.signingSecret,
+              object_id: delivery.objectId,
+              sequence: sequence + 1,
               status: PENDING,
               attempts: 0,
               next_attempt_at: delivery.nextAttemptAt,
@@ -215,7 +226,43 @@ export const layer = Layer.effect(
             updated_at: at
           })
         } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${leaseNow})
-          RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall)
+          RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall),
+
+      events: (query) =>
+        sql`SELECT * FROM webhook_deliveries WHERE ${
+          sql.and([
+            sql`merchant_id = ${query.merchantId}`,
+            sql`environment = ${query.environment}`,
+            ...(query.type !== undefined ? [sql`event = ${query.type}`] : []),
+            ...(query.objectId !== undefined ? [sql`object_id = ${query.objectId}`] : []),
+            ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
+            ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
+            ...(query.before !== undefined
+              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
+              : [])
+          ])
+        } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(deliveries.all), dbCall),
+
+      // Failed rows hold no lease (recordAttempt released it), so no attempt can be in flight here.
+      requeueFailed: (range) =>
+        sql`UPDATE webhook_deliveries SET ${
+          sql.update({
+            status: PENDING,
+            attempts: 0,
+            next_attempt_at: range.now,
+            last_error: null,
+            last_status_code: null,
+            updated_at: range.now
+          })
+        } WHERE ${
+          sql.and([
+            sql`merchant_id = ${range.merchantId}`,
+            sql`environment = ${range.environment}`,
+            sql`status = ${"failed"}`,
+            sql`created_at >= ${range.since}`,
+            ...(range.until !== undefined ? [sql`created_at < ${range.until}`] : [])
+          ])
+        } RETURNING id`.pipe(Effect.map((rows) => rows.length), dbCall)
     })
   })
 )

@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { MerchantId } from "../../core/shared/ids.js"
-import { type Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import type { AttemptReport, NewDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { makeMerchant, unique } from "./fixtures.js"
@@ -16,6 +16,7 @@ const newDelivery = (merchantId: MerchantId, nextAttemptAt: Instant | null, over
   body: JSON.stringify({ event: "payment.completed", data: { amount: "10.00" } }),
   signingSecret: "webhook_secret",
   nextAttemptAt,
+  objectId: unique("pay"),
   ...overrides
 })
 
@@ -53,6 +54,7 @@ export const webhookOutboxCases = (it: StorageIt) => {
       const after = yield* now
       expect(stored).toEqual({
         ...delivery,
+        sequence: 1,
         status: "pending",
         attempts: 0,
         lastError: null,
@@ -309,5 +311,92 @@ export const webhookOutboxCases = (it: StorageIt) => {
           expect(yield* outbox.recordAttempt(report(id, w.worker, at, outcome))).toBe(true)
         }
       }
+    }))
+
+  it.effect("webhook outbox: events are numbered per object and listed newest first by keyset, filtered, never another merchant's", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const other = yield* makeMerchant()
+      const payment = unique("pay")
+      const subscription = unique("sub")
+      const later = plusSeconds(yield* now, 3_600)
+      const queued: Array<{ readonly id: string; readonly createdAt: bigint; readonly sequence: number | null }> = []
+      for (let i = 0; i < 5; i++) {
+        queued.push(yield* outbox.enqueue(newDelivery(merchant.id, later, { objectId: payment, event: i === 0 ? "payment.completed" : "payment.refunded" })))
+        queued.push(yield* outbox.enqueue(newDelivery(merchant.id, later, { objectId: subscription, event: "subscription.renewed" })))
+        // Apart by a millisecond, so the time range below has distinct ends (ties are ordered by id).
+        yield* Effect.sleep("2 millis")
+      }
+      // The same object id elsewhere (another merchant, the other environment) is another object.
+      const elsewhere = yield* outbox.enqueue(newDelivery(other.id, later, { objectId: payment }))
+      const production = yield* outbox.enqueue(newDelivery(merchant.id, later, { objectId: payment, environment: "production" }))
+      expect([elsewhere.sequence, production.sequence]).toEqual([1, 1])
+      expect(queued.filter((_, i) => i % 2 === 0).map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5])
+      expect(queued.filter((_, i) => i % 2 === 1).map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5])
+
+      const newestFirst = [...queued].sort((x, y) => (x.createdAt !== y.createdAt ? (x.createdAt > y.createdAt ? -1 : 1) : x.id > y.id ? -1 : 1))
+        .map((e) => e.id)
+      const base = { merchantId: merchant.id, environment: "sandbox" as const }
+      // Three pages of four: each continues after the last of the one before.
+      const pages: Array<Array<string>> = []
+      let before: { readonly createdAt: Instant; readonly id: string } | undefined
+      for (let i = 0; i < 3; i++) {
+        const page = yield* outbox.events({ ...base, limit: 4, ...(before !== undefined ? { before } : {}) })
+        pages.push(page.map((e) => e.id))
+        const last = page[page.length - 1]
+        if (last !== undefined) before = { createdAt: last.createdAt, id: last.id }
+        // A new event arriving between pages does not shift the next one.
+        if (i === 0) yield* outbox.enqueue(newDelivery(merchant.id, later, { objectId: payment, event: "payment.refunded" }))
+      }
+      expect(pages.flat()).toEqual(newestFirst)
+      expect(pages.map((p) => p.length)).toEqual([4, 4, 2])
+
+      const ofPayment = yield* outbox.events({ ...base, objectId: payment, limit: 100 })
+      expect(ofPayment.map((e) => e.sequence)).toEqual([6, 5, 4, 3, 2, 1])
+      expect((yield* outbox.events({ ...base, type: "payment.completed", limit: 100 })).map((e) => e.id)).toEqual([queued[0]!.id])
+      const middle = queued[4]!.createdAt
+      const ranged = yield* outbox.events({ ...base, since: Instant(middle), until: Instant(queued[7]!.createdAt), limit: 100 })
+      expect(ranged.every((e) => e.createdAt >= middle && e.createdAt < queued[7]!.createdAt)).toBe(true)
+      expect(ranged.map((e) => e.id)).toContain(queued[4]!.id)
+      expect(ranged.map((e) => e.id)).not.toContain(queued[7]!.id)
+      expect((yield* outbox.events({ ...base, merchantId: other.id, limit: 100 })).map((e) => e.id)).toEqual([elsewhere.id])
+    }))
+
+  it.effect("webhook outbox: requeueFailed makes a range's failed events pending once, and only those", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const t0 = yield* now
+      const events = []
+      for (let i = 0; i < 4; i++) {
+        events.push(yield* outbox.enqueue(newDelivery(merchant.id, t0)))
+        yield* Effect.sleep("2 millis")
+      }
+      const [failedEarly, delivered, failedLate, pending] = events as [typeof events[0], typeof events[0], typeof events[0], typeof events[0]]
+      expect((yield* claimOwn([failedEarly.id, delivered.id, failedLate.id], "w1", t0)).length).toBe(3)
+      const fail = { statusCode: 503, error: "HTTP 503", durationMs: 1, next: { status: "failed" } } as const
+      yield* outbox.recordAttempt(report(failedEarly.id, "w1", t0, fail))
+      yield* outbox.recordAttempt(report(failedLate.id, "w1", t0, fail))
+      yield* outbox.recordAttempt(report(delivered.id, "w1", t0, { statusCode: 200, error: null, durationMs: 1, next: { status: "delivered" } }))
+      const other = yield* makeMerchant()
+      const othersFailed = yield* outbox.enqueue(newDelivery(other.id, t0))
+      expect(yield* claimOwn([othersFailed.id], "w1", t0)).toEqual([othersFailed.id])
+      yield* outbox.recordAttempt(report(othersFailed.id, "w1", t0, fail))
+
+      const t1 = plusSeconds(t0, 60)
+      const range = { merchantId: merchant.id, environment: "sandbox" as const, now: t1 }
+      // A range that ends before the late one takes the early one alone.
+      expect(yield* outbox.requeueFailed({ ...range, since: failedEarly.createdAt, until: failedLate.createdAt })).toBe(1)
+      expect(yield* outbox.requeueFailed({ ...range, since: failedEarly.createdAt, until: undefined })).toBe(1)
+      // Asking again queues nothing twice.
+      expect(yield* outbox.requeueFailed({ ...range, since: failedEarly.createdAt, until: undefined })).toBe(0)
+      const states = yield* Effect.all(events.map((e) => outbox.findById(e.id)))
+      expect(states.map((s) => Option.map(s, (d) => [d.status, d.attempts]))).toEqual([
+        Option.some(["pending", 0]), Option.some(["delivered", 1]), Option.some(["pending", 0]), Option.some(["pending", 0])
+      ])
+      expect(Option.map(yield* outbox.findById(failedLate.id), (d) => d.nextAttemptAt)).toEqual(Option.some(t1))
+      expect(Option.map(yield* outbox.findById(othersFailed.id), (d) => d.status)).toEqual(Option.some("failed"))
+      expect(pending.status).toBe("pending")
     }))
 }

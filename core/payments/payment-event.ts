@@ -75,6 +75,7 @@ export const paymentEventDelivery = (
     url: payment.ipnUrl,
     body: paymentEventBody(payment, status, merchant, at),
     signingSecret: "webhook_secret",
+    objectId: payment.trxId,
     nextAttemptAt: at
   }
 }

@@ -17,6 +17,8 @@ export const refundEventDelivery = (eventId: string, payment: Payment, refund: R
   event: "payment.refunded",
   url: payment.ipnUrl,
   signingSecret: "client_secret",
+  // A refund changes its payment: the payment is the object, so its events stay in one order.
+  objectId: payment.trxId,
   nextAttemptAt: at,
   body: renderJson({
     event: "payment.refunded",

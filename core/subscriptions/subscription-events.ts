@@ -55,6 +55,8 @@ export const enqueueSubscriptionEvent = (
       url: subscription.ipnUrl,
       body,
       signingSecret: "webhook_secret",
+      // Invoice events too: an invoice is the subscription's, and its events are ordered with it.
+      objectId: subscription.id,
       nextAttemptAt: at
     })
   })

@@ -20,6 +20,13 @@ export interface WebhookDelivery {
   /** The exact bytes that are signed and sent, fixed when the event is enqueued. */
   readonly body: string
   readonly signingSecret: SigningSecret
+  /**
+   * The object the event is about (a payment's trx_id, refunds included, or a subscription's id) and
+   * the event's place among that object's events, from 1: a receiver drops one that arrives after a
+   * later one. Null on events queued before the kit recorded them.
+   */
+  readonly objectId: string | null
+  readonly sequence: number | null
   readonly status: DeliveryStatus
   readonly attempts: number
   readonly nextAttemptAt: Instant | null
@@ -29,10 +36,10 @@ export interface WebhookDelivery {
   readonly updatedAt: Instant
 }
 
-export type NewDelivery = Pick<
-  WebhookDelivery,
-  "id" | "merchantId" | "environment" | "event" | "url" | "body" | "signingSecret" | "nextAttemptAt"
->
+/** What an event is queued with; the outbox numbers it among its object's events. */
+export type NewDelivery =
+  & Pick<WebhookDelivery, "id" | "merchantId" | "environment" | "event" | "url" | "body" | "signingSecret" | "nextAttemptAt">
+  & { readonly objectId: string }
 
 export interface DeliveryAttempt {
   readonly deliveryId: string

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
@@ -37,4 +38,34 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
    * attempt budget. None when it does not exist or a worker holds a lease live at `leaseNow` (wall clock).
    */
   readonly requeue: (id: string, now: Instant, leaseNow: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+  /**
+   * One merchant's events in one environment, newest first (created_at, then id, descending), after
+   * `before` when given: a keyset, so a page never shifts while new events arrive.
+   */
+  readonly events: (query: EventQuery) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
+  /**
+   * Makes every failed event of the merchant and environment created in [since, until) pending again,
+   * due at `now`, each with a fresh attempt budget and its own event id. How many were.
+   */
+  readonly requeueFailed: (range: {
+    readonly merchantId: MerchantId
+    readonly environment: Environment
+    readonly since: Instant
+    readonly until: Instant | undefined
+    readonly now: Instant
+  }) => Effect.Effect<number, StorageError>
 }>() {}
+
+export interface EventQuery {
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly type?: string
+  readonly objectId?: string
+  /** Created at or after. */
+  readonly since?: Instant
+  /** Created before. */
+  readonly until?: Instant
+  /** The last event of the previous page. */
+  readonly before?: { readonly createdAt: Instant; readonly id: string }
+  readonly limit: number
+}

@@ -30,6 +30,8 @@ export interface IssuedCredentials {
   readonly api_key: string
   readonly client_secret: string
   readonly webhook_secret: string
+  /** When the replaced set stops working (an overlap was asked for); null when it stopped at once. */
+  readonly previous_valid_until: string | null
 }
 
 /** The admin API refused: the same status, code, message and field errors as over HTTP. */
@@ -76,9 +78,22 @@ export const makeAdminApi = (call: AdminCall) => {
         request<AdminMerchant>("PATCH", `/merchants/${id}`, patch)
     },
     credentials: {
-      /** A fresh credential set; its secrets are in this answer only. */
-      issue: (merchantId: number, environment: "sandbox" | "production") =>
-        request<IssuedCredentials>("POST", `/merchants/${merchantId}/credentials`, { environment })
+      /**
+       * A fresh credential set; its secrets are in this answer only. With `overlapSeconds` the replaced
+       * set keeps working beside it for that long (a rotation without loss).
+       */
+      issue: (merchantId: number, environment: "sandbox" | "production", options: { readonly overlapSeconds?: number } = {}) =>
+        request<IssuedCredentials>("POST", `/merchants/${merchantId}/credentials`, {
+          environment,
+          ...(options.overlapSeconds !== undefined ? { overlap_seconds: options.overlapSeconds } : {})
+        }),
+      /** Ends every overlap of the environment now: the replaced sets stop working and are destroyed. */
+      endOverlap: (merchantId: number, environment: "sandbox" | "production") =>
+        request<{ readonly environment: "sandbox" | "production"; readonly destroyed: number }>(
+          "POST",
+          `/merchants/${merchantId}/credentials/end-overlap`,
+          { environment }
+        )
     },
     currencies: {
       replace: (merchantId: number, codes: ReadonlyArray<string>) =>

@@ -7,6 +7,7 @@ import scheduler from "./0002_scheduler.js"
 import gatewayPlugins from "./0003_gateway_plugins.js"
 import webhookFairness from "./0004_webhook_fairness.js"
 import credentialOverlap from "./0005_credential_overlap.js"
+import events from "./0006_events.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -14,7 +15,8 @@ export const migrations = {
   "0002_scheduler": scheduler,
   "0003_gateway_plugins": gatewayPlugins,
   "0004_webhook_fairness": webhookFairness,
-  "0005_credential_overlap": credentialOverlap
+  "0005_credential_overlap": credentialOverlap,
+  "0006_events": events
 }
 
 const migrate = Migrator.make({})
