@@ -13,7 +13,11 @@ export const OPERATIONS = {
   retrieveSubscription: { method: "GET", path: "/api/v1/subscriptions/{subscriptionId}" },
   cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
   renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" },
-  listBalances: { method: "GET", path: "/api/v1/balances" }
+  listBalances: { method: "GET", path: "/api/v1/balances" },
+  listEvents: { method: "GET", path: "/api/v1/events" },
+  retrieveEvent: { method: "GET", path: "/api/v1/events/{eventId}" },
+  redeliverEvent: { method: "POST", path: "/api/v1/events/{eventId}/redeliver" },
+  recoverEvents: { method: "POST", path: "/api/v1/events/recover" }
 } as const
 
 /** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */

@@ -7,6 +7,7 @@ import { checkoutGuardCases } from "./checkout-guard-cases.js"
 import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
 import { edgeCases } from "./edge-cases.js"
+import { eventCases } from "./event-cases.js"
 import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
 import { initiateCases } from "./initiate-cases.js"
@@ -83,6 +84,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     refundRuleCases(target)
     refundAmountCases(target)
     webhookLogCases(target)
+    eventCases(target)
     voiceCases(target)
     subscriptionCases(target)
     subscriptionRuleCases(target)

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import type { Instant } from "../../../core/shared/instant.js"
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
@@ -20,6 +21,8 @@ export interface Parameter {
 export interface QueryReader {
   integer(name: string, min: number, max: number): number | undefined
   oneOf<A extends string>(name: string, allowed: ReadonlyArray<A>): A | undefined
+  text(name: string, max: number): string | undefined
+  instant(name: string): Instant | undefined
 }
 
 /** A query parameter of a page-numbered list, read (with every other one) by ListQuery. */

@@ -1,5 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect } from "effect"
+import { fromIsoString, type Instant } from "../../../core/shared/instant.js"
 import { lastPage, type Page, type PageRequest } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { pageParameter, perPageParameter, type QueryReader } from "../contract/parameters.js"
@@ -44,6 +45,21 @@ export class ListQuery implements QueryReader {
     if (text === undefined) return undefined
     if ((allowed as ReadonlyArray<string>).includes(text)) return text as A
     return this.fail(name, `The ${name} parameter must be one of: ${allowed.join(", ")}.`)
+  }
+
+  /** Text of at most `max` characters; an empty value is told, not taken as absent. */
+  text(name: string, max: number): string | undefined {
+    const text = this.single(name)
+    if (text === undefined) return undefined
+    if (text === "" || text.length > max) return this.fail(name, `The ${name} parameter must be 1 to ${max} characters.`)
+    return text
+  }
+
+  /** An ISO 8601 date-time with an offset (`Z` or `+01:00`, which a query must send as `%2B01:00`). */
+  instant(name: string): Instant | undefined {
+    const text = this.single(name)
+    if (text === undefined) return undefined
+    return fromIsoString(text) ?? this.fail(name, `The ${name} parameter must be an ISO 8601 date-time with an offset, such as 2030-01-31T09:00:00Z.`)
   }
 
   done<A>(value: A): Effect.Effect<A, ValidationFailed> {

@@ -1,0 +1,105 @@
+import { Effect, Option } from "effect"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { type Instant, now } from "../shared/instant.js"
+import { ValidationFailed } from "../shared/validation.js"
+import type { DeliveryAttempt, WebhookDelivery } from "./delivery.js"
+import { redeliver, type Redelivery } from "./delivery-admin.js"
+import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js"
+import { WebhookOutbox } from "./webhook-outbox.js"
+
+/**
+ * The merchant's own view of its events: every event queued for it in the environment of its
+ * credentials, with where its delivery stands. An event of another merchant or environment is
+ * answered as if it did not exist.
+ */
+
+export const DEFAULT_EVENT_LIMIT = 20
+export const MAX_EVENT_LIMIT = 100
+
+export interface EventListRequest {
+  readonly type?: string
+  readonly objectId?: string
+  /** Created at or after. */
+  readonly since?: Instant
+  /** Created before. */
+  readonly until?: Instant
+  /** From a previous page's `nextCursor`. */
+  readonly cursor?: string
+  readonly limit: number
+}
+
+export interface EventPage {
+  readonly events: ReadonlyArray<WebhookDelivery>
+  /** Where the next page starts; null on the last page. */
+  readonly nextCursor: string | null
+}
+
+const emptyRange = (since: Instant | undefined, until: Instant | undefined) =>
+  since !== undefined && until !== undefined && until <= since
+
+/** One page, newest first; the next page starts after its last event, whatever arrived since. */
+export const listEvents = (caller: AuthenticatedMerchant, request: EventListRequest) =>
+  Effect.gen(function*() {
+    const before = request.cursor === undefined ? undefined : decodeEventCursor(request.cursor)
+    if (request.cursor !== undefined && before === undefined) {
+      return yield* ValidationFailed.field("cursor", "The cursor must be a next_cursor this API gave.")
+    }
+    if (emptyRange(request.since, request.until)) return yield* ValidationFailed.field("until", "The until time must be after since.")
+    // One more than asked tells whether a next page exists without counting.
+    const found = yield* (yield* WebhookOutbox).events({
+      merchantId: caller.merchant.id,
+      environment: caller.environment,
+      limit: request.limit + 1,
+      ...(request.type !== undefined ? { type: request.type } : {}),
+      ...(request.objectId !== undefined ? { objectId: request.objectId } : {}),
+      ...(request.since !== undefined ? { since: request.since } : {}),
+      ...(request.until !== undefined ? { until: request.until } : {}),
+      ...(before !== undefined ? { before } : {})
+    })
+    const events = found.slice(0, request.limit)
+    const last = events[events.length - 1]
+    const page: EventPage = {
+      events,
+      nextCursor: found.length > request.limit && last !== undefined ? encodeEventCursor({ createdAt: last.createdAt, id: last.id }) : null
+    }
+    return page
+  })
+
+const ownEvent = (caller: AuthenticatedMerchant, id: string) =>
+  Effect.map(
+    Effect.flatMap(WebhookOutbox, (outbox) => outbox.findById(id)),
+    Option.filter((event) => event.merchantId === caller.merchant.id && event.environment === caller.environment)
+  )
+
+/** One event with its attempts, oldest first; none when the caller has no such event. */
+export const eventWithAttempts = (caller: AuthenticatedMerchant, id: string) =>
+  Effect.gen(function*() {
+    const found = yield* ownEvent(caller, id)
+    if (Option.isNone(found)) return Option.none<{ readonly event: WebhookDelivery; readonly attempts: ReadonlyArray<DeliveryAttempt> }>()
+    return Option.some({ event: found.value, attempts: yield* (yield* WebhookOutbox).attempts(id) })
+  })
+
+/** Sends one of the caller's events again: same id and body, a fresh budget of attempts, due now. */
+export const redeliverEvent = (caller: AuthenticatedMerchant, id: string) =>
+  Effect.flatMap(ownEvent(caller, id), Option.match({
+    onNone: () => Effect.succeed<Redelivery>({ _tag: "NotFound" }),
+    onSome: (event) => redeliver(event.id)
+  }))
+
+/**
+ * Queues again every event of the caller's that failed, created in [since, until) (until: now when
+ * absent). Each keeps its event id, so a receiver deduplicating by it sees each event once; an event
+ * queued again is no longer failed, so asking twice queues nothing twice.
+ */
+export const recoverEvents = (caller: AuthenticatedMerchant, range: { readonly since: Instant; readonly until?: Instant }) =>
+  Effect.gen(function*() {
+    if (emptyRange(range.since, range.until)) return yield* ValidationFailed.field("until", "The until time must be after since.")
+    const queued = yield* (yield* WebhookOutbox).requeueFailed({
+      merchantId: caller.merchant.id,
+      environment: caller.environment,
+      since: range.since,
+      until: range.until,
+      now: yield* now
+    })
+    return { queued }
+  })
