@@ -2,6 +2,7 @@ import type { Environment, InitiatePaymentRequest, OperationId, PathOf, RefundRe
 import { OPERATIONS } from "./operations.js"
 import { DEFAULT_BACKOFF, type BackoffSettings } from "./retry-policy.js"
 import { type CallOptions, type FetchFunction, makeTransport } from "./signed-transport.js"
+import type { ListEventsQuery, RecoverEventsRequest } from "./event-types.js"
 import type { CancelSubscriptionRequest, CreateSubscriptionRequest, ListSubscriptionsQuery, RenewSubscriptionRequest } from "./subscription-types.js"
 import { type MerchantWebhookCheck, verifyWithSecrets, type WebhookDelivery } from "./webhook-check.js"
 
@@ -122,6 +123,19 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
 
     renewSubscription: async (id: string, body: RenewSubscriptionRequest = {}, callOptions?: CallOptions) =>
       request("renewSubscription", { path: { subscriptionId: id }, body }, callOptions),
+
+    /** Your events in this client's environment, newest first; follow `next_cursor` for the next page. */
+    listEvents: async (query: ListEventsQuery = {}, callOptions?: CallOptions) =>
+      request("listEvents", { query: { ...query } }, callOptions),
+
+    /** One event with every attempt to deliver it. */
+    getEvent: async (id: string, callOptions?: CallOptions) => request("retrieveEvent", { path: { eventId: id } }, callOptions),
+
+    /** Sends one event again, with its own event id (`webhook-id`). */
+    redeliverEvent: async (id: string, callOptions?: CallOptions) => request("redeliverEvent", { path: { eventId: id } }, callOptions),
+
+    /** Queues again every event that failed in [since, until): each once, each with its own event id. */
+    recoverEvents: async (body: RecoverEventsRequest, callOptions?: CallOptions) => request("recoverEvents", { body }, callOptions),
 
     /**
      * Checks a delivery to your `ipn_url` with this client's secrets: payment and subscription events
