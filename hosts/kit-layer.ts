@@ -75,6 +75,8 @@ export interface WebhookConfig {
   /** Development and tests only: lets webhooks reach loopback and private addresses. */
   readonly allowPrivateTargets: boolean
   readonly pollIntervalMillis: number
+  /** Pause a merchant's target after this long of failing every attempt; absent: never (the default). */
+  readonly pauseAfterSeconds?: number
 }
 
 export const defaultWebhookConfig: WebhookConfig = {
@@ -93,7 +95,8 @@ const backgroundJobsLayer = (config: KitConfig) => {
       policy: {
         ...defaultDispatchPolicy,
         retryDelaysMillis: config.webhooks.retryDelaysMillis,
-        leaseSeconds: leaseSecondsFor(config.webhooks.timeoutMs)
+        leaseSeconds: leaseSecondsFor(config.webhooks.timeoutMs),
+        ...(config.webhooks.pauseAfterSeconds !== undefined ? { pauseAfterSeconds: config.webhooks.pauseAfterSeconds } : {})
       },
       pollInterval: Duration.millis(config.webhooks.pollIntervalMillis),
       ...(clock !== undefined ? { clock } : {})

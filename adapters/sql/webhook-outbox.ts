@@ -2,10 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Array as Arr, Effect, Layer, Order, Schema } from "effect"
 import { Environment } from "../../core/shared/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
-import { Instant, now } from "../../core/shared/instant.js"
+import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import {
   type DeliveryAttempt,
   DeliveryStatus,
+  type FailingTarget,
   SigningSecret,
   type WebhookDelivery
 } from "../../core/webhooks/delivery.js"
@@ -71,6 +72,22 @@ const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
   error: row.error,
   durationMs: row.duration_ms
 })
+
+export const FailingTargetRow = Schema.Struct({
+  merchant_id: SafeInt,
+  environment: Environment,
+  target: Schema.String,
+  failing_since: Int64,
+  paused_at: NullableInt64
+})
+
+const failingTargetRows = rowMapper(FailingTargetRow, (row): FailingTarget => ({
+  merchantId: MerchantId(row.merchant_id),
+  environment: row.environment,
+  target: row.target,
+  failingSince: Instant(row.failing_since),
+  pausedAt: row.paused_at === null ? null : Instant(row.paused_at)
+}))
 
 const deliveries = rowMapper(DeliveryRow, toDelivery)
 const attemptRows = rowMapper(AttemptRow, toAttempt)
@@ -145,6 +162,11 @@ export const layer = Layer.effect(
               ) busy ON busy.target = d.target
               WHERE d.status = ${PENDING} AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ${at}
                 AND (d.lease_until IS NULL OR d.lease_until <= ${leaseNow})
+                AND NOT EXISTS (
+                  SELECT 1 FROM webhook_targets p
+                  WHERE p.target = d.target AND p.merchant_id = d.merchant_id AND p.environment = d.environment
+                    AND p.paused_at IS NOT NULL
+                )
             ) ranked
             WHERE target_rank + in_flight <= ${perTarget}
             ORDER BY next_attempt_at, id LIMIT ${limit}`
@@ -227,6 +249,40 @@ export const layer = Layer.effect(
           })
         } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${leaseNow})
           RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall),
+
+      noteTargetOutcome: ({ at, deliveryId, pauseAfterSeconds, succeeded }) =>
+        Effect.gen(function*() {
+          const owner = yield* sql<{ readonly merchant_id: unknown; readonly environment: string; readonly target: string }>`
+            SELECT merchant_id, environment, target FROM webhook_deliveries WHERE id = ${deliveryId}`
+          const row = owner[0]
+          if (row === undefined) return false
+          const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+          if (succeeded) {
+            yield* sql`DELETE FROM webhook_targets WHERE ${key}`
+            return false
+          }
+          yield* sql`INSERT INTO webhook_targets ${
+            sql.insert({ merchant_id: row.merchant_id as number, environment: row.environment, target: row.target, failing_since: at, paused_at: null })
+          } ON CONFLICT (merchant_id, environment, target) DO NOTHING`
+          if (pauseAfterSeconds === undefined) return false
+          const paused = yield* sql`UPDATE webhook_targets SET paused_at = ${at}
+            WHERE ${key} AND paused_at IS NULL AND failing_since <= ${plusSeconds(at, -pauseAfterSeconds)} RETURNING target`
+          return paused.length > 0
+        }).pipe(dbCall),
+
+      failingTargets: ({ environment, merchantId }) =>
+        sql`SELECT * FROM webhook_targets WHERE ${
+          sql.and([
+            ...(merchantId !== undefined ? [sql`merchant_id = ${merchantId}`] : []),
+            ...(environment !== undefined ? [sql`environment = ${environment}`] : [])
+          ])
+        } ORDER BY failing_since, target`.pipe(Effect.flatMap(failingTargetRows.all), dbCall),
+
+      resumeTargets: (merchantId, environment) =>
+        sql`DELETE FROM webhook_targets WHERE merchant_id = ${merchantId} AND environment = ${environment} RETURNING paused_at`.pipe(
+          Effect.map((rows) => rows.filter((row) => row["paused_at"] !== null).length),
+          dbCall
+        ),
 
       events: (query) =>
         sql`SELECT * FROM webhook_deliveries WHERE ${

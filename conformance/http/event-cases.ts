@@ -37,7 +37,8 @@ export const eventCases = (target: () => Target) =>
         trxIds.push(session.info.trx_id)
       }
       const all = expectOk(await get(shop.sandbox, "/api/v1/events"))
-      expect(Object.keys(all).sort()).toEqual(["data", "has_more", "next_cursor"])
+      expect(Object.keys(all).sort()).toEqual(["data", "has_more", "next_cursor", "paused_targets"])
+      expect(all.paused_targets).toEqual([])
       const events = all.data as ReadonlyArray<EventBody>
       expect(new Set(events.map((e) => e.object_id))).toEqual(new Set(trxIds))
       // Newest first; events of one instant in id order, descending.
@@ -94,9 +95,11 @@ export const eventCases = (target: () => Target) =>
       const again = expectOk(redelivered)
       expect(again).toMatchObject({ id: event!.id, status: "pending", attempts: 0, object_id: session.info.trx_id, sequence: 1 })
 
-      // Nothing of this merchant failed in the last hour and beyond: recover queues nothing.
-      const hourAgo = new Date(Date.now() - 3_600_000).toISOString()
-      expect(expectOk(await post(shop.sandbox, "/api/v1/events/recover", { since: hourAgo }))).toEqual({ queued: 0 })
+      // The merchant had no events an hour before it existed: recover queues nothing there. (What it
+      // queues when events failed needs a receiver this suite cannot host; the kit's own suites show it.)
+      const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString()
+      const recovered = await post(shop.sandbox, "/api/v1/events/recover", { since: hoursAgo(2), until: hoursAgo(1) })
+      expect(expectOk(recovered)).toEqual({ queued: 0, resumed_targets: 0 })
     })
 
     it("refuses bad list parameters all at once, a foreign cursor, and a recover range that is not one", async () => {

@@ -45,4 +45,15 @@ export const webhookLogCases = (target: () => Target) =>
       expectError(await adminRequest(target(), "GET", "/webhook-deliveries/00000000-0000-4000-8000-000000000000"), { status: 404, errorCode: "NOT_FOUND" })
       expectError(await adminRequest(target(), "POST", "/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver"), { status: 404, errorCode: "NOT_FOUND" })
     })
+
+    it("lists failing webhook targets of one merchant, and refuses a bad merchant id with 422", async () => {
+      const shop = await createShop(target())
+      const listed = expectOk(await adminRequest(target(), "GET", `/webhook-targets?merchant_id=${shop.merchant.id}`))
+      expect(listed).toEqual({ data: [] })
+      const all = expectOk(await adminRequest(target(), "GET", "/webhook-targets")).data as ReadonlyArray<Record<string, unknown>>
+      for (const failing of all) expect(Object.keys(failing).sort()).toEqual(["environment", "failing_since", "merchant_id", "paused_at", "target"])
+      for (const bad of ["abc", "0", "-1", "1.5"]) {
+        expectError(await adminRequest(target(), "GET", `/webhook-targets?merchant_id=${bad}`), { status: 422, errorCode: "VALIDATION_FAILED", fields: ["merchant_id"] })
+      }
+    })
   })

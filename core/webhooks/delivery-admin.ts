@@ -12,6 +12,10 @@ export const RECENT_DELIVERIES = 200
 export const recentDeliveries = (filter: { readonly merchantId?: MerchantId; readonly status?: DeliveryStatus }) =>
   Effect.flatMap(WebhookOutbox, (outbox) => outbox.list({ limit: RECENT_DELIVERIES, ...filter }))
 
+/** The targets failing every attempt now, paused or not, of one merchant when asked. */
+export const failingTargets = (filter: { readonly merchantId?: MerchantId }) =>
+  Effect.flatMap(WebhookOutbox, (outbox) => outbox.failingTargets(filter))
+
 /** One delivery with its attempt log, oldest attempt first; none when there is no such delivery. */
 export const deliveryWithAttempts = (id: string) =>
   Effect.gen(function*() {

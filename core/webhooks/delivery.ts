@@ -64,3 +64,15 @@ export interface AttemptReport {
     | { readonly status: "failed" }
     | { readonly status: "pending"; readonly nextAttemptAt: Instant }
 }
+
+/**
+ * A merchant's webhook target (a URL's origin, in one environment) while every attempt to it fails:
+ * since when, and, once that lasted the deployment's pause period, since when it is paused.
+ */
+export interface FailingTarget {
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  readonly target: string
+  readonly failingSince: Instant
+  readonly pausedAt: Instant | null
+}

@@ -23,6 +23,11 @@ export interface DispatchPolicy {
    * that never answers holds this many senders until their timeout, and the rest go to others.
    */
   readonly perTarget: number
+  /**
+   * A merchant's target that has failed every attempt for this long (business time) is paused: its
+   * events wait, unsent, until the merchant recovers. Undefined: never paused (the contract's default).
+   */
+  readonly pauseAfterSeconds?: number
 }
 
 export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, concurrency: 32, perTarget: 4 }
@@ -102,7 +107,8 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     const error = result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`
     const next = permanent ? { status: "failed" as const } : nextAfter(attemptNumber, succeeded, at, policy)
     // The send happened: its outcome is recorded even if the store was away for a while.
-    yield* (yield* WebhookOutbox).recordAttempt({
+    const outbox = yield* WebhookOutbox
+    const recorded = yield* outbox.recordAttempt({
       deliveryId: delivery.id,
       worker,
       at,
@@ -112,6 +118,19 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
       next
     }).pipe(whileLeased(policy))
     if (error !== null) yield* logFailedAttempt(delivery, attemptNumber, error, next.status === "pending")
+    // The target's health is advice for later claims, not part of the attempt: a failure to note it
+    // is logged, and the next attempt notes it again.
+    if (recorded) {
+      const paused = yield* outbox.noteTargetOutcome({ deliveryId: delivery.id, at, succeeded, pauseAfterSeconds: policy.pauseAfterSeconds }).pipe(
+        Effect.catchAll((cause) => Effect.as(Effect.logWarning("could not note how a webhook target is faring", cause), false))
+      )
+      if (paused) {
+        yield* Effect.logWarning(
+          `webhook target paused: every attempt failed for ${policy.pauseAfterSeconds} s; its events wait until the merchant recovers`,
+          { target: deliveryTarget(delivery.url) }
+        ).pipe(Effect.annotateLogs({ merchant_id: String(delivery.merchantId), environment: delivery.environment }))
+      }
+    }
   })
 
 /** An operator's view of a failed attempt: which event, where, why, and whether it will be retried. */

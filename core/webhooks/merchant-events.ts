@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { type Instant, now } from "../shared/instant.js"
 import { ValidationFailed } from "../shared/validation.js"
-import type { DeliveryAttempt, WebhookDelivery } from "./delivery.js"
+import type { DeliveryAttempt, FailingTarget, WebhookDelivery } from "./delivery.js"
 import { redeliver, type Redelivery } from "./delivery-admin.js"
 import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
@@ -32,7 +32,13 @@ export interface EventPage {
   readonly events: ReadonlyArray<WebhookDelivery>
   /** Where the next page starts; null on the last page. */
   readonly nextCursor: string | null
+  /** The caller's targets paused for failing every attempt: their events wait until a recover. */
+  readonly pausedTargets: ReadonlyArray<PausedTarget>
 }
+
+export type PausedTarget = FailingTarget & { readonly pausedAt: Instant }
+
+const isPaused = (target: FailingTarget): target is PausedTarget => target.pausedAt !== null
 
 const emptyRange = (since: Instant | undefined, until: Instant | undefined) =>
   since !== undefined && until !== undefined && until <= since
@@ -58,8 +64,10 @@ export const listEvents = (caller: AuthenticatedMerchant, request: EventListRequ
     })
     const events = found.slice(0, request.limit)
     const last = events[events.length - 1]
+    const failing = yield* (yield* WebhookOutbox).failingTargets({ merchantId: caller.merchant.id, environment: caller.environment })
     const page: EventPage = {
       events,
+      pausedTargets: failing.filter(isPaused),
       nextCursor: found.length > request.limit && last !== undefined ? encodeEventCursor({ createdAt: last.createdAt, id: last.id }) : null
     }
     return page
@@ -88,18 +96,21 @@ export const redeliverEvent = (caller: AuthenticatedMerchant, id: string) =>
 
 /**
  * Queues again every event of the caller's that failed, created in [since, until) (until: now when
- * absent). Each keeps its event id, so a receiver deduplicating by it sees each event once; an event
- * queued again is no longer failed, so asking twice queues nothing twice.
+ * absent), and resumes its paused targets, whose waiting events go out with them. Each keeps its
+ * event id, so a receiver deduplicating by it sees each event once; an event queued again is no
+ * longer failed, so asking twice queues nothing twice.
  */
 export const recoverEvents = (caller: AuthenticatedMerchant, range: { readonly since: Instant; readonly until?: Instant }) =>
   Effect.gen(function*() {
     if (emptyRange(range.since, range.until)) return yield* ValidationFailed.field("until", "The until time must be after since.")
-    const queued = yield* (yield* WebhookOutbox).requeueFailed({
+    const outbox = yield* WebhookOutbox
+    const resumedTargets = yield* outbox.resumeTargets(caller.merchant.id, caller.environment)
+    const queued = yield* outbox.requeueFailed({
       merchantId: caller.merchant.id,
       environment: caller.environment,
       since: range.since,
       until: range.until,
       now: yield* now
     })
-    return { queued }
+    return { queued, resumedTargets }
   })

@@ -3,7 +3,7 @@ import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { AttemptReport, DeliveryAttempt, DeliveryStatus, NewDelivery, WebhookDelivery } from "./delivery.js"
+import type { AttemptReport, DeliveryAttempt, DeliveryStatus, FailingTarget, NewDelivery, WebhookDelivery } from "./delivery.js"
 
 export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox")<WebhookOutbox, {
   /** Call inside the transaction of the state change the event reports, so neither exists without the other. */
@@ -38,6 +38,24 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
    * attempt budget. None when it does not exist or a worker holds a lease live at `leaseNow` (wall clock).
    */
   readonly requeue: (id: string, now: Instant, leaseNow: Instant) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+  /**
+   * Notes how an attempt to its delivery's target went: a success forgets the target's failures; a
+   * failure starts or continues them and, when they have lasted `pauseAfterSeconds` (business time),
+   * pauses the target: its pending deliveries are no longer claimed. True when this call paused it.
+   */
+  readonly noteTargetOutcome: (outcome: {
+    readonly deliveryId: string
+    readonly at: Instant
+    readonly succeeded: boolean
+    readonly pauseAfterSeconds: number | undefined
+  }) => Effect.Effect<boolean, StorageError>
+  /** Targets failing now, paused or not, of one merchant and environment when asked; oldest failure first. */
+  readonly failingTargets: (filter: {
+    readonly merchantId?: MerchantId
+    readonly environment?: Environment
+  }) => Effect.Effect<ReadonlyArray<FailingTarget>, StorageError>
+  /** Forgets the failures of the merchant's targets in the environment, unpausing them. How many were paused. */
+  readonly resumeTargets: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
   /**
    * One merchant's events in one environment, newest first (created_at, then id, descending), after
    * `before` when given: a keyset, so a page never shifts while new events arrive.

@@ -183,8 +183,8 @@ export const rotationRecoverySuite = (name: string, store: () => StoreConfig) =>
       // The receiver comes back and recovers: each failed event is queued once.
       endpoint.comeBack()
       const recovered = await newClient.recoverEvents({ since })
-      expect(recovered).toEqual({ queued: EVENTS })
-      expect(await newClient.recoverEvents({ since })).toEqual({ queued: 0 })
+      expect(recovered).toEqual({ queued: EVENTS, resumed_targets: 0 })
+      expect(await newClient.recoverEvents({ since })).toEqual({ queued: 0, resumed_targets: 0 })
       const accepted = () => endpoint.received.filter((r) => r.status === 200)
       await waitFor("every event to arrive", () => new Set(accepted().map(byId)).size === EVENTS)
       await waitFor("every event to be delivered", async () => (await allEvents()).every((e) => e.status === "delivered"))

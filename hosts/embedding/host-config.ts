@@ -90,8 +90,13 @@ const oneOf = <A extends string>(allowed: ReadonlyArray<A>): Reader<A> => (value
 const list: Reader<ReadonlyArray<string>> = (value) => Either.right(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))
 
 /** A comma-separated list of waits in milliseconds, each up to a day; empty means one attempt only. */
-const retryDelays: Reader<ReadonlyArray<number>> = (value) =>
-  value.trim() === "" ? Either.right([]) : Either.all(value.split(",").map((item) => wholeNumber(...OPTION_BOUNDS.webhookRetryDelayMillis)(item.trim())))
+const retryDelays: Reader<ReadonlyArray<number>> = (value) => {
+  if (value.trim() === "") return Either.right([])
+  const items = value.split(",")
+  const [, most] = OPTION_BOUNDS.webhookRetries
+  if (items.length > most) return Either.left(`at most ${most} delays, got ${items.length}`)
+  return Either.all(items.map((item) => wholeNumber(...OPTION_BOUNDS.webhookRetryDelayMillis)(item.trim())))
+}
 
 /** An embedding option's own rule (its message names the variable already). */
 const embeddingRule = <A>(check: () => A): Either.Either<A, string> => {
@@ -140,6 +145,7 @@ const settings = Config.all({
   // Set but empty is a setting here: no retries.
   retryDelaysMillis: withFallback(variable("WEBHOOK_RETRY_DELAYS_MS", retryDelays, { emptyIsSet: true }), defaultWebhookConfig.retryDelaysMillis),
   allowPrivateTargets: withFallback(variable("WEBHOOK_ALLOW_PRIVATE_TARGETS", flag), false),
+  pauseAfterSeconds: optional(variable("WEBHOOK_PAUSE_AFTER_SECONDS", wholeNumber(...OPTION_BOUNDS.webhookPauseAfterSeconds))),
   webhookPollIntervalMillis: withFallback(variable("WEBHOOK_POLL_INTERVAL_MS", wholeNumber(...OPTION_BOUNDS.webhookPollIntervalMillis)), defaultWebhookConfig.pollIntervalMillis),
   requestTimeoutMs: withFallback(variable("HTTP_REQUEST_TIMEOUT_MS", wholeNumber(100, 3_600_000)), 30_000),
   headersTimeoutMs: variable("HTTP_HEADERS_TIMEOUT_MS", wholeNumber(100, 3_600_000)),
@@ -182,7 +188,8 @@ const settings = Config.all({
           timeoutMs: read.webhookTimeoutMs,
           retryDelaysMillis: read.retryDelaysMillis,
           allowPrivateTargets: read.allowPrivateTargets,
-          pollIntervalMillis: read.webhookPollIntervalMillis
+          pollIntervalMillis: read.webhookPollIntervalMillis,
+          ...(read.pauseAfterSeconds !== undefined ? { pauseAfterSeconds: read.pauseAfterSeconds } : {})
         },
         http: {
           requestTimeoutMs: read.requestTimeoutMs,

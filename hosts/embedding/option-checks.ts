@@ -78,7 +78,9 @@ export const OPTION_BOUNDS = {
   schedulerBatchSize: [1, 10_000],
   webhookTimeoutMs: [100, 120_000],
   webhookPollIntervalMillis: [10, 600_000],
-  webhookRetryDelayMillis: [0, 86_400_000]
+  webhookRetryDelayMillis: [0, 86_400_000],
+  webhookRetries: [0, 50],
+  webhookPauseAfterSeconds: [1, 31_536_000]
 } as const satisfies Record<string, readonly [number, number]>
 
 const OPTIONS = [
@@ -122,14 +124,17 @@ const checkSettings = (value: unknown): void => {
 }
 
 const checkWebhooks = (value: unknown): void => {
-  const webhooks = expectObject("webhooks", value, ["timeoutMs", "retryDelaysMillis", "allowPrivateTargets", "pollIntervalMillis"])
+  const webhooks = expectObject("webhooks", value, ["timeoutMs", "retryDelaysMillis", "allowPrivateTargets", "pollIntervalMillis", "pauseAfterSeconds"])
   if (webhooks === undefined) return
   expectInteger("webhooks.timeoutMs", webhooks["timeoutMs"], ...OPTION_BOUNDS.webhookTimeoutMs)
   expectInteger("webhooks.pollIntervalMillis", webhooks["pollIntervalMillis"], ...OPTION_BOUNDS.webhookPollIntervalMillis)
   expectBoolean("webhooks.allowPrivateTargets", webhooks["allowPrivateTargets"])
+  expectInteger("webhooks.pauseAfterSeconds", webhooks["pauseAfterSeconds"], ...OPTION_BOUNDS.webhookPauseAfterSeconds)
   const delays = webhooks["retryDelaysMillis"]
   if (delays === undefined) return
   if (!Array.isArray(delays)) return problem("webhooks.retryDelaysMillis", `webhooks.retryDelaysMillis must be an array of milliseconds, got ${describe(delays)}`)
+  const [, most] = OPTION_BOUNDS.webhookRetries
+  if (delays.length > most) return problem("webhooks.retryDelaysMillis", `webhooks.retryDelaysMillis may hold at most ${most} delays, got ${delays.length}`)
   delays.forEach((delay, index) => expectInteger(`webhooks.retryDelaysMillis[${index}]`, delay, ...OPTION_BOUNDS.webhookRetryDelayMillis))
 }
 

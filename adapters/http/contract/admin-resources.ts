@@ -129,6 +129,16 @@ export const WebhookDeliveryDetail = Schema.Struct({
   attempt_log: Schema.Array(DeliveryAttempt)
 }).annotations({ identifier: "WebhookDeliveryDetail" })
 
+export const FailingWebhookTarget = Schema.Struct({
+  merchant_id: PositiveId,
+  environment: Environment,
+  target: Schema.String,
+  failing_since: Timestamp,
+  paused_at: NullableTimestamp
+}).annotations({ identifier: "FailingWebhookTarget" })
+
+export const FailingWebhookTargetList = listOf(FailingWebhookTarget, "FailingWebhookTargetList")
+
 export const PaymentFlag = Schema.Struct({
   reason: Schema.Literal("amount_mismatch", "currency_mismatch", "reported_after_end"),
   detail: Schema.String,

@@ -21,11 +21,21 @@ export const Event = Schema.Struct({
   last_error: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Event", description: "An event queued for the merchant, with its delivery." })
 
+export const PausedTarget = Schema.Struct({
+  target: Schema.String.annotations({ description: "The origin (scheme, host, port) of the URLs paused." }),
+  failing_since: Timestamp,
+  paused_at: Timestamp
+}).annotations({
+  identifier: "PausedTarget",
+  description: "A target that failed every attempt for the deployment's pause period: its events wait, unsent, until a recover."
+})
+
 export const EventPage = Schema.Struct({
   data: Schema.Array(Event),
   has_more: Schema.Boolean,
-  next_cursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next page; null on the last." })
-}).annotations({ identifier: "EventPage", description: "Events, newest first." })
+  next_cursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next page; null on the last." }),
+  paused_targets: Schema.Array(PausedTarget)
+}).annotations({ identifier: "EventPage", description: "Events, newest first, and the targets paused now." })
 
 export const EventDetail = Schema.Struct({
   ...Event.fields,
@@ -33,5 +43,6 @@ export const EventDetail = Schema.Struct({
 }).annotations({ identifier: "EventDetail", description: "An event with every attempt made to deliver it, oldest first." })
 
 export const RecoveredEvents = Schema.Struct({
-  queued: Integer.annotations({ description: "How many failed events were queued again." })
+  queued: Integer.annotations({ description: "How many failed events were queued again." }),
+  resumed_targets: Integer.annotations({ description: "How many paused targets were resumed; their waiting events go out too." })
 }).annotations({ identifier: "RecoveredEvents" })

@@ -2,10 +2,11 @@ import { Effect, Option } from "effect"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
-import { deliveryWithAttempts, recentDeliveries, redeliver } from "../../../core/webhooks/delivery-admin.js"
+import { deliveryWithAttempts, failingTargets, recentDeliveries, redeliver } from "../../../core/webhooks/delivery-admin.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import * as Resources from "../contract/admin-resources.js"
-import { deliveryFilter, deliveryIdInPath, deliveryMerchantParameter, deliveryStatusParameter } from "../contract/parameters.js"
+import { deliveryFilter, deliveryIdInPath, deliveryMerchantParameter, deliveryStatusParameter, type ListParameter } from "../contract/parameters.js"
+import { listQuery } from "../request/page-query.js"
 import { DeliveryInFlight, ResourceNotFound } from "../response/edge-errors.js"
 
 const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelivery.Type => ({
@@ -91,5 +92,38 @@ const again = endpoint({
   })
 })
 
-/** docs/admin-api.md, webhook deliveries. */
-export const adminWebhookEndpoints = [list, get, again] as const
+const targetMerchantParameter: ListParameter<number | undefined> = {
+  ...deliveryMerchantParameter,
+  description: "Only this merchant's targets.",
+  read: (query) => query.integer("merchant_id", 1, 9_999_999_999)
+}
+
+const targets = endpoint({
+  method: "get",
+  path: "/admin/v1/webhook-targets",
+  operationId: "listFailingWebhookTargets",
+  summary: "Targets failing every attempt now, paused or not",
+  description: "A merchant's target (a URL's origin, per environment) is listed from its first failed attempt until one succeeds " +
+    "or the merchant recovers; it is paused once it has failed for WEBHOOK_PAUSE_AFTER_SECONDS.",
+  tag: "Admin: webhooks",
+  security: "admin",
+  parameters: [targetMerchantParameter],
+  success: { status: 200, description: "The failing targets, oldest failure first.", schema: Resources.FailingWebhookTargetList },
+  handler: Effect.gen(function*() {
+    const query = yield* listQuery
+    const merchantId = yield* query.done(targetMerchantParameter.read(query))
+    const failing = yield* failingTargets(merchantId === undefined ? {} : { merchantId: MerchantId(merchantId) })
+    return {
+      data: failing.map((target) => ({
+        merchant_id: target.merchantId,
+        environment: target.environment,
+        target: target.target,
+        failing_since: toIsoString(target.failingSince),
+        paused_at: target.pausedAt === null ? null : toIsoString(target.pausedAt)
+      }))
+    }
+  })
+})
+
+/** docs/admin-api.md, webhook deliveries and targets. */
+export const adminWebhookEndpoints = [list, get, again, targets] as const

@@ -67,7 +67,16 @@ const list = endpoint({
       ...(request.since !== undefined ? { since: request.since } : {}),
       ...(request.until !== undefined ? { until: request.until } : {})
     })
-    return { data: page.events.map(eventJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
+    return {
+      data: page.events.map(eventJson),
+      has_more: page.nextCursor !== null,
+      next_cursor: page.nextCursor,
+      paused_targets: page.pausedTargets.map((target) => ({
+        target: target.target,
+        failing_since: toIsoString(target.failingSince),
+        paused_at: toIsoString(target.pausedAt)
+      }))
+    }
   })
 })
 
@@ -129,7 +138,8 @@ const recover = endpoint({
   success: { status: 200, description: "How many events were queued again.", schema: Resources.RecoveredEvents },
   handler: Effect.gen(function*() {
     const { since, until } = yield* validBody(recoverBody)
-    return yield* recoverEvents(yield* CurrentMerchant, { since, ...(until !== undefined ? { until } : {}) })
+    const recovered = yield* recoverEvents(yield* CurrentMerchant, { since, ...(until !== undefined ? { until } : {}) })
+    return { queued: recovered.queued, resumed_targets: recovered.resumedTargets }
   })
 })
 

@@ -8,6 +8,7 @@ import gatewayPlugins from "./0003_gateway_plugins.js"
 import webhookFairness from "./0004_webhook_fairness.js"
 import credentialOverlap from "./0005_credential_overlap.js"
 import events from "./0006_events.js"
+import pausedTargets from "./0007_paused_targets.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -16,7 +17,8 @@ export const migrations = {
   "0003_gateway_plugins": gatewayPlugins,
   "0004_webhook_fairness": webhookFairness,
   "0005_credential_overlap": credentialOverlap,
-  "0006_events": events
+  "0006_events": events,
+  "0007_paused_targets": pausedTargets
 }
 
 const migrate = Migrator.make({})

@@ -14,7 +14,7 @@ import { PaymentRow } from "../payment-rows.js"
 import { RefundRow } from "../refund-repository.js"
 import { InvoiceRow, SubscriptionRow } from "../subscription-repository.js"
 import { LedgerRow, WalletRow } from "../wallet-repository.js"
-import { AttemptRow, DeliveryRow } from "../webhook-outbox.js"
+import { AttemptRow, DeliveryRow, FailingTargetRow } from "../webhook-outbox.js"
 
 /**
  * Each table is written in the migrations and again in the row schema its repository decodes
@@ -49,6 +49,7 @@ const TABLES: ReadonlyArray<Table> = [
   { table: "webhook_deliveries", row: DeliveryRow, unread: ["lease_owner", "lease_until", "target"] },
   // A surrogate key: attempts are read by delivery, in order.
   { table: "webhook_attempts", row: AttemptRow, unread: ["id"] },
+  { table: "webhook_targets", row: FailingTargetRow },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: "idempotency_keys", row: RecordRow, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
