@@ -172,8 +172,18 @@ describe("the README's webhook receiver, as pasted", () => {
       expect(await post(second, undefined, "production", standardHeaders(new Date()))).toBe(200)
       expect(await post(second, undefined, "production", standardHeaders(new Date(Date.now() - 3_600_000)))).toBe(401)
       expect(await post(second, undefined, "production", { ...standardHeaders(new Date()), "webhook-id": "evt_3" })).toBe(401)
+      // During a rotation's overlap a delivery carries a signature per live secret: one the receiver
+      // does not hold beside one it does is accepted, and the one it does not hold alone is not.
+      const rotated = new Webhook("whsec_the_other_one", { format: "raw" })
+      const third = payment.replace("order-1", "order-3").replace("PRODUCTION_1", "PRODUCTION_3")
+      const now = new Date()
+      const overlapHeaders = (signatures: ReadonlyArray<string>) => ({
+        "webhook-id": "evt_4", "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signatures.join(" ")
+      })
+      expect(await post(third, undefined, "production", overlapHeaders([rotated.sign("evt_4", now, third)]))).toBe(401)
+      expect(await post(third, undefined, "production", overlapHeaders([rotated.sign("evt_4", now, third), standard.sign("evt_4", now, third)]))).toBe(200)
       await new Promise((resolve) => setTimeout(resolve, 100))
-      expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1", "ship order-2"])
+      expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1", "ship order-2", "ship order-3"])
     } finally {
       child.kill()
     }

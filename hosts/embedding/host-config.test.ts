@@ -47,4 +47,19 @@ describe("the host's settings, read once", () => {
     expect(config.webhooks.retryDelaysMillis).toEqual([10, 20])
     expect(config.gatewayPlugins).toEqual(["a", "b"])
   })
+
+  it("takes the documented 8-attempt schedule (about 27 hours) and a pause period; refuses an endless schedule", () => {
+    const config = readHostConfig({
+      WEBHOOK_RETRY_DELAYS_MS: "5000,300000,1800000,7200000,18000000,36000000,36000000",
+      WEBHOOK_PAUSE_AFTER_SECONDS: "432000"
+    })
+    expect(config.webhooks.retryDelaysMillis.length + 1).toBe(8)
+    const hours = config.webhooks.retryDelaysMillis.reduce((sum, delay) => sum + delay, 0) / 3_600_000
+    expect(hours).toBeGreaterThan(27)
+    expect(hours).toBeLessThan(28)
+    expect(config.webhooks.pauseAfterSeconds).toBe(432_000)
+    expect(readHostConfig({}).webhooks.pauseAfterSeconds).toBeUndefined()
+    expect(() => readHostConfig({ WEBHOOK_RETRY_DELAYS_MS: Array.from({ length: 51 }, () => "1").join(",") })).toThrow(/WEBHOOK_RETRY_DELAYS_MS.*at most 50 delays/)
+    expect(() => readHostConfig({ WEBHOOK_PAUSE_AFTER_SECONDS: "0" })).toThrow(/WEBHOOK_PAUSE_AFTER_SECONDS.*whole number from 1/)
+  })
 })

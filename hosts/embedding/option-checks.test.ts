@@ -56,6 +56,8 @@ describe("createMerchantPayments checks every option up front, naming it", () =>
     ["a bad setting", { ...base, settings: { rateLimitPerMinute: 0 } }, "settings.rateLimitPerMinute", "is not valid"],
     ["a webhook timeout of the wrong type", { ...base, webhooks: { timeoutMs: "10s" } }, "webhooks.timeoutMs", "whole number"],
     ["a negative retry delay", { ...base, webhooks: { retryDelaysMillis: [60_000, -1] } }, "webhooks.retryDelaysMillis[1]", "whole number"],
+    ["a schedule of 51 retries", { ...base, webhooks: { retryDelaysMillis: Array.from({ length: 51 }, () => 1) } }, "webhooks.retryDelaysMillis", "at most 50"],
+    ["a pause period of zero", { ...base, webhooks: { pauseAfterSeconds: 0 } }, "webhooks.pauseAfterSeconds", "whole number from 1"],
     ["an unknown clock", { ...base, clock: "fast" }, "clock", "must be one of"],
     ["a clockStart without a manual clock", { ...base, clockStart: "2030-01-01T00:00:00Z" }, "clockStart", "only read with clock"],
     ["a clockStart that is not a date", { ...base, clock: "manual", clockStart: "tomorrow" }, "clockStart", "ISO 8601"],
