@@ -61,13 +61,12 @@ const signingSecrets = (delivery: WebhookDelivery) =>
   Effect.gen(function*() {
     const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
     const box = yield* SecretBox
-    const secrets: Array<string> = []
-    for (const set of sets) {
-      const sealed = delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret
-      const opened = Either.getOrUndefined(box.open(sealed))
-      if (opened !== undefined && !secrets.includes(opened)) secrets.push(opened)
-    }
-    return secrets
+    const opened = sets.map((set) =>
+      Either.getOrUndefined(box.open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
+    )
+    // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.
+    if (opened[0] === undefined) return []
+    return [...new Set(opened.filter((secret) => secret !== undefined))]
   })
 
 /**
