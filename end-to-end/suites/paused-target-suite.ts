@@ -12,16 +12,9 @@ import { listEvents, recoverEvents } from "../../core/webhooks/merchant-events.j
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
+import { until } from "./until.js"
 
 const PAUSE_AFTER_SECONDS = 3_600
-
-const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const started = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 /**
  * A target that fails every attempt for the pause period is paused: its events wait, unsent, while
@@ -95,27 +88,27 @@ export const pausedTargetSuite = (name: string, store: () => StoreConfig) =>
       const since = manual.unsafeNow()
 
       const first = await paid(merchant, "/down")
-      await waitFor(async () => (await stateOf(first))?.[0] === "failed")
+      await until(async () => (await stateOf(first))?.[0] === "failed")
       const [failing] = await run(failingTargets({ merchantId: merchant.merchant.id }))
       expect(failing).toMatchObject({ target: base, environment: "sandbox", pausedAt: null })
 
       // Failing for less than the period: still tried.
       await run(manual.advance(PAUSE_AFTER_SECONDS - 10))
       const second = await paid(merchant, "/down")
-      await waitFor(async () => (await stateOf(second))?.[0] === "failed")
+      await until(async () => (await stateOf(second))?.[0] === "failed")
       expect((await run(failingTargets({ merchantId: merchant.merchant.id })))[0]?.pausedAt).toBeNull()
 
       // Past it: the failure that lands there pauses the target.
       await run(manual.advance(20))
       const third = await paid(merchant, "/down")
-      await waitFor(async () => (await stateOf(third))?.[0] === "failed")
+      await until(async () => (await stateOf(third))?.[0] === "failed")
       const [paused] = await run(failingTargets({ merchantId: merchant.merchant.id }))
       expect(paused?.pausedAt).not.toBeNull()
 
       // A paused target's new events wait unsent; the neighbour's, to the same receiver, go out.
       const waiting = await paid(merchant, "/up")
       const neighbours = await paid(neighbour, "/up")
-      await waitFor(() => received.includes(neighbours))
+      await until(() => received.includes(neighbours))
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(await stateOf(waiting)).toEqual(["pending", 0])
       expect(received).not.toContain(waiting)
@@ -126,7 +119,7 @@ export const pausedTargetSuite = (name: string, store: () => StoreConfig) =>
       // The receiver is back; the merchant recovers: the failed ones are queued, the waiting one goes too.
       down = false
       expect(await run(recoverEvents(merchant, { since }))).toEqual({ queued: 3, resumedTargets: 1 })
-      await waitFor(async () => (await Promise.all([first, second, third, waiting].map(stateOf))).every((state) => state?.[0] === "delivered"))
+      await until(async () => (await Promise.all([first, second, third, waiting].map(stateOf))).every((state) => state?.[0] === "delivered"))
       expect(await run(failingTargets({ merchantId: merchant.merchant.id }))).toEqual([])
       expect((await run(listEvents(merchant, { limit: 10 }))).pausedTargets).toEqual([])
     })

@@ -6,6 +6,7 @@ import { createMerchantClient, type MerchantClient } from "../../client/index.js
 import type { StoreConfig } from "../../hosts/kit-layer.js"
 import { createMerchantPayments, type IssuedCredentials, type MerchantPayments } from "../../hosts/embedding/index.js"
 import { standardWebhookSecret, verifyWebhook } from "../../core/webhooks/verify-webhook.js"
+import { until } from "./until.js"
 
 const MASTER_KEY = "42".repeat(32)
 const EVENTS = 200
@@ -36,14 +37,6 @@ const receiver = () => {
     comeBack: () => void (down = false),
     start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
     stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
-  }
-}
-
-const waitFor = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000) => {
-  const started = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
 
@@ -153,7 +146,7 @@ export const rotationRecoverySuite = (name: string, store: () => StoreConfig) =>
         } while (cursor !== undefined)
         return events
       }
-      await waitFor("every event to fail", async () => (await allEvents()).filter((e) => e.status === "failed").length === EVENTS)
+      await until(async () => (await allEvents()).filter((e) => e.status === "failed").length === EVENTS, 60_000, "every event to fail")
       const events = await allEvents()
       expect(events.length).toBe(EVENTS)
       expect(new Set(events.map((e) => e.object_id))).toEqual(new Set(trxIds))
@@ -177,7 +170,7 @@ export const rotationRecoverySuite = (name: string, store: () => StoreConfig) =>
       expect(endpoint.received.some((r) => String(r.headers["webhook-signature"]).split(" ").length === 2)).toBe(true)
 
       // The overlap ends: the old set no longer opens the API.
-      await waitFor("the overlap to end", () => Date.now() > overlapEnds + 1_000, (OVERLAP_SECONDS + 5) * 1_000)
+      await until(() => Date.now() > overlapEnds + 1_000, (OVERLAP_SECONDS + 5) * 1_000, "the overlap to end")
       await expect(oldClient.siteInfo()).rejects.toMatchObject({ status: 401 })
 
       // The receiver comes back and recovers: each failed event is queued once.
@@ -186,8 +179,8 @@ export const rotationRecoverySuite = (name: string, store: () => StoreConfig) =>
       expect(recovered).toEqual({ queued: EVENTS, resumed_targets: 0 })
       expect(await newClient.recoverEvents({ since })).toEqual({ queued: 0, resumed_targets: 0 })
       const accepted = () => endpoint.received.filter((r) => r.status === 200)
-      await waitFor("every event to arrive", () => new Set(accepted().map(byId)).size === EVENTS)
-      await waitFor("every event to be delivered", async () => (await allEvents()).every((e) => e.status === "delivered"))
+      await until(() => new Set(accepted().map(byId)).size === EVENTS, 60_000, "every event to arrive")
+      await until(async () => (await allEvents()).every((e) => e.status === "delivered"), 60_000, "every event to be delivered")
 
       // Deduplicating by webhook-id leaves exactly the 200, each the event its X-Event-Id names.
       const arrivals = accepted()

@@ -13,6 +13,7 @@ import type { WebhookDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
+import { until } from "./until.js"
 
 interface Received {
   readonly path: string
@@ -39,14 +40,6 @@ const receiver = (answer: (path: string, count: number) => { status: number; loc
     received,
     start: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`))),
     stop: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
-  }
-}
-
-const until = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const started = Date.now()
-  while (!(await condition())) {
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
 

@@ -1,13 +1,14 @@
 import { Effect, Option } from "effect"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { toIsoString } from "../../../core/shared/instant.js"
-import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
+import type { WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { deliveryWithAttempts, failingTargets, recentDeliveries, redeliver } from "../../../core/webhooks/delivery-admin.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import * as Resources from "../contract/admin-resources.js"
 import { deliveryFilter, deliveryIdInPath, deliveryMerchantParameter, deliveryStatusParameter, type ListParameter } from "../contract/parameters.js"
 import { listQuery } from "../request/page-query.js"
-import { DeliveryInFlight, ResourceNotFound } from "../response/edge-errors.js"
+import { ResourceNotFound } from "../response/edge-errors.js"
+import { attemptJson, redeliveryAnswer } from "../response/delivery-serializers.js"
 
 const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelivery.Type => ({
   id: delivery.id,
@@ -22,14 +23,6 @@ const deliveryJson = (delivery: WebhookDelivery): typeof Resources.WebhookDelive
   next_attempt_at: delivery.nextAttemptAt === null ? null : toIsoString(delivery.nextAttemptAt),
   created_at: toIsoString(delivery.createdAt),
   updated_at: toIsoString(delivery.updatedAt)
-})
-
-const attemptJson = (attempt: DeliveryAttempt): typeof Resources.DeliveryAttempt.Type => ({
-  attempt: attempt.attempt,
-  at: toIsoString(attempt.at),
-  status_code: attempt.statusCode,
-  error: attempt.error,
-  duration_ms: attempt.durationMs
 })
 
 const notFound = new ResourceNotFound({ resource: "Webhook delivery" })
@@ -80,15 +73,7 @@ const again = endpoint({
   success: { status: 200, description: "The delivery, pending again.", schema: Resources.WebhookDelivery },
   errors: ["ResourceNotFound", "DeliveryInFlight"],
   handler: Effect.gen(function*() {
-    const outcome = yield* redeliver(yield* deliveryIdInPath.read)
-    switch (outcome._tag) {
-      case "NotFound":
-        return yield* notFound
-      case "InFlight":
-        return yield* new DeliveryInFlight()
-      case "Requeued":
-        return deliveryJson(outcome.delivery)
-    }
+    return yield* redeliveryAnswer(yield* redeliver(yield* deliveryIdInPath.read), "Webhook delivery", deliveryJson)
   })
 })
 

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { toIsoString } from "../../../core/shared/instant.js"
-import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
+import type { WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { eventWithAttempts, listEvents, recoverEvents, redeliverEvent } from "../../../core/webhooks/merchant-events.js"
 import * as Parameters from "../contract/event-parameters.js"
 import * as Resources from "../contract/event-resources.js"
@@ -10,7 +10,8 @@ import { bodyContract, validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 import { listQuery } from "../request/page-query.js"
-import { DeliveryInFlight, ResourceNotFound } from "../response/edge-errors.js"
+import { ResourceNotFound } from "../response/edge-errors.js"
+import { attemptJson, redeliveryAnswer } from "../response/delivery-serializers.js"
 
 const eventJson = (event: WebhookDelivery): typeof Resources.Event.Type => ({
   id: event.id,
@@ -24,14 +25,6 @@ const eventJson = (event: WebhookDelivery): typeof Resources.Event.Type => ({
   next_attempt_at: event.nextAttemptAt === null ? null : toIsoString(event.nextAttemptAt),
   last_status_code: event.lastStatusCode,
   last_error: event.lastError
-})
-
-const attemptJson = (attempt: DeliveryAttempt) => ({
-  attempt: attempt.attempt,
-  at: toIsoString(attempt.at),
-  status_code: attempt.statusCode,
-  error: attempt.error,
-  duration_ms: attempt.durationMs
 })
 
 const eventIdInPath = textInPath("eventId", "The event id (X-Event-Id, webhook-id).")
@@ -108,15 +101,7 @@ const redeliver = endpoint({
   success: { status: 200, description: "The event, pending again.", schema: Resources.Event },
   errors: ["DeliveryInFlight"],
   handler: Effect.gen(function*() {
-    const outcome = yield* redeliverEvent(yield* CurrentMerchant, yield* eventIdInPath.read)
-    switch (outcome._tag) {
-      case "NotFound":
-        return yield* notFound
-      case "InFlight":
-        return yield* new DeliveryInFlight()
-      case "Requeued":
-        return eventJson(outcome.delivery)
-    }
+    return yield* redeliveryAnswer(yield* redeliverEvent(yield* CurrentMerchant, yield* eventIdInPath.read), "Event", eventJson)
   })
 })
 
