@@ -50,12 +50,12 @@ export const webhookOperation = (event: WebhookEvent, payloadSchema: unknown) =>
     description: `${event.summary} Up to 3 attempts (at once, after 60 s, after 300 s); any 2xx acknowledges.`,
     tags: ["Webhooks"],
     parameters: [
-      header("X-Signature", `Hex HMAC-SHA256 of the raw body, keyed with the environment's ${event.secret}; accept it with or without a sha256= prefix and compare in constant time.`),
+      header("X-Signature", `Hex HMAC-SHA256 of the raw body, keyed with the environment's current ${event.secret} (after a rotation, the new one at once); accept it with or without a sha256= prefix and compare in constant time.`),
       header("X-Environment", "`sandbox` or `production`, as in the payload."),
       header("X-Event-Id", "The event's id, the same on every retry: deduplicate on it."),
       header("webhook-id", "Standard Webhooks: the event's id, the same as X-Event-Id."),
       header("webhook-timestamp", "Standard Webhooks: this attempt's time, Unix seconds; refuse one more than 5 minutes from your clock."),
-      header("webhook-signature", `Standard Webhooks: \`v1,\` and the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\`, keyed with the ${event.secret}'s bytes (its whsec_ form: standardWebhookSecret in the client).`)
+      header("webhook-signature", `Standard Webhooks: \`v1,\` and the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\`, keyed with the ${event.secret}'s bytes (its whsec_ form: standardWebhookSecret in the client). During a rotation's overlap, one space-separated \`v1,\` signature per live secret, the current one first.`)
     ],
     requestBody: { required: true, content: { "application/json": { schema: payloadSchema } } },
     responses: { "200": { description: "Acknowledged: answer as soon as the event is queued or processed." } }
