@@ -88,22 +88,26 @@ export const pausedTargetSuite = (name: string, store: () => StoreConfig) =>
       const since = manual.unsafeNow()
 
       const first = await paid(merchant, "/down")
-      await until(async () => (await stateOf(first))?.[0] === "failed")
-      const [failing] = await run(failingTargets({ merchantId: merchant.merchant.id }))
+      // The target's health is noted just after the attempt is recorded: wait for the note, not the status.
+      const targetsNow = () => run(failingTargets({ merchantId: merchant.merchant.id }))
+      await until(async () => (await stateOf(first))?.[0] === "failed" && (await targetsNow()).length === 1)
+      const [failing] = await targetsNow()
       expect(failing).toMatchObject({ target: base, environment: "sandbox", pausedAt: null })
 
       // Failing for less than the period: still tried.
       await run(manual.advance(PAUSE_AFTER_SECONDS - 10))
       const second = await paid(merchant, "/down")
       await until(async () => (await stateOf(second))?.[0] === "failed")
-      expect((await run(failingTargets({ merchantId: merchant.merchant.id })))[0]?.pausedAt).toBeNull()
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect((await targetsNow())[0]).toEqual(failing)
 
       // Past it: the failure that lands there pauses the target.
       await run(manual.advance(20))
       const third = await paid(merchant, "/down")
-      await until(async () => (await stateOf(third))?.[0] === "failed")
-      const [paused] = await run(failingTargets({ merchantId: merchant.merchant.id }))
-      expect(paused?.pausedAt).not.toBeNull()
+      await until(async () => (await targetsNow())[0]?.pausedAt !== null)
+      expect(await stateOf(third)).toEqual(["failed", 1])
+      const [paused] = await targetsNow()
+      expect(paused?.failingSince).toEqual(failing?.failingSince)
 
       // A paused target's new events wait unsent; the neighbour's, to the same receiver, go out.
       const waiting = await paid(merchant, "/up")
@@ -120,7 +124,7 @@ export const pausedTargetSuite = (name: string, store: () => StoreConfig) =>
       down = false
       expect(await run(recoverEvents(merchant, { since }))).toEqual({ queued: 3, resumedTargets: 1 })
       await until(async () => (await Promise.all([first, second, third, waiting].map(stateOf))).every((state) => state?.[0] === "delivered"))
-      expect(await run(failingTargets({ merchantId: merchant.merchant.id }))).toEqual([])
+      await until(async () => (await targetsNow()).length === 0)
       expect((await run(listEvents(merchant, { limit: 10 }))).pausedTargets).toEqual([])
     })
   })
