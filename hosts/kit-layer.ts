@@ -9,6 +9,7 @@ import * as RetiredCredentialPurger from "../core/merchants/retired-credential-p
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
+import * as Readiness from "../core/shared/readiness.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
@@ -152,7 +153,8 @@ export const kitLayer = (config: KitConfig) => {
     IdsLive,
     RealClock.layer,
     CheckoutConfig.layer(),
-    WebhookHttp.targetCheckLayer()
+    WebhookHttp.targetCheckLayer(),
+    Readiness.layer
   ).pipe(
     // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
     // and the sender all read it, so it sits beneath everything built here (a sibling would not see it).

@@ -1,9 +1,14 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { StoreHealth } from "../../core/shared/store-health.js"
+import { pendingMigrations } from "./migrations/index.js"
 import { dbCall } from "./query.js"
 
 export const layer = Layer.effect(
   StoreHealth,
-  Effect.map(SqlClient.SqlClient, (sql) => StoreHealth.of({ ping: sql`SELECT 1 AS ok`.pipe(Effect.asVoid, dbCall) }))
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    StoreHealth.of({
+      ping: sql`SELECT 1 AS ok`.pipe(Effect.asVoid, dbCall),
+      pendingMigrations: pendingMigrations.pipe(Effect.provideService(SqlClient.SqlClient, sql), dbCall)
+    }))
 )

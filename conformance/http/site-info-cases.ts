@@ -57,6 +57,12 @@ export const siteInfoCases = (target: () => Target) =>
       expect(expectJson(response)).toEqual({ status: "ok" })
     })
 
+    it("answers GET /readyz with 200 {\"status\":\"ready\"} and no credentials: its store answers and is migrated", async () => {
+      const response = await rawRequest(target(), { method: "GET", path: "/readyz" })
+      expect(response.status, response.text).toBe(200)
+      expect(expectJson(response)).toEqual({ status: "ready" })
+    })
+
     it.each([
       ["GET", "/"],
       ["GET", "/api/v1/unknown"],

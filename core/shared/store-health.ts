@@ -1,7 +1,9 @@
 import { Context, type Effect } from "effect"
 import type { StorageError } from "./storage-error.js"
 
-/** Whether the store answers at all: what a load balancer's health check needs to know. */
+/** Whether the store answers, and whether it has the schema this code needs: what a load balancer asks. */
 export class StoreHealth extends Context.Tag("merchant-payments/StoreHealth")<StoreHealth, {
   readonly ping: Effect.Effect<void, StorageError>
+  /** The migrations this code carries that the store has not applied, by name; empty when current. */
+  readonly pendingMigrations: Effect.Effect<ReadonlyArray<string>, StorageError>
 }>() {}

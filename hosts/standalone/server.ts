@@ -9,6 +9,7 @@ import { optionsFromHostConfig } from "../embedding/config-from-env.js"
 import { mountedApp } from "../embedding/mounted-app.js"
 import { assemble } from "../embedding/options.js"
 import { kitLayer } from "../kit-layer.js"
+import { Readiness } from "../../core/shared/readiness.js"
 import { DemoSeed, seedDemoMerchant, type DemoCredentials } from "./demo-merchant.js"
 import { createGracefulServer } from "./graceful-server.js"
 import type { HostConfig } from "../embedding/host-config.js"
@@ -16,6 +17,12 @@ import { listeningLine, stoppedLine } from "./lifecycle-log.js"
 import { resolveSecrets, secretsDirectory, type HostSecrets } from "../embedding/local-secrets.js"
 import { loadPluginModules } from "../embedding/plugin-modules.js"
 import { HostFailure } from "../embedding/host-config.js"
+
+/**
+ * Acquired after the server, so released before it: readiness turns 503 as shutdown begins, and a
+ * load balancer polling /readyz on a kept-alive connection stops routing here before the drain ends.
+ */
+const notReadyOnShutdown = Layer.scopedDiscard(Effect.flatMap(Readiness, (readiness) => Effect.addFinalizer(() => readiness.beginDrain)))
 
 /** GATEWAY_PLUGINS, imported relative to the directory the host was started in. */
 const pluginModules = (config: HostConfig): Effect.Effect<ReadonlyArray<PluginEntry>, HostFailure> =>
@@ -43,7 +50,7 @@ export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: S
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
   const served = Layer.unwrapEffect(Effect.map(assembled, ({ basePath, kit, manualClock }) =>
-    Layer.merge(HttpServer.serve(mountedApp(basePath, manualClock)).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine).pipe(
+    Layer.mergeAll(HttpServer.serve(mountedApp(basePath, manualClock)).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine, notReadyOnShutdown).pipe(
       Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
       Layer.provideMerge(Layer.effect(DemoSeed, demo)),
       Layer.provideMerge(kitLayer(kit))

@@ -138,6 +138,26 @@ if (binDir === undefined) {
       await waitFor("the IPN of a payment paid after the outage", 30_000, () =>
         (received.some((request) => JSON.parse(request.text)?.data?.trx_id === trxId) ? true : undefined), 100)
     }, 180_000)
+
+    it("answers /readyz 200, then 503 with the reason within 5 s of PostgreSQL stopping, and 200 again once it is back, without a restart", async () => {
+      const readiness = async () => {
+        const response = await fetch(`${host.url}/readyz`)
+        return { status: response.status, body: await response.json() as { readonly status: string; readonly reason?: string } }
+      }
+      expect(await readiness()).toEqual({ status: 200, body: { status: "ready" } })
+      await pg!.stop()
+      const stopped = Date.now()
+      const down = await waitFor("/readyz to answer 503", 10_000, async () => {
+        const answer = await readiness()
+        return answer.status === 503 ? answer : undefined
+      })
+      expect(Date.now() - stopped).toBeLessThan(5_000)
+      expect(down.body.status).toBe("not_ready")
+      expect(down.body.reason).toMatch(/store/)
+      await pg!.start()
+      await waitFor("/readyz to answer 200 again", 30_000, async () => ((await readiness()).status === 200 ? true : undefined), 100)
+      expect(host.child.exitCode, host.output()).toBeNull()
+    }, 60_000)
   })
 }
 

@@ -91,3 +91,8 @@ export const ErrorBody = Schema.Struct({
 }).annotations({ identifier: "Error", description: "The error body of spec 7.3." })
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })
+
+export const Readiness = Schema.Union(
+  Schema.Struct({ status: Schema.Literal("ready") }),
+  Schema.Struct({ status: Schema.Literal("not_ready"), reason: Schema.String })
+).annotations({ identifier: "Readiness" })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { gatewayIdInPath, type Parameter } from "../contract/parameters.js"
-import { Health } from "../contract/payment-resources.js"
+import { Health, Readiness } from "../contract/payment-resources.js"
 import { HTML, type Operation } from "./operation.js"
 
 const token: Parameter = {
@@ -96,6 +96,18 @@ export const pageOperations: ReadonlyArray<Operation> = [
     security: "none",
     success: { status: 200, description: "The store answered.", schema: Health },
     errors: ["StoreUnavailable"]
+  },
+  {
+    method: "get",
+    path: "/readyz",
+    operationId: "readiness",
+    summary: "Whether this host should be sent traffic",
+    description: "200 while the store answers within 2 s with every migration this host needs applied; 503 with the reason " +
+      "(`not_ready`) otherwise, and from the moment shutdown begins. Liveness stays `/healthz`.",
+    tag: "Host",
+    security: "none",
+    success: { status: 200, description: "Ready; a 503 carries the same shape with `status: not_ready` and `reason`.", schema: Readiness },
+    others: [{ status: 503, description: "Not ready: `{ status: not_ready, reason }`.", contentType: "application/json" }]
   },
   {
     method: "get",

@@ -1,11 +1,7 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
-import { StoreHealth } from "../../../core/shared/store-health.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { Health, SiteInfo } from "../contract/payment-resources.js"
-import { StoreUnavailable } from "../response/edge-errors.js"
-import { errorHttpResponse } from "../response/responses.js"
+import { SiteInfo } from "../contract/payment-resources.js"
 
 /** Spec 2.7 and 9.2: branding from settings, fixed feature and environment labels. */
 const siteInfo = endpoint({
@@ -35,14 +31,3 @@ const siteInfo = endpoint({
 })
 
 export const siteInfoEndpoints = [siteInfo] as const
-
-/** Unauthenticated: 200 while the store answers, 503 when it does not. */
-export const healthRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/healthz",
-    Effect.flatMap(StoreHealth, (health) => health.ping).pipe(
-      Effect.as(HttpServerResponse.unsafeJson({ status: "ok" } satisfies typeof Health.Type)),
-      Effect.catchAll(() => errorHttpResponse(new StoreUnavailable()))
-    )
-  )
-)

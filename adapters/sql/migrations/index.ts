@@ -23,7 +23,7 @@ export const migrations = {
 
 const migrate = Migrator.make({})
 
-const MIGRATIONS_TABLE = "mp_migrations"
+export const MIGRATIONS_TABLE = "mp_migrations"
 
 /** An arbitrary key of our own for PostgreSQL's advisory lock: "mp-migrate" as a number. */
 const MIGRATION_LOCK = 0x6d706d6967
@@ -55,3 +55,13 @@ export const runMigrations = orStorageError(
     })
   })
 )
+
+/** The migrations compiled in that the store has not applied (another host may be migrating it now). */
+export const pendingMigrations = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(
+    sql<{ readonly migration_id: unknown }>`SELECT migration_id FROM ${sql(MIGRATIONS_TABLE)}`,
+    (rows) => {
+      const applied = new Set(rows.map((row) => Number(row.migration_id)))
+      return Object.keys(migrations).filter((name) => !applied.has(Number(name.slice(0, name.indexOf("_")))))
+    }
+  ))
