@@ -8,13 +8,28 @@ import { runHost } from "./run-host.js"
 import { serverLayer } from "./server.js"
 import { HostFailure } from "../embedding/host-config.js"
 import { explainFailure } from "./startup-problems.js"
+import { resolve } from "node:path"
+import { backupSqlite } from "../../adapters/sqlite/sqlite-backup.js"
 
-const USAGE = `usage: merchant-payments [serve|migrate]
-  serve    start the HTTP API (default); migrations run first
-  migrate  apply database migrations and exit`
+const USAGE = `usage: merchant-payments [serve|migrate|backup FILE]
+  serve        start the HTTP API (default); migrations run first
+  migrate      apply database migrations and exit
+  backup FILE  copy the embedded SQLite store to FILE (a new file), also while a host serves it`
 
-const run = (command: "serve" | "migrate", config: HostConfig): Effect.Effect<void, unknown> => {
-  if (command === "migrate") {
+type Command = { readonly name: "serve" | "migrate" } | { readonly name: "backup"; readonly file: string }
+
+const run = (command: Command, config: HostConfig): Effect.Effect<void, unknown> => {
+  if (command.name === "backup") {
+    if (config.store.kind !== "sqlite") {
+      return Effect.fail(new HostFailure("backup copies the embedded SQLite store; back up PostgreSQL with its own tools (pg_dump, or a base backup): docs/operations.md"))
+    }
+    return backupSqlite(config.store.filename, resolve(command.file)).pipe(
+      Effect.flatMap((report) =>
+        Effect.sync(() => console.log(`backed up ${report.file}: ${report.bytes} bytes, ${report.migrations} migrations, integrity_check ok`))),
+      Effect.catchTag("BackupFailed", (failure) => Effect.fail(new HostFailure(`backup: ${failure.message}`)))
+    )
+  }
+  if (command.name === "migrate") {
     // Building the storage layer applies the migrations; nothing else is started.
     return Effect.zipRight(Layer.build(storageLayer(config.store)), Effect.log("migrations applied")).pipe(Effect.scoped)
   }
@@ -29,7 +44,7 @@ const run = (command: "serve" | "migrate", config: HostConfig): Effect.Effect<vo
  * Reading the settings, the secrets and the layers can throw (a bad setting, a data directory under a
  * file): inside the effect, every failure, thrown or failed, becomes one line naming what to change.
  */
-const program = (command: "serve" | "migrate"): Effect.Effect<void, unknown> =>
+const program = (command: Command): Effect.Effect<void, unknown> =>
   Effect.suspend(() => {
     const config = readHostConfig()
     return Effect.suspend(() => run(command, config)).pipe(
@@ -39,8 +54,13 @@ const program = (command: "serve" | "migrate"): Effect.Effect<void, unknown> =>
     )
   })
 
-const command = process.argv[2] ?? "serve"
-if (command !== "serve" && command !== "migrate") {
+const [name = "serve", ...rest] = process.argv.slice(2)
+const command: Command | undefined = (name === "serve" || name === "migrate") && rest.length === 0
+  ? { name }
+  : name === "backup" && rest.length === 1 && rest[0] !== ""
+  ? { name, file: rest[0]! }
+  : undefined
+if (command === undefined) {
   console.error(USAGE)
   process.exit(2)
 }
