@@ -219,6 +219,12 @@ export const layer = Layer.effect(
       findById: (id) =>
         sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(deliveries.first), dbCall),
 
+      // Read from the (status, next_attempt_at) index; asked once per scrape, not per delivery.
+      pendingCount: sql`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = ${PENDING}`.pipe(
+        Effect.flatMap((rows) => Schema.decodeUnknown(SafeInt)(rows[0]?.["n"])),
+        dbCall
+      ),
+
       list: ({ limit, merchantId, status }) =>
         sql`SELECT * FROM webhook_deliveries WHERE ${
           sql.and([

@@ -363,6 +363,23 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect((yield* outbox.events({ ...base, merchantId: other.id, limit: 100 })).map((e) => e.id)).toEqual([elsewhere.id])
     }))
 
+  it.effect("webhook outbox: pendingCount counts every merchant's deliveries waiting for an attempt, and only those", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const before = yield* outbox.pendingCount
+      const t0 = yield* now
+      const first = yield* outbox.enqueue(newDelivery((yield* makeMerchant()).id, t0))
+      const second = yield* outbox.enqueue(newDelivery((yield* makeMerchant()).id, t0))
+      expect(yield* outbox.pendingCount).toBe(before + 2)
+      // Leased and in flight, it still waits; delivered or given up, it no longer does.
+      expect(yield* claimOwn([first.id, second.id], "w1", t0)).toHaveLength(2)
+      expect(yield* outbox.pendingCount).toBe(before + 2)
+      yield* outbox.recordAttempt(report(first.id, "w1", t0, { statusCode: 200, error: null, durationMs: 1, next: { status: "delivered" } }))
+      expect(yield* outbox.pendingCount).toBe(before + 1)
+      yield* outbox.recordAttempt(report(second.id, "w1", t0, { statusCode: 503, error: "HTTP 503", durationMs: 1, next: { status: "failed" } }))
+      expect(yield* outbox.pendingCount).toBe(before)
+    }))
+
   it.effect("webhook outbox: requeueFailed makes a range's failed events pending once, and only those", () =>
     Effect.gen(function*() {
       const outbox = yield* WebhookOutbox

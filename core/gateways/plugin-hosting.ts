@@ -1,4 +1,5 @@
-import { Cause, Clock, Duration, Effect, Either, ParseResult, Schema } from "effect"
+import { Cause, Clock, Duration, Effect, Either, Metric, ParseResult, Schema } from "effect"
+import { gatewayCalls } from "../shared/metrics.js"
 import {
   GatewayConfigRejected,
   type GatewayPluginDefinition,
@@ -95,6 +96,9 @@ const guardedCall = <A, I>(
       ...(facts.trx !== undefined ? { trx_id: facts.trx } : {}),
       duration_ms: (yield* realClock.currentTimeMillis) - started
     }
+    yield* Metric.increment(
+      Metric.tagged(Metric.tagged(Metric.tagged(gatewayCalls, "plugin", plugin), "operation", call), "outcome", Either.isLeft(result) ? result.left.reason : "ok")
+    )
     if (Either.isLeft(result)) {
       yield* Effect.logWarning(`plugin call failed: ${result.left.message}`).pipe(Effect.annotateLogs({ ...fields, outcome: result.left.reason }))
       return yield* Effect.fail(result.left)

@@ -1,8 +1,9 @@
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { priceFee } from "../money/fees.js"
 import { now } from "../shared/instant.js"
+import { paymentsFinished } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
@@ -68,7 +69,11 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
       const delivery = paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
       if (delivery !== undefined) yield* (yield* WebhookOutbox).enqueue(delivery)
       return finished.value
-    })))
+    })).pipe(
+      // Counted once it committed, by the one writer whose conditional update ended it.
+      Effect.tap((payment) =>
+        Metric.increment(Metric.tagged(Metric.tagged(paymentsFinished, "environment", payment.environment), "status", payment.status)))
+    ))
 
 /**
  * Ends a pending payment; if it already ended (a double submit, a race with the sweeper, a gateway's

@@ -1,4 +1,4 @@
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Metric, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { Amount } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
@@ -8,6 +8,7 @@ import { GatewayRepository } from "../gateways/gateway-repository.js"
 import { type Payment, PaymentNotFound } from "../payments/payment.js"
 import { PaymentRepository } from "../payments/payment-repository.js"
 import { now } from "../shared/instant.js"
+import { refundsMade } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
@@ -148,7 +149,11 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
       if (refunder !== undefined) yield* (yield* GatewayRefunds).enqueue(newGatewayRefund(refund, refunder.gatewayId, at))
       yield* (yield* WebhookOutbox).enqueue(refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
       return { refund, replayed: false }
-    })))
+    })).pipe(
+      // Counted once it committed; a replay answered from the earlier refund moved nothing.
+      Effect.tap(({ refund, replayed }) =>
+        replayed ? Effect.void : Metric.increment(Metric.tagged(refundsMade, "environment", refund.environment)))
+    ))
 
 /**
  * Refunds a completed payment. Two requests racing with one `ref_refund`: the loser's insert meets

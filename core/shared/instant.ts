@@ -18,6 +18,9 @@ export const fromSeconds = (seconds: number | bigint): Instant => Instant(BigInt
 
 export const fromMillis = (millis: number): Instant => Instant(BigInt(Math.trunc(millis)) * 1000n)
 
+/** Seconds from `earlier` to `later`, with their fraction: for durations told to operators, never for money. */
+export const secondsBetween = (earlier: Instant, later: Instant): number => Number(later - earlier) / Number(MICROS_PER_SECOND)
+
 /** Whole seconds, rounded down (Unix time for headers and payloads). */
 export const toSeconds = (instant: Instant): number => Number(floorDiv(instant, MICROS_PER_SECOND))
 

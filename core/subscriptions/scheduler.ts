@@ -1,5 +1,6 @@
-import { type Clock, Context, type Duration, Effect, Layer, Option, Schedule, Schema } from "effect"
-import { fromMillis, now, plusSeconds } from "../shared/instant.js"
+import { type Clock, Context, type Duration, Effect, Layer, Metric, Option, Schedule, Schema } from "effect"
+import { fromMillis, now, plusSeconds, secondsBetween } from "../shared/instant.js"
+import { schedulerLag, schedulerTicks } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/random-ids.js"
 import { carryOutDue, type DueOutcome } from "./due-work.js"
@@ -43,7 +44,12 @@ const processDue = (id: string) =>
  */
 export const tick = (batchSize: number) =>
   Effect.gen(function*() {
-    const due = yield* (yield* SubscriptionRepository).listDue(yield* now, batchSize)
+    const at = yield* now
+    const due = yield* (yield* SubscriptionRepository).listDue(at, batchSize)
+    // Earliest first: the first is the one that has waited longest.
+    const oldest = due[0]?.nextBillingAt ?? null
+    yield* Metric.increment(schedulerTicks)
+    yield* Metric.set(schedulerLag, oldest === null ? 0 : Math.max(0, secondsBetween(oldest, at)))
     const counts = { processed: due.length, started: 0, pastDue: 0, cancelled: 0, unchanged: 0, failed: 0 }
     // A few at a time, each in its own transaction under its own row lock: round trips overlap on
     // PostgreSQL, and SQLite's group commit joins their commits.

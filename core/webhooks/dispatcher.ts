@@ -1,6 +1,7 @@
-import { type Clock, Context, type Duration, Effect, Either, Layer, Queue, Schedule } from "effect"
+import { type Clock, Context, type Duration, Effect, Either, Layer, Metric, Queue, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
-import { Instant, now, plusSeconds, toSeconds } from "../shared/instant.js"
+import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
+import { webhookAttempts, webhookDeliveryDelay } from "../shared/metrics.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
 import { SecretBox } from "../signing/secret-box.js"
@@ -81,6 +82,9 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
   Effect.gen(function*() {
     const [secret, ...previous] = yield* signingSecrets(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
+    if (delivery.nextAttemptAt !== null) {
+      yield* Metric.update(webhookDeliveryDelay, Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
+    }
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
     const sentAt = toSeconds(yield* realNow)
     // Signed at send time over the exact stored bytes: the contract's X-Signature (the body alone) with
@@ -105,6 +109,7 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     const permanent = result._tag === "Failed" && result.permanent === true
     const error = result._tag === "Failed" ? result.error : succeeded ? null : `HTTP ${result.statusCode}`
     const next = permanent ? { status: "failed" as const } : nextAfter(attemptNumber, succeeded, at, policy)
+    yield* Metric.increment(Metric.tagged(webhookAttempts, "outcome", succeeded ? "delivered" : "failed"))
     // The send happened: its outcome is recorded even if the store was away for a while.
     const outbox = yield* WebhookOutbox
     const recorded = yield* outbox.recordAttempt({

@@ -26,6 +26,8 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
   /** Records an attempt and releases the lease; false when the worker no longer held it. */
   readonly recordAttempt: (report: AttemptReport) => Effect.Effect<boolean, StorageError>
   readonly findById: (id: string) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
+  /** Deliveries waiting for an attempt (pending, paused targets' included), every merchant's: the queue's depth. */
+  readonly pendingCount: Effect.Effect<number, StorageError>
   /** Newest first. */
   readonly list: (filter: {
     readonly merchantId?: MerchantId

@@ -1,0 +1,58 @@
+import { Metric, MetricBoundaries } from "effect"
+
+/**
+ * What the core counts, on Effect's Metric module: cheap in-memory updates that nothing reads until an
+ * operator's scraper asks (`/metrics`). The names are a contract with dashboards and alerts, so they
+ * live here once. Labels are bounded words (an environment, a status, a plugin id): never a merchant,
+ * a key, a reference or an amount.
+ */
+
+/** Seconds, from a few milliseconds to a minute: the default buckets Prometheus users know, stretched. */
+export const secondsBoundaries = MetricBoundaries.fromIterable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
+
+/** Payments that reached `success` or `failed` (the verify status), each once, by the host that ended it. */
+export const paymentsFinished = Metric.counter("merchant_payments_payments_total", {
+  description: "Payments ended, by environment and verify status (success or failed)",
+  incremental: true
+})
+
+/** Refunds made (an idempotent replay of the same ref_refund is not a new one). */
+export const refundsMade = Metric.counter("merchant_payments_refunds_total", {
+  description: "Refunds made, by environment",
+  incremental: true
+})
+
+/** Webhook attempts sent by this host, by outcome: `delivered` (2xx) or `failed`. */
+export const webhookAttempts = Metric.counter("merchant_payments_webhook_attempts_total", {
+  description: "Webhook delivery attempts, by outcome (delivered or failed)",
+  incremental: true
+})
+
+/** Deliveries waiting to be sent (pending, paused targets' included), read from the store when scraped. */
+export const webhookQueueDepth = Metric.gauge("merchant_payments_webhook_queue_depth", {
+  description: "Webhook deliveries waiting for an attempt, every host of the store together"
+})
+
+/** How late each attempt started after it was due: the dispatcher's backlog, not the retry schedule. */
+export const webhookDeliveryDelay = Metric.histogram(
+  "merchant_payments_webhook_delivery_delay_seconds",
+  secondsBoundaries,
+  "Seconds between an attempt falling due and this host starting it"
+)
+
+/** Scheduler ticks run by this host (its minute loop and admin runs). */
+export const schedulerTicks = Metric.counter("merchant_payments_scheduler_ticks_total", {
+  description: "Subscription scheduler ticks run by this host",
+  incremental: true
+})
+
+/** At this host's last tick: how long the most overdue subscription had been waiting (0 when none). */
+export const schedulerLag = Metric.gauge("merchant_payments_scheduler_lag_seconds", {
+  description: "At the last tick, seconds the most overdue subscription had been due"
+})
+
+/** Gateway plugin calls, by plugin id, operation and outcome (`ok` or why it failed). */
+export const gatewayCalls = Metric.counter("merchant_payments_gateway_calls_total", {
+  description: "Gateway plugin calls, by plugin, operation and outcome",
+  incremental: true
+})
