@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import { Duration, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
 import * as StatusSyncSweeper from "../core/payments/status-sync.js"
@@ -13,6 +13,9 @@ import * as Readiness from "../core/shared/readiness.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
+import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
+import * as MetricsExposition from "../adapters/metrics/prometheus-exposition.js"
+import * as ProcessMetrics from "../adapters/metrics/process-metrics.js"
 import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
 import * as ClientStorage from "../adapters/sql/client-storage.js"
 import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
@@ -67,6 +70,14 @@ export interface KitConfig {
   readonly scheduler?: { readonly enabled: boolean; readonly batchSize: number; readonly intervalMillis?: number }
   /** Business time that moves only when told to (CLOCK=manual). */
   readonly manualClock?: ManualClock
+  /** `/metrics` and what feeds it (default: on, behind the admin token). */
+  readonly metrics?: MetricsConfig
+}
+
+export interface MetricsConfig {
+  readonly enabled: boolean
+  /** Readable without the admin token. */
+  readonly public: boolean
 }
 
 export interface WebhookConfig {
@@ -125,6 +136,17 @@ const backgroundJobsLayer = (config: KitConfig) => {
   ).pipe(Layer.provide(WebhookHttp.layer({ timeoutMs: config.webhooks.timeoutMs })))
 }
 
+/**
+ * What `/metrics` reads. Off, nothing runs for it: no event-loop monitor, no request counting, and
+ * the route answers 404 before it would ask these.
+ */
+const metricsLayer = (config: MetricsConfig = { enabled: true, public: false }) =>
+  Layer.mergeAll(
+    Layer.succeed(MetricsSettings, config),
+    config.enabled ? MetricsExposition.layer : Layer.succeed(MetricsExposition.MetricsExposition, { render: Effect.succeed("") }),
+    config.enabled ? ProcessMetrics.layer : Layer.succeed(ProcessMetrics.ProcessMetrics, { sample: Effect.void })
+  )
+
 export const storageLayer = (store: StoreConfig) =>
   store.kind === "sqlite"
     ? SqliteStorage.layer({ filename: store.filename })
@@ -154,7 +176,8 @@ export const kitLayer = (config: KitConfig) => {
     RealClock.layer,
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),
-    Readiness.layer
+    Readiness.layer,
+    metricsLayer(config.metrics)
   ).pipe(
     // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
     // and the sender all read it, so it sits beneath everything built here (a sibling would not see it).

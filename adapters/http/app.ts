@@ -6,10 +6,12 @@ import { MethodNotAllowed, RouteNotFound } from "./response/edge-errors.js"
 import { withRequestLog } from "./request/request-log.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "./response/responses.js"
 import { openApiRoutes } from "./openapi/openapi-routes.js"
-import { allowedMethods } from "./endpoint/route-methods.js"
+import { allowedMethods, routeTemplates } from "./endpoint/route-methods.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { healthRoutes } from "./routes/health-routes.js"
+import { metricsRoutes } from "./routes/metrics-routes.js"
+import { withRequestMetrics } from "./request/request-metrics.js"
 import { adminApi } from "./routes/admin-api.js"
 import { merchantApi } from "./routes/merchant-api.js"
 import { endpointRoutes } from "./endpoint/endpoint-routes.js"
@@ -20,12 +22,14 @@ export const router = HttpRouter.concatAll(
   endpointRoutes(merchantApi),
   endpointRoutes(adminApi),
   healthRoutes,
+  metricsRoutes,
   checkoutRoutes,
   gatewayNotifyRoutes,
   openApiRoutes
 )
 
 const methodsAt = allowedMethods(router as HttpRouter.HttpRouter<unknown, unknown>)
+const templateOf = routeTemplates(router as HttpRouter.HttpRouter<unknown, unknown>)
 
 /**
  * What a request no route took is told: under /admin/v1 nothing, not even whether the path exists,
@@ -45,7 +49,7 @@ const unrouted = Effect.gen(function*() {
  * The whole HTTP surface as one app. Unrouted requests answer 401, 405 or 404 in the JSON error
  * body; anything that escaped every handler (a defect) is logged and answered as a bare 500, never
  * with its details. Unread request bodies are drained before answering, and every request is logged
- * once under its request id.
+ * once under its request id and counted under its route template.
  */
 export const httpApp = router.pipe(
   Effect.catchTag("RouteNotFound", () => unrouted),
@@ -54,5 +58,6 @@ export const httpApp = router.pipe(
       ? Effect.failCause(cause)
       : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), serverErrorHttpResponse)),
   withUnreadBodyDrained,
+  withRequestMetrics(templateOf),
   withRequestLog
 )

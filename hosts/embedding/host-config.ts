@@ -39,6 +39,8 @@ export interface HostConfig {
   readonly gatewayPlugins: ReadonlyArray<string>
   /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
   readonly pluginCallTimeoutMillis: number | undefined
+  /** METRICS_PUBLIC: `/metrics` without the admin token. */
+  readonly metricsPublic: boolean
 }
 
 /** How long a client may take: to send its headers, and to send its whole request. */
@@ -152,7 +154,8 @@ const settings = Config.all({
   logFormat: withFallback(variable("LOG_FORMAT", oneOf(["human", "json"] as const)), "human" as const),
   logLevel: withFallback(variable("LOG_LEVEL", oneOf(["debug", "info", "warn", "error"] as const)), "info" as const),
   gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
-  pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis)))
+  pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis))),
+  metricsPublic: withFallback(variable("METRICS_PUBLIC", flag), false)
 }).pipe(
   Config.mapOrFail((read) => Either.map(
     Either.all([
@@ -197,7 +200,8 @@ const settings = Config.all({
         },
         logging: { format: read.logFormat, level: read.logLevel },
         gatewayPlugins: read.gatewayPlugins,
-        pluginCallTimeoutMillis: read.pluginCallTimeoutMillis
+        pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
+        metricsPublic: read.metricsPublic
       }
     }
   ))

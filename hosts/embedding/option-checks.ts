@@ -85,7 +85,7 @@ export const OPTION_BOUNDS = {
 
 const OPTIONS = [
   "database", "masterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
-  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging"
+  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics"
 ] as const
 
 const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`
@@ -149,6 +149,12 @@ const checkLogging = (value: unknown): void => {
   }
 }
 
+const checkMetrics = (value: unknown): void => {
+  if (value === undefined || typeof value === "boolean") return
+  if (!isPlainObject(value)) return problem("metrics", `metrics must be true, false or { public: boolean }, got ${describe(value)}`)
+  expectBoolean("metrics.public", expectObject("metrics", value, ["public"])!["public"])
+}
+
 /**
  * Throws `MerchantPaymentsConfigError` for the first missing or wrong option. A Promise (say,
  * `configFromEnv(...)` without `await`) and an empty object (the same Promise spread) are named as such.
@@ -194,4 +200,5 @@ export const checkOptions = (options: unknown): void => {
   expectInteger("checkoutLifetimeMinutes", options["checkoutLifetimeMinutes"], ...OPTION_BOUNDS.checkoutLifetimeMinutes)
   expectInteger("pluginCallTimeoutMillis", options["pluginCallTimeoutMillis"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
   checkLogging(options["logging"])
+  checkMetrics(options["metrics"])
 }

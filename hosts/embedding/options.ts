@@ -45,6 +45,11 @@ export interface MerchantPaymentsOptions {
   readonly checkoutLifetimeMinutes?: number
   /** How long one gateway plugin call may take (default 10 s). */
   readonly pluginCallTimeoutMillis?: number
+  /**
+   * `GET {basePath}/metrics` in the Prometheus text format, behind the admin token (default), readable
+   * by anyone with `{ public: true }`, or off with `false`.
+   */
+  readonly metrics?: boolean | { readonly public?: boolean }
   /** Log lines (default: human lines at info on standard output); `false` logs errors only, to standard error. */
   readonly logging?: false | { readonly format?: LogFormat; readonly level?: LogLevelName; readonly write?: (line: string) => void }
 }
@@ -124,7 +129,10 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
     ...(options.scheduler !== undefined
       ? { scheduler: { enabled: options.scheduler.enabled ?? true, batchSize: options.scheduler.batchSize ?? DEFAULT_BATCH_SIZE } }
       : {}),
-    ...(manualClock !== undefined ? { manualClock } : {})
+    ...(manualClock !== undefined ? { manualClock } : {}),
+    metrics: options.metrics === false
+      ? { enabled: false, public: false }
+      : { enabled: true, public: typeof options.metrics === "object" && options.metrics.public === true }
   }
   return { kit, basePath, manualClock }
 }

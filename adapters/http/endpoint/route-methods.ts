@@ -40,3 +40,25 @@ export const allowedMethods = (router: HttpRouter.HttpRouter<unknown, unknown>) 
     return [...methods].sort()
   }
 }
+
+const statics = (pattern: RoutePattern) => pattern.segments.filter((segment) => !segment.startsWith(":") && segment !== "*").length
+
+/**
+ * The route a request takes, as its template (`/api/v1/verify-payment/:trxId`), read from the router
+ * as `allowedMethods` is: metrics are labelled by it, never by the raw path. Where a literal and a
+ * parameter both match (`/events/recover`, `/events/:eventId`) the literal wins, as in the router;
+ * HEAD takes GET's route. Undefined when no route matches.
+ */
+export const routeTemplates = (router: HttpRouter.HttpRouter<unknown, unknown>) => {
+  const patterns = patternsOf(router, "")
+  return (method: string, pathname: string): string | undefined => {
+    const path = segmentsOf(pathname)
+    const routed = method === "HEAD" ? "GET" : method
+    let best: RoutePattern | undefined
+    for (const pattern of patterns) {
+      if ((pattern.method !== routed && pattern.method !== "*") || !matches(pattern.segments, path)) continue
+      if (best === undefined || statics(pattern) > statics(best)) best = pattern
+    }
+    return best === undefined ? undefined : `/${best.segments.join("/")}`
+  }
+}

@@ -111,6 +111,18 @@ export const pageOperations: ReadonlyArray<Operation> = [
   },
   {
     method: "get",
+    path: "/metrics",
+    operationId: "metrics",
+    summary: "Metrics for a Prometheus scrape",
+    description: "Request counts and latency by route template, payments, refunds, webhook attempts, queue depth and delay, " +
+      "scheduler ticks and lag, gateway plugin calls, and the Node process figures, in the Prometheus text format. " +
+      "Behind the admin token unless the operator made it public (`METRICS_PUBLIC=true`); absent (404) when metrics are off.",
+    tag: "Host",
+    security: "admin",
+    success: { status: 200, description: "The Prometheus text exposition (version 0.0.4).", contentType: "text/plain" }
+  },
+  {
+    method: "get",
     path: "/openapi.json",
     operationId: "openApiDocument",
     summary: "This document",
