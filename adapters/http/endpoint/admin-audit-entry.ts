@@ -1,8 +1,9 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, HashMap, Option } from "effect"
 import type { NewAuditEntry } from "../../../core/audit/audit-entry.js"
-import { MerchantId } from "../../../core/shared/ids.js"
+import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { sha256Hex } from "../../../core/signing/hmac.js"
+import { WalletRepository } from "../../../core/wallets/wallet-repository.js"
 import { clientAddress } from "../request/request-target.js"
 
 /** What the audit log needs to know of the declaration behind an admin call. */
@@ -40,28 +41,33 @@ export const bodyFieldNames = (raw: Uint8Array): ReadonlyArray<string> => {
 
 const WHOLE_ID = /^[1-9][0-9]{0,14}$/
 const MERCHANT_ROUTE = "/admin/v1/merchants/{id}"
+const WALLET_ROUTE = "/admin/v1/wallets/{id}"
 
 const numberField = (body: unknown, name: string): number | undefined => {
   const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined
   return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined
 }
 
+const under = (path: string, route: string) => path === route || path.startsWith(`${route}/`)
+
 /**
- * The merchant a change concerns: the one its path names, else the one its answer names (a wallet,
- * a webhook delivery), else the merchant it created.
+ * The merchant a change concerns: the one its path names (or whose wallet it names: an adjustment's
+ * answer names only the wallet), else the one its answer names (a webhook delivery), else the
+ * merchant it created.
  */
-const concernedMerchant = (
-  operation: AuditedOperation,
-  method: string,
-  params: Readonly<Record<string, string>>,
-  answer: unknown
-): MerchantId | null => {
-  const inPath = operation.path === MERCHANT_ROUTE || operation.path.startsWith(`${MERCHANT_ROUTE}/`) ? params["id"] : undefined
-  if (inPath !== undefined) return WHOLE_ID.test(inPath) ? MerchantId(Number(inPath)) : null
-  const named = numberField(answer, "merchant_id") ??
-    (operation.path === "/admin/v1/merchants" && method === "POST" ? numberField(answer, "id") : undefined)
-  return named === undefined ? null : MerchantId(named)
-}
+const concernedMerchant = (operation: AuditedOperation, method: string, params: Readonly<Record<string, string>>, answer: unknown) =>
+  Effect.gen(function*() {
+    const id = params["id"]
+    if (under(operation.path, MERCHANT_ROUTE)) return id !== undefined && WHOLE_ID.test(id) ? MerchantId(Number(id)) : null
+    if (under(operation.path, WALLET_ROUTE)) {
+      if (id === undefined || !WHOLE_ID.test(id)) return null
+      const wallet = yield* (yield* WalletRepository).findById(WalletId(Number(id)))
+      return Option.isSome(wallet) ? wallet.value.merchantId : null
+    }
+    const named = numberField(answer, "merchant_id") ??
+      (operation.path === "/admin/v1/merchants" && method === "POST" ? numberField(answer, "id") : undefined)
+    return named === undefined ? null : MerchantId(named)
+  })
 
 /** The id the request log gave this request (kept from X-Request-Id or made), to find its line. */
 const requestId = Effect.map(Effect.logAnnotations, (annotations) =>
@@ -81,7 +87,7 @@ export const adminAuditEntry = (operation: AuditedOperation, token: string, rawB
       method: request.method,
       route: operation.path,
       pathParams: params,
-      merchantId: concernedMerchant(operation, request.method, params, answer),
+      merchantId: yield* concernedMerchant(operation, request.method, params, answer),
       status,
       fields: bodyFieldNames(rawBody),
       requestId: yield* requestId
