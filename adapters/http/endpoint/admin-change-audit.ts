@@ -19,6 +19,8 @@ export interface AdminOperation extends AuditedOperation {
 /** GET and HEAD only read: they are not changes, and the log does not hold them. */
 export const isChange = (method: string): boolean => method !== "GET" && method !== "HEAD"
 
+export const isChangeRequest = Effect.map(HttpServerRequest.HttpServerRequest, (request) => isChange(request.method))
+
 const EMPTY = new Uint8Array(0)
 
 /**
@@ -54,5 +56,3 @@ export const auditedChange = <E extends ApiError, R>(operation: AdminOperation, 
     yield* (yield* CheckoutConfigCache).invalidate
     return response
   })
-
-export const isChangeRequest = Effect.map(HttpServerRequest.HttpServerRequest, (request) => isChange(request.method))
