@@ -1,3 +1,4 @@
+import type { AuditLog } from "./audit/audit-log.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
@@ -37,3 +38,4 @@ export type Storage =
   | RateLimitCounters
   | SettingsRepository
   | StoreHealth
+  | AuditLog

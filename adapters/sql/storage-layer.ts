@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import * as Audit from "./audit-log.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
@@ -37,5 +38,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Subscriptions.layer,
   SchedulerLease.layer,
   WebhookOutbox.layer,
-  StoreHealth.layer
+  StoreHealth.layer,
+  Audit.layer
 )

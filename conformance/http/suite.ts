@@ -1,5 +1,6 @@
 import { describe } from "vitest"
 import { adminCases } from "./admin-cases.js"
+import { auditCases } from "./audit-cases.js"
 import { authCases } from "./auth-cases.js"
 import { badInputCases } from "./bad-input-cases.js"
 import { checkoutFlowCases } from "./checkout-flow-cases.js"
@@ -66,6 +67,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     reviewCases(target)
     rateLimitCases(target)
     adminCases(target)
+    auditCases(target)
     rotationCases(target)
     walletCases(target)
     badInputCases(target)

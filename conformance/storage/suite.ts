@@ -1,6 +1,7 @@
 import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Storage } from "../../core/storage.js"
+import { auditLogCases } from "./audit-log-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
@@ -33,4 +34,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     checkoutAttemptCases(it)
     requestGuardCases(it)
     transactionCases(it)
+    auditLogCases(it)
   })

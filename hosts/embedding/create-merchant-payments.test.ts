@@ -141,6 +141,11 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     const adjusted = await payments.admin.wallets.adjust(wallet.id, { amount: "10.05", reason: "float" })
     expect(adjusted).toMatchObject({ amount: "10.05", balance: "10.05" })
     expect((await payments.admin.merchants.get(merchant.id)).id).toBe(merchant.id)
+    // Those changes are in the audit log, the refusal too; the reads are not.
+    const audit = await payments.admin.audit.list({ merchant_id: merchant.id })
+    expect(audit.data.map((entry) => [entry.operation, entry.status])).toEqual([["adjustWallet", 201], ["createWallet", 201], ["createMerchant", 201]])
+    expect(audit.data[0]).toMatchObject({ actor_type: "admin_token", source_address: "unknown", merchant_id: merchant.id })
+    expect((await payments.admin.audit.list({ limit: 50 })).data.some((entry) => entry.operation === "createMerchant" && entry.status === 422)).toBe(true)
   })
 })
 

@@ -3,6 +3,7 @@ import { responseMoneyFields } from "../../adapters/http/endpoint/client-operati
 import { adminApi } from "../../adapters/http/routes/admin-api.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
+import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
 
 /** An admin resource as `payments.admin` returns it: amounts as exact decimal strings, never floats. */
 export type AdminResource<T> = T extends ExactNumber ? string
@@ -17,11 +18,19 @@ export type AdminWallet = AdminResource<ReturnType<typeof walletJson>>
 export type AdminAdjustment = AdminResource<ReturnType<typeof adjustmentJson>>
 export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
 export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
+export type AdminAuditEntry = AdminResource<typeof AuditEntry.Type>
 export type JsonObject = Readonly<Record<string, unknown>>
 
 export interface AdminPage<T> {
   readonly data: ReadonlyArray<T>
   readonly meta: { readonly current_page: number; readonly per_page: number; readonly total: number; readonly last_page: number }
+}
+
+/** A page of the audit log, newest first; `next_cursor` (null on the last page) is the next page's `cursor`. */
+export interface AdminAuditPage {
+  readonly data: ReadonlyArray<AdminAuditEntry>
+  readonly has_more: boolean
+  readonly next_cursor: string | null
 }
 
 export interface IssuedCredentials {
@@ -141,6 +150,11 @@ export const makeAdminApi = (call: AdminCall) => {
     },
     scheduler: {
       run: () => request<{ readonly data: JsonObject }>("POST", "/scheduler/run")
+    },
+    audit: {
+      /** Every admin change, done or refused, newest first: `since` and `until` are ISO 8601 with an offset. */
+      list: (filter: { readonly merchant_id?: number; readonly since?: string; readonly until?: string; readonly limit?: number; readonly cursor?: string } = {}) =>
+        request<AdminAuditPage>("GET", `/audit${query(filter)}`)
     },
     clock: {
       get: () => request<JsonObject>("GET", "/clock"),

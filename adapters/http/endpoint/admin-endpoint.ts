@@ -8,6 +8,7 @@ import { clientAddress } from "../request/request-target.js"
 import { RawBody, readJsonRawBody } from "../request/request-body.js"
 import { renderError, toHttpResponse } from "../response/responses.js"
 import type { ApiError } from "../response/api-error.js"
+import { type AdminOperation, auditedChange, isChangeRequest } from "./admin-change-audit.js"
 
 /** The operator's bearer token for /admin/v1. */
 export class AdminToken extends Context.Tag("merchant-payments/http/AdminToken")<AdminToken, string>() {}
@@ -34,9 +35,14 @@ export const requireAdminToken = Effect.gen(function*() {
   }
 })
 
-export const adminEndpoint = <E extends ApiError, R>(handler: Effect.Effect<ApiResponse, E, R>) =>
+/**
+ * Every /admin/v1 route: the token first, then the handler; a change (any method but GET and HEAD)
+ * runs through the audit log, which records who asked it, from where, and how it was answered.
+ */
+export const adminEndpoint = <E extends ApiError, R>(handler: Effect.Effect<ApiResponse, E, R>, operation: AdminOperation) =>
   Effect.gen(function*() {
     yield* requireAdminToken
+    if (yield* isChangeRequest) return renderApiResponse(yield* auditedChange(operation, yield* AdminToken, handler))
     const rawBody = yield* readJsonRawBody
     return renderApiResponse(yield* Effect.provideService(handler, RawBody, rawBody))
   }).pipe(

@@ -21,7 +21,11 @@ const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
   )
   // The router's context is typed once, by endpointRoutes, from both schemes.
   const handler: HttpRouter.Route.Handler<never, unknown> = endpoint.security === "admin"
-    ? adminEndpoint<ApiError, R>(answer)
+    ? adminEndpoint<ApiError, R>(answer, {
+      operationId: endpoint.operationId,
+      path: endpoint.path,
+      ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {})
+    })
     : merchantEndpoint<ApiError, R>(answer, schemeOptions(endpoint))
   return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH", routerPath(endpoint.path), handler)
 }

@@ -48,6 +48,12 @@ export interface Endpoint<
   readonly success: { readonly status: number; readonly description: string; readonly schema: S }
   /** Core input names whose request field is not their snake_case (`amount` sent as `payment_amount`). */
   readonly wireNames?: Readonly<Record<string, string>>
+  /**
+   * An admin change that commits as it goes (a scheduler tick: a transaction per subscription, under
+   * a lease others must see at once) and so cannot run inside one transaction with its audit entry:
+   * the entry is written right after it instead.
+   */
+  readonly commitsAsItGoes?: true
   readonly handler: Effect.Effect<Schema.Schema.Type<S>, ApiError, R>
 }
 
@@ -68,6 +74,7 @@ export const endpoint = <
     readonly success: { readonly status: number; readonly description: string; readonly schema: S }
     readonly errors?: ReadonlyArray<Tags>
     readonly wireNames?: Readonly<Record<string, string>>
+    readonly commitsAsItGoes?: true
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
     readonly handler: Effect.Effect<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R>
   }

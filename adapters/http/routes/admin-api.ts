@@ -1,3 +1,4 @@
+import { adminAuditEndpoints } from "./admin-audit-routes.js"
 import { adminClockEndpoints } from "./admin-clock-routes.js"
 import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
@@ -19,5 +20,6 @@ export const adminApi = [
   ...adminClockEndpoints,
   ...adminSchedulerEndpoints,
   ...adminWebhookEndpoints,
-  ...adminPaymentEndpoints
+  ...adminPaymentEndpoints,
+  ...adminAuditEndpoints
 ] as const

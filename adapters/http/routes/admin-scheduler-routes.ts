@@ -13,6 +13,7 @@ const run = endpoint({
   security: "admin",
   success: { status: 200, description: "What the tick did.", schema: Resources.SchedulerReport },
   errors: ["SchedulerBusy"],
+  commitsAsItGoes: true,
   handler: Effect.map(runOnce, (report) => ({
     data: {
       processed: report.processed,

@@ -9,6 +9,7 @@ import webhookFairness from "./0004_webhook_fairness.js"
 import credentialOverlap from "./0005_credential_overlap.js"
 import events from "./0006_events.js"
 import pausedTargets from "./0007_paused_targets.js"
+import adminAudit from "./0008_admin_audit.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -18,7 +19,8 @@ export const migrations = {
   "0004_webhook_fairness": webhookFairness,
   "0005_credential_overlap": credentialOverlap,
   "0006_events": events,
-  "0007_paused_targets": pausedTargets
+  "0007_paused_targets": pausedTargets,
+  "0008_admin_audit": adminAudit
 }
 
 const migrate = Migrator.make({})

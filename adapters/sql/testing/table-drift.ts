@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
 import { Effect, type Layer, Schema, SchemaAST } from "effect"
 import { expect } from "vitest"
+import { AuditRow } from "../audit-log.js"
 import { AttemptColumns } from "../checkout-attempt-repository.js"
 import { CredentialRow, RetiredCredentialRow } from "../credential-repository.js"
 import { GatewayRefundRow } from "../gateway-refund-repository.js"
@@ -51,6 +52,7 @@ const TABLES: ReadonlyArray<Table> = [
   { table: "webhook_attempts", row: AttemptRow, unread: ["id"] },
   { table: "webhook_targets", row: FailingTargetRow },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
+  { table: "audit_log", row: AuditRow },
   { table: "idempotency_keys", row: RecordRow, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
 

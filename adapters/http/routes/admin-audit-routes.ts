@@ -1,0 +1,59 @@
+import { Effect } from "effect"
+import type { AuditEntry } from "../../../core/audit/audit-entry.js"
+import { listAudit } from "../../../core/audit/list-audit.js"
+import { MerchantId } from "../../../core/shared/ids.js"
+import { toIsoString } from "../../../core/shared/instant.js"
+import * as Parameters from "../contract/audit-parameters.js"
+import * as Resources from "../contract/audit-resources.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import { listQuery } from "../request/page-query.js"
+
+const entryJson = (entry: AuditEntry): typeof Resources.AuditEntry.Type => ({
+  id: entry.id,
+  created_at: toIsoString(entry.createdAt),
+  actor_type: entry.actorType,
+  actor_id: entry.actorId,
+  source_address: entry.sourceAddress,
+  operation: entry.operation,
+  method: entry.method,
+  route: entry.route,
+  path_params: entry.pathParams,
+  merchant_id: entry.merchantId,
+  status: entry.status,
+  fields: entry.fields,
+  request_id: entry.requestId
+})
+
+const list = endpoint({
+  method: "get",
+  path: "/admin/v1/audit",
+  operationId: "listAuditEntries",
+  summary: "The audit log, newest first",
+  description: "Every admin change (any method but GET), done or refused, with who asked it, from where and when. " +
+    "Pages follow next_cursor, which stays right while new entries arrive.",
+  tag: "Admin: audit",
+  security: "admin",
+  parameters: Parameters.auditListParameters,
+  success: { status: 200, description: "A page of entries.", schema: Resources.AuditPage },
+  handler: Effect.gen(function*() {
+    const query = yield* listQuery
+    const request = yield* query.done({
+      limit: Parameters.auditLimitParameter.read(query),
+      cursor: Parameters.auditCursorParameter.read(query),
+      merchantId: Parameters.auditMerchantParameter.read(query),
+      since: Parameters.auditSinceParameter.read(query),
+      until: Parameters.auditUntilParameter.read(query)
+    })
+    const page = yield* listAudit({
+      limit: request.limit,
+      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+      ...(request.merchantId !== undefined ? { merchantId: MerchantId(request.merchantId) } : {}),
+      ...(request.since !== undefined ? { since: request.since } : {}),
+      ...(request.until !== undefined ? { until: request.until } : {})
+    })
+    return { data: page.entries.map(entryJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
+  })
+})
+
+/** docs/admin-api.md, the audit log. */
+export const adminAuditEndpoints = [list] as const

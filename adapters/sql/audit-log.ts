@@ -1,0 +1,77 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import type { AuditEntry } from "../../core/audit/audit-entry.js"
+import { AuditLog } from "../../core/audit/audit-log.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64, JsonText, NullableString, SafeInt, StringList } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+export const AuditRow = Schema.Struct({
+  id: SafeInt,
+  created_at: Int64,
+  actor_type: Schema.Literal("admin_token", "merchant_user"),
+  actor_id: Schema.String,
+  source_address: Schema.String,
+  operation: Schema.String,
+  method: Schema.String,
+  route: Schema.String,
+  path_params: JsonText(Schema.Record({ key: Schema.String, value: Schema.String })),
+  merchant_id: Schema.NullOr(SafeInt),
+  status: SafeInt,
+  fields: StringList,
+  request_id: NullableString
+})
+
+const entries = rowMapper(AuditRow, (row): AuditEntry => ({
+  id: row.id,
+  createdAt: Instant(row.created_at),
+  actorType: row.actor_type,
+  actorId: row.actor_id,
+  sourceAddress: row.source_address,
+  operation: row.operation,
+  method: row.method,
+  route: row.route,
+  pathParams: row.path_params,
+  merchantId: row.merchant_id === null ? null : MerchantId(row.merchant_id),
+  status: row.status,
+  fields: row.fields,
+  requestId: row.request_id
+}))
+
+export const layer = Layer.effect(
+  AuditLog,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    AuditLog.of({
+      record: (entry, at) =>
+        sql`INSERT INTO audit_log ${
+          sql.insert({
+            created_at: at,
+            actor_type: entry.actorType,
+            actor_id: entry.actorId,
+            source_address: entry.sourceAddress,
+            operation: entry.operation,
+            method: entry.method,
+            route: entry.route,
+            path_params: JSON.stringify(entry.pathParams),
+            merchant_id: entry.merchantId,
+            status: entry.status,
+            fields: JSON.stringify(entry.fields),
+            request_id: entry.requestId
+          })
+        } RETURNING *`.pipe(Effect.flatMap(entries.one), dbCall),
+
+      list: (query) =>
+        sql`SELECT * FROM audit_log WHERE ${
+          sql.and([
+            ...(query.merchantId !== undefined ? [sql`merchant_id = ${query.merchantId}`] : []),
+            ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
+            ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
+            ...(query.before !== undefined
+              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
+              : [])
+          ])
+        } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(entries.all), dbCall)
+    }))
+)
