@@ -55,6 +55,9 @@ const resealColumn = (sql: SqlClient.SqlClient, keys: RotationKeys, spec: Column
       // Compare and set: a value a host rewrote meanwhile is not overwritten with the stale one.
       const updated = yield* sql`UPDATE ${sql(spec.table)} SET ${sql(spec.column)} = ${next.right.text.value} WHERE ${where} AND ${sql(spec.column)} = ${stored} RETURNING 1 AS one`
       if (updated.length !== 1) {
+        // A row purged meanwhile (an ended overlap) holds nothing to re-seal; one rewritten is a race to run again.
+        const still = yield* sql`SELECT 1 AS one FROM ${sql(spec.table)} WHERE ${where}`
+        if (still.length === 0) continue
         return yield* new SealedValueChanged({ message: `${spec.table}.${spec.column} changed while rotating; nothing was re-sealed, run the command again` })
       }
       resealed += next.right.resealed

@@ -50,7 +50,11 @@ describe("rotate-master-key on SQLite", () => {
 
       const missing = await runCli(["rotate-master-key"], { DATABASE_URL: url, MASTER_KEY: NEW_KEY })
       expect([missing.code, missing.stdout]).toEqual([1, ""])
-      expect(missing.stderr.trim().split("\n")).toEqual([expect.stringContaining("needs MASTER_KEY_PREVIOUS")])
+      expect(missing.stderr.trim().split("\n")).toEqual([expect.stringContaining("needs MASTER_KEY_PREVIOUS: MASTER_KEY is the new key")])
+      const postgres = await runCli(["rotate-master-key"], { DATABASE_URL: "postgres://nobody@127.0.0.1:1/none" })
+      expect([postgres.code, postgres.stderr.trim()]).toEqual([1, expect.stringContaining("needs MASTER_KEY and MASTER_KEY_PREVIOUS")])
+      const badPrevious = await runCli(["rotate-master-key"], { DATABASE_URL: url, MASTER_KEY: NEW_KEY, MASTER_KEY_PREVIOUS: "short" })
+      expect([badPrevious.code, badPrevious.stderr.trim()]).toEqual([1, expect.stringContaining("MASTER_KEY_PREVIOUS must be 32 bytes")])
 
       const same = await runCli(["rotate-master-key"], { DATABASE_URL: url, MASTER_KEY: OLD_KEY, MASTER_KEY_PREVIOUS: OLD_KEY })
       expect([same.code, same.stderr.trim()]).toEqual([1, expect.stringContaining("MASTER_KEY_PREVIOUS is the same key as MASTER_KEY")])

@@ -12,8 +12,9 @@ const sameKey = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.f
 
 /** MASTER_KEY is the new key and MASTER_KEY_PREVIOUS the one the store is sealed under now. */
 const keysFromSettings = (config: HostConfig): RotationKeys => {
-  if (config.previousMasterKey === undefined) {
-    throw new HostFailure("rotate-master-key needs MASTER_KEY_PREVIOUS (the key the store is sealed under now) beside MASTER_KEY (the new key)")
+  if (config.masterKey === undefined || config.previousMasterKey === undefined) {
+    const missing = [config.masterKey === undefined ? "MASTER_KEY" : [], config.previousMasterKey === undefined ? "MASTER_KEY_PREVIOUS" : []].flat()
+    throw new HostFailure(`rotate-master-key needs ${missing.join(" and ")}: MASTER_KEY is the new key, MASTER_KEY_PREVIOUS the key the store is sealed under now`)
   }
   const keys = resolveMasterKeys(config)
   if (keys.previousMasterKey === undefined) throw new HostFailure("MASTER_KEY_PREVIOUS could not be read")
