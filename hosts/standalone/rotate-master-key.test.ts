@@ -105,6 +105,8 @@ describe("rotate-master-key on SQLite", () => {
       const staged = generateMasterKey()
       writeFileSync(keyFile("master.key.next"), `${staged}\n`, { mode: 0o600 })
       await expect(configFromEnv(env)).rejects.toThrow(/master key rotation was interrupted .*run rotate-master-key again/)
+      const serve = await runCli(["serve"], { ...env, PORT: "0", HOST: "127.0.0.1", DEMO: "false" })
+      expect([serve.code, serve.stderr.trim()]).toEqual([1, expect.stringMatching(/^merchant-payments: a master key rotation was interrupted .*run rotate-master-key again/)])
       const finished = await runCli(["rotate-master-key"], env)
       expect(finished.code, finished.stderr).toBe(0)
       expect(finished.stdout).toContain("re-sealed 2 secrets under the new master key")
