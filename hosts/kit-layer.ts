@@ -44,6 +44,11 @@ export type StoreConfig =
 export interface KitConfig {
   readonly store: StoreConfig
   readonly masterKey: Uint8Array
+  /**
+   * The key the store was sealed under before a rotation (MASTER_KEY_PREVIOUS): opened with, never
+   * sealed or signed with, so hosts serve across `rotate-master-key`.
+   */
+  readonly previousMasterKey?: Uint8Array | undefined
   readonly adminToken: string
   readonly settings: SiteSettings
   readonly currencies: CurrencyCatalog.CurrencyCatalog
@@ -161,17 +166,17 @@ export const storageLayer = (store: StoreConfig) =>
 export const kitLayer = (config: KitConfig) => {
   const services = Layer.mergeAll(Authenticator.layer(), AuthThrottle.layer.pipe(Layer.provideMerge(RateLimiter.layer()))).pipe(
     Layer.provideMerge(SiteSettingsService.layer(config.settings)),
-    Layer.provideMerge(secretBoxLayer(config.masterKey))
+    Layer.provideMerge(secretBoxLayer(config.masterKey, config.previousMasterKey))
   )
   const base = Layer.mergeAll(
     services,
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
-    GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey)]), ...(config.plugins ?? [])], {
+    GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey, config.previousMasterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
     }),
-    CheckoutLinks.layer({ key: config.masterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
+    CheckoutLinks.layer({ key: config.masterKey, previousKey: config.previousMasterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive,
     RealClock.layer,
     CheckoutConfig.layer(),

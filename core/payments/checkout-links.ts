@@ -16,11 +16,25 @@ export class CheckoutLinks extends Context.Tag("merchant-payments/CheckoutLinks"
   readonly baseUrl: string
 }>() {}
 
-export const layer = (options: { readonly key: Uint8Array; readonly baseUrl: string; readonly lifetimeSeconds: number }) =>
+/**
+ * Links are issued under `key`; during a master key rotation a link issued under `previousKey`
+ * still opens until it expires, so no customer mid-checkout is turned away by the rotation.
+ */
+export const layer = (options: {
+  readonly key: Uint8Array
+  readonly previousKey?: Uint8Array | undefined
+  readonly baseUrl: string
+  readonly lifetimeSeconds: number
+}) =>
   Layer.succeed(CheckoutLinks, CheckoutLinks.of({
     linkFor: (trxId, expiresAtSeconds) =>
       `${options.baseUrl}/checkout/${issueCheckoutToken({ key: options.key, trxId, expiresAtSeconds })}`,
-    read: (token, nowSeconds) => verifyCheckoutToken({ key: options.key, token, nowSeconds }),
+    read: (token, nowSeconds) => {
+      const check = verifyCheckoutToken({ key: options.key, token, nowSeconds })
+      return check._tag === "Invalid" && options.previousKey !== undefined
+        ? verifyCheckoutToken({ key: options.previousKey, token, nowSeconds })
+        : check
+    },
     lifetimeSeconds: options.lifetimeSeconds,
     baseUrl: options.baseUrl
   }))

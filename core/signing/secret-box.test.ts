@@ -1,6 +1,6 @@
-import { Either } from "effect"
+import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { generateMasterKey, open, parseMasterKey, seal } from "./secret-box.js"
+import { generateMasterKey, open, openWithAny, parseMasterKey, seal, SecretBox, secretBoxLayer } from "./secret-box.js"
 
 const key = Either.getOrThrow(parseMasterKey("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"))
 
@@ -35,5 +35,27 @@ describe("secret box", () => {
     expect(Either.isLeft(parseMasterKey("short"))).toBe(true)
     expect(Either.isLeft(parseMasterKey("0".repeat(62)))).toBe(true)
     expect(Either.isLeft(parseMasterKey(Buffer.alloc(16).toString("base64")))).toBe(true)
+  })
+})
+
+describe("secret box with two keys (a master key rotation)", () => {
+  const previous = Either.getOrThrow(parseMasterKey(generateMasterKey()))
+  const current = Either.getOrThrow(parseMasterKey(generateMasterKey()))
+  const both = Effect.runSync(Effect.provide(SecretBox, secretBoxLayer(current, previous)))
+  const currentOnly = Effect.runSync(Effect.provide(SecretBox, secretBoxLayer(current)))
+
+  it("opens what either key sealed, and seals with the current key only", () => {
+    expect(both.open(seal(previous, "old secret"))).toEqual(Either.right("old secret"))
+    expect(both.open(seal(current, "new secret"))).toEqual(Either.right("new secret"))
+    const sealed = both.seal("sealed now")
+    expect(open(current, sealed)).toEqual(Either.right("sealed now"))
+    expect(Either.isLeft(open(previous, sealed))).toBe(true)
+  })
+
+  it("without the previous key, what it sealed no longer opens; a third key's value never does", () => {
+    expect(Either.isLeft(currentOnly.open(seal(previous, "old secret")))).toBe(true)
+    const stranger = Either.getOrThrow(parseMasterKey(generateMasterKey()))
+    expect(Either.isLeft(both.open(seal(stranger, "foreign")))).toBe(true)
+    expect(Either.isLeft(openWithAny([], seal(current, "x")))).toBe(true)
   })
 })

@@ -60,14 +60,30 @@ export const open = (key: Uint8Array, sealed: string): Either.Either<string, Sea
   }
 }
 
+/**
+ * Opens with each key in turn: during a master key rotation a host holds the new key and the one
+ * the store may still be sealed under, so it reads both while the command re-seals.
+ */
+export const openWithAny = (keys: ReadonlyArray<Uint8Array>, sealed: string): Either.Either<string, SealedSecretUnreadable> => {
+  let result: Either.Either<string, SealedSecretUnreadable> = Either.left(new SealedSecretUnreadable({ message: "no master key to open with" }))
+  for (const key of keys) {
+    result = open(key, sealed)
+    if (Either.isRight(result)) return result
+  }
+  return result
+}
+
 /** The sealing service, keyed once from configuration. */
 export class SecretBox extends Context.Tag("merchant-payments/SecretBox")<SecretBox, {
   readonly seal: (plaintext: string) => string
   readonly open: (sealed: string) => Either.Either<string, SealedSecretUnreadable>
 }>() {}
 
-export const secretBoxLayer = (masterKey: Uint8Array) =>
-  Layer.succeed(SecretBox, SecretBox.of({
+/** Seals under `masterKey` only; opens under it, then under `previousKey` (MASTER_KEY_PREVIOUS) if given. */
+export const secretBoxLayer = (masterKey: Uint8Array, previousKey?: Uint8Array) => {
+  const keys = previousKey === undefined ? [masterKey] : [masterKey, previousKey]
+  return Layer.succeed(SecretBox, SecretBox.of({
     seal: (plaintext) => seal(masterKey, plaintext),
-    open: (sealed) => open(masterKey, sealed)
+    open: (sealed) => openWithAny(keys, sealed)
   }))
+}

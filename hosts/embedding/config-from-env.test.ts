@@ -52,6 +52,14 @@ describe("configFromEnv", () => {
     await expect(configFromEnv({ DATABASE_URL: "postgres://db.invalid/payments", BASE_URL: "https://shop.example" })).rejects.toThrow("MASTER_KEY is required with PostgreSQL")
   })
 
+  it("reads MASTER_KEY_PREVIOUS as previousMasterKey, and names it when it is not a key", async () => {
+    const env = { DATABASE_URL: "postgres://db.invalid/payments", BASE_URL: "https://shop.example", MASTER_KEY: "11".repeat(32) }
+    const options = await configFromEnv({ ...env, MASTER_KEY_PREVIOUS: "22".repeat(32) })
+    expect(Buffer.from(options.previousMasterKey as Uint8Array).toString("hex")).toBe("22".repeat(32))
+    expect((await configFromEnv(env)).previousMasterKey).toBeUndefined()
+    await expect(configFromEnv({ ...env, MASTER_KEY_PREVIOUS: "short" })).rejects.toThrow(/^MASTER_KEY_PREVIOUS must be 32 bytes/)
+  })
+
   it("with SQLite and no MASTER_KEY, creates the key beside the database file once and reads it back after", async () => {
     const scratch = mkdtempSync(join(tmpdir(), "mp-config-key-"))
     try {

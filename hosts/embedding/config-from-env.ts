@@ -1,13 +1,14 @@
 import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
 import { type HostConfig, readHostConfig } from "./host-config.js"
-import { resolveMasterKey } from "./local-secrets.js"
+import { resolveMasterKeys } from "./local-secrets.js"
 import { loadPluginModules } from "./plugin-modules.js"
 import type { MerchantPaymentsOptions } from "./options.js"
 
 /** The keys a host runs with: from the environment, or (standalone quickstart) kept beside the SQLite file. */
 export interface HostKeys {
   readonly masterKey: string | Uint8Array
+  readonly previousMasterKey?: string | Uint8Array | undefined
   readonly adminToken: string | undefined
 }
 
@@ -18,6 +19,7 @@ export interface HostKeys {
 export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugins: ReadonlyArray<PluginEntry>): MerchantPaymentsOptions => ({
   database: config.store,
   masterKey: keys.masterKey,
+  ...(keys.previousMasterKey !== undefined ? { previousMasterKey: keys.previousMasterKey } : {}),
   ...(keys.adminToken !== undefined ? { adminToken: keys.adminToken } : {}),
   baseUrl: config.baseUrl,
   basePath: config.basePath,
@@ -42,14 +44,15 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
  * the standalone host (DATABASE_URL, MASTER_KEY, ADMIN_TOKEN, BASE_URL, BASE_PATH, GATEWAY_PLUGINS...).
  *
  * Async, so it must be awaited: the gateway plugin modules GATEWAY_PLUGINS names are loaded with
- * `import()`, which only exists as a Promise. Without MASTER_KEY, a SQLite store reads the key kept
+ * `import()`, which only exists as a Promise. MASTER_KEY_PREVIOUS, during a master key rotation, is
+ * opened with and never sealed with. Without MASTER_KEY, a SQLite store reads the key kept
  * beside its database file, or creates it there on the first start, as the standalone host does; with
  * PostgreSQL every host must share one key, so MASTER_KEY is required. ADMIN_TOKEN is read, never
  * invented: without it the admin HTTP API answers no one (`payments.admin` still works).
  */
 export const configFromEnv = async (env: NodeJS.ProcessEnv, options: { readonly cwd?: string } = {}): Promise<MerchantPaymentsOptions> => {
   const config = readHostConfig(env)
-  const masterKey = resolveMasterKey(config)
+  const keys = resolveMasterKeys(config)
   const plugins = await loadPluginModules(config.gatewayPlugins, options.cwd ?? process.cwd())
-  return optionsFromHostConfig(config, { masterKey, adminToken: config.adminToken }, plugins)
+  return optionsFromHostConfig(config, { ...keys, adminToken: config.adminToken }, plugins)
 }

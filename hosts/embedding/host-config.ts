@@ -21,6 +21,8 @@ export interface HostConfig {
   readonly dataDir: string
   readonly adminToken: string | undefined
   readonly masterKey: string | undefined
+  /** MASTER_KEY_PREVIOUS: during a rotation, the key the store was sealed under before MASTER_KEY. */
+  readonly previousMasterKey: string | undefined
   readonly signatureToleranceSeconds: number | undefined
   readonly rateLimitPerMinute: number | undefined
   readonly demo: boolean
@@ -134,6 +136,7 @@ const settings = Config.all({
   store: variable("DATABASE_URL", storeAddress),
   adminToken: optional(variable("ADMIN_TOKEN", text)),
   masterKey: optional(variable("MASTER_KEY", text)),
+  previousMasterKey: optional(variable("MASTER_KEY_PREVIOUS", text)),
   signatureToleranceSeconds: optional(variable("SIGNATURE_TOLERANCE_SECONDS", wholeNumber(1, 86_400))),
   rateLimitPerMinute: optional(variable("RATE_LIMIT_PER_MINUTE", wholeNumber(1, 1_000_000))),
   demo: withFallback(variable("DEMO", (value) => Either.right(value.toLowerCase() !== "false")), true),
@@ -179,6 +182,7 @@ const settings = Config.all({
         dataDir,
         adminToken: read.adminToken,
         masterKey: read.masterKey,
+        previousMasterKey: read.previousMasterKey,
         signatureToleranceSeconds: read.signatureToleranceSeconds,
         rateLimitPerMinute: read.rateLimitPerMinute,
         demo: read.demo,

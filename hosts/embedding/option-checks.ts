@@ -84,7 +84,7 @@ export const OPTION_BOUNDS = {
 } as const satisfies Record<string, readonly [number, number]>
 
 const OPTIONS = [
-  "database", "masterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
+  "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
   "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics"
 ] as const
 
@@ -104,10 +104,13 @@ const checkDatabase = (value: unknown): void => {
   problem("database", `database must be ${DATABASE_FORMS}, got a store of kind ${describe(store["kind"])}`)
 }
 
-const checkMasterKey = (value: unknown): void => {
-  if (value === undefined) problem("masterKey", "masterKey is required: 32 bytes as 64 hex digits or base64 (the same on every host of one store)")
+const checkMasterKey = (value: unknown, name: "masterKey" | "previousMasterKey" = "masterKey"): void => {
+  if (value === undefined) {
+    if (name === "previousMasterKey") return
+    problem(name, "masterKey is required: 32 bytes as 64 hex digits or base64 (the same on every host of one store)")
+  }
   if (typeof value !== "string" && !(value instanceof Uint8Array)) {
-    problem("masterKey", `masterKey must be a string (64 hex digits or base64) or 32 bytes, got ${describe(value)}`)
+    problem(name, `${name} must be a string (64 hex digits or base64) or 32 bytes, got ${describe(value)}`)
   }
 }
 
@@ -172,6 +175,7 @@ export const checkOptions = (options: unknown): void => {
   }
   checkDatabase(options["database"])
   checkMasterKey(options["masterKey"])
+  checkMasterKey(options["previousMasterKey"], "previousMasterKey")
   expectString("baseUrl", options["baseUrl"], true)
   expectString("adminToken", options["adminToken"], false)
   if (options["basePath"] !== undefined && typeof options["basePath"] !== "string") {

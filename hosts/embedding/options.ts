@@ -22,6 +22,11 @@ export interface MerchantPaymentsOptions {
   readonly database: string | StoreConfig | Layer.Layer<SqlClient.SqlClient, unknown>
   /** 32 bytes: 64 hex digits or base64, or the bytes themselves. Every host of one store uses the same. */
   readonly masterKey: string | Uint8Array
+  /**
+   * During a master key rotation, the key the store was sealed under before (same forms as
+   * masterKey): secrets and checkout links under it still open; nothing new is sealed with it.
+   */
+  readonly previousMasterKey?: string | Uint8Array
   /** The admin API's bearer token; without one the admin HTTP API refuses everyone (`payments.admin` still works). */
   readonly adminToken?: string
   /** The app's public origin, e.g. `https://shop.example`; links are baseUrl + basePath + path. */
@@ -81,9 +86,9 @@ export const storeOf = (database: string | StoreConfig | Layer.Layer<SqlClient.S
   return problem(name, `${name} must start with postgres://, postgresql:// or sqlite:, got "${database.replace(/\/\/.*@/, "//***@")}"`)
 }
 
-const masterKeyOf = (key: string | Uint8Array): Uint8Array => {
-  if (typeof key !== "string") return key.length === 32 ? Uint8Array.from(key) : problem("masterKey", "masterKey must be 32 bytes")
-  return Either.getOrElse(parseMasterKey(key), (error) => problem("masterKey", error.message.replace("MASTER_KEY", "masterKey")))
+const masterKeyOf = (key: string | Uint8Array, name: "masterKey" | "previousMasterKey" = "masterKey"): Uint8Array => {
+  if (typeof key !== "string") return key.length === 32 ? Uint8Array.from(key) : problem(name, `${name} must be 32 bytes`)
+  return Either.getOrElse(parseMasterKey(key), (error) => problem(name, error.message.replace("MASTER_KEY", name)))
 }
 
 const clockOf = (options: MerchantPaymentsOptions): ManualClock | undefined => {
@@ -116,6 +121,7 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
   const kit: KitConfig = {
     store: storeOf(options.database),
     masterKey: masterKeyOf(options.masterKey),
+    ...(options.previousMasterKey !== undefined ? { previousMasterKey: masterKeyOf(options.previousMasterKey, "previousMasterKey") } : {}),
     // Without a token of its own, the admin HTTP API answers no one: the random one is never shown.
     adminToken: options.adminToken ?? `adm_${randomBytes(32).toString("base64url")}`,
     settings: { ...defaultSiteSettings, siteUrl: publicBase, ...options.settings },

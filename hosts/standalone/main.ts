@@ -10,13 +10,15 @@ import { HostFailure } from "../embedding/host-config.js"
 import { explainFailure } from "./startup-problems.js"
 import { resolve } from "node:path"
 import { backupSqlite } from "../../adapters/sqlite/sqlite-backup.js"
+import { rotateMasterKey } from "./rotate-master-key.js"
 
-const USAGE = `usage: merchant-payments [serve|migrate|backup FILE]
-  serve        start the HTTP API (default); migrations run first
-  migrate      apply database migrations and exit
-  backup FILE  copy the embedded SQLite store to FILE (a new file), also while a host serves it`
+const USAGE = `usage: merchant-payments [serve|migrate|backup FILE|rotate-master-key]
+  serve              start the HTTP API (default); migrations run first
+  migrate            apply database migrations and exit
+  backup FILE        copy the embedded SQLite store to FILE (a new file), also while a host serves it
+  rotate-master-key  re-seal every stored secret under MASTER_KEY (from MASTER_KEY_PREVIOUS) in one transaction`
 
-type Command = { readonly name: "serve" | "migrate" } | { readonly name: "backup"; readonly file: string }
+type Command = { readonly name: "serve" | "migrate" | "rotate-master-key" } | { readonly name: "backup"; readonly file: string }
 
 const run = (command: Command, config: HostConfig): Effect.Effect<void, unknown> => {
   if (command.name === "backup") {
@@ -29,6 +31,7 @@ const run = (command: Command, config: HostConfig): Effect.Effect<void, unknown>
       Effect.catchTag("BackupFailed", (failure) => Effect.fail(new HostFailure(`backup: ${failure.message}`)))
     )
   }
+  if (command.name === "rotate-master-key") return rotateMasterKey(config)
   if (command.name === "migrate") {
     // Building the storage layer applies the migrations; nothing else is started.
     return Effect.zipRight(Layer.build(storageLayer(config.store)), Effect.log("migrations applied")).pipe(Effect.scoped)
@@ -55,7 +58,7 @@ const program = (command: Command): Effect.Effect<void, unknown> =>
   })
 
 const [name = "serve", ...rest] = process.argv.slice(2)
-const command: Command | undefined = (name === "serve" || name === "migrate") && rest.length === 0
+const command: Command | undefined = (name === "serve" || name === "migrate" || name === "rotate-master-key") && rest.length === 0
   ? { name }
   : name === "backup" && rest.length === 1 && rest[0] !== ""
   ? { name, file: rest[0]! }

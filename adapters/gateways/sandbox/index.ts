@@ -11,5 +11,9 @@ export const SANDBOX_SECRET_LABEL = "merchant-payments/gateways/sandbox/v1"
  * The simulator keyed from the host's master key, so no extra secret has to be configured and every
  * host sharing the master key verifies the others' forms.
  */
-export const sandboxPlugin = (masterKey: Uint8Array): GatewayPluginDefinition<SandboxConfig> =>
-  makeSandboxPlugin({ secret: hmacSha256(masterKey, SANDBOX_SECRET_LABEL) })
+export const sandboxPlugin = (masterKey: Uint8Array, previousMasterKey?: Uint8Array): GatewayPluginDefinition<SandboxConfig> =>
+  makeSandboxPlugin({
+    secret: hmacSha256(masterKey, SANDBOX_SECRET_LABEL),
+    // A sandbox form rendered before a master key rotation still posts back while MASTER_KEY_PREVIOUS is set.
+    ...(previousMasterKey !== undefined ? { previousSecret: hmacSha256(previousMasterKey, SANDBOX_SECRET_LABEL) } : {})
+  })

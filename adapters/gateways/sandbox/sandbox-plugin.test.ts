@@ -165,6 +165,16 @@ describe("sandbox plugin identity and keys", () => {
     expect((await settle(sandboxPlugin(new Uint8Array(32).fill(8)), pressButton(page, "pay")!.fields))).toBe("unverified")
   })
 
+  it("across a master key rotation, accepts a form signed under the previous key while it is configured, and signs with the new one", async () => {
+    const previous = new Uint8Array(32).fill(9)
+    const next = new Uint8Array(32).fill(10)
+    const renderedBefore = pressButton(await html(sandboxPlugin(previous), request()), "pay")!.fields
+    expect(await settle(sandboxPlugin(next, previous), renderedBefore)).toBe("paid")
+    expect(await settle(sandboxPlugin(next), renderedBefore)).toBe("unverified")
+    const renderedDuring = pressButton(await html(sandboxPlugin(next, previous), request()), "pay")!.fields
+    expect(await settle(sandboxPlugin(next), renderedDuring)).toBe("paid")
+  })
+
   it("refuses a secret shorter than 32 bytes", () => {
     expect(() => makeSandboxPlugin({ secret: new Uint8Array(16) })).toThrow(RangeError)
   })

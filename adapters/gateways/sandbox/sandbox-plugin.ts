@@ -20,6 +20,8 @@ export type SandboxConfig = typeof SandboxConfig.Type
 export interface SandboxPluginOptions {
   /** Keys the outcome signatures; at least 32 bytes so a forged return is out of reach. */
   readonly secret: Uint8Array
+  /** Also accepted on a return, never used to sign: forms rendered before a master key rotation. */
+  readonly previousSecret?: Uint8Array | undefined
 }
 
 /**
@@ -49,6 +51,7 @@ const parseSandboxConfig = (raw: unknown) =>
 export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginDefinition<SandboxConfig> => {
   if (options.secret.length < 32) throw new RangeError("the sandbox plugin secret must be at least 32 bytes")
   const secret = Uint8Array.from(options.secret)
+  const accepted = options.previousSecret === undefined ? [secret] : [secret, Uint8Array.from(options.previousSecret)]
   return {
     id: SANDBOX_PLUGIN_ID,
     displayName: "Sandbox simulator",
@@ -78,7 +81,7 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
       }
       // Checked against the payment's own amount and currency, never against values the browser sent.
       const facts = { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency }
-      return Effect.succeed(outcomeSignatureMatches(secret, facts, signature) ? { outcome, verified: true } : unverified)
+      return Effect.succeed(accepted.some((key) => outcomeSignatureMatches(key, facts, signature)) ? { outcome, verified: true } : unverified)
     },
     refund: (context) =>
       context.environment !== "sandbox"
