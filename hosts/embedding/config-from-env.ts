@@ -36,7 +36,7 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   ...(config.clockStartMillis !== undefined ? { clockStart: config.clockStartMillis } : {}),
   ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
   logging: config.logging,
-  metrics: { public: config.metricsPublic }
+  metrics: config.metrics.enabled && { public: config.metrics.public }
 })
 
 /**

@@ -48,6 +48,15 @@ describe("the host's settings, read once", () => {
     expect(config.gatewayPlugins).toEqual(["a", "b"])
   })
 
+  it("reads METRICS and METRICS_PUBLIC: on behind the token by default, public or off when told", () => {
+    expect(readHostConfig({}).metrics).toEqual({ enabled: true, public: false })
+    expect(readHostConfig({ METRICS_PUBLIC: "true" }).metrics).toEqual({ enabled: true, public: true })
+    expect(readHostConfig({ METRICS: "OFF" }).metrics).toEqual({ enabled: false, public: false })
+    expect(problemOf({ METRICS: "maybe", METRICS_PUBLIC: "yes" })).toBe(
+      `METRICS must be one of on, off, got "maybe"; METRICS_PUBLIC must be true or false, got "yes"`
+    )
+  })
+
   it("takes the documented 8-attempt schedule (about 27 hours) and a pause period; refuses an endless schedule", () => {
     const config = readHostConfig({
       WEBHOOK_RETRY_DELAYS_MS: "5000,300000,1800000,7200000,18000000,36000000,36000000",

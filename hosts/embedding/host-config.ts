@@ -41,8 +41,8 @@ export interface HostConfig {
   readonly gatewayPlugins: ReadonlyArray<string>
   /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
   readonly pluginCallTimeoutMillis: number | undefined
-  /** METRICS_PUBLIC: `/metrics` without the admin token. */
-  readonly metricsPublic: boolean
+  /** METRICS=off: no `/metrics` and nothing counted for it; METRICS_PUBLIC: readable without the admin token. */
+  readonly metrics: { readonly enabled: boolean; readonly public: boolean }
 }
 
 /** How long a client may take: to send its headers, and to send its whole request. */
@@ -158,6 +158,7 @@ const settings = Config.all({
   logLevel: withFallback(variable("LOG_LEVEL", oneOf(["debug", "info", "warn", "error"] as const)), "info" as const),
   gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
   pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis))),
+  metricsEnabled: Config.map(withFallback(variable("METRICS", oneOf(["on", "off"] as const)), "on" as const), (mode) => mode === "on"),
   metricsPublic: withFallback(variable("METRICS_PUBLIC", flag), false)
 }).pipe(
   Config.mapOrFail((read) => Either.map(
@@ -205,7 +206,7 @@ const settings = Config.all({
         logging: { format: read.logFormat, level: read.logLevel },
         gatewayPlugins: read.gatewayPlugins,
         pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
-        metricsPublic: read.metricsPublic
+        metrics: { enabled: read.metricsEnabled, public: read.metricsPublic }
       }
     }
   ))

@@ -4,7 +4,8 @@
 // ceilings (SQLite one-row commits with the kit's pragmas; PostgreSQL one-row inserts at the bench's
 // concurrency), and the kit's standalone host on SQLite and, when DATABASE_URL is postgres://, on that
 // database too (the host migrates it and writes rows: use a throw-away one). Each kit row is printed
-// as a ratio to its twin. `--soak SECONDS` runs the soak of soak.mjs instead. Numbers only, never an
+// as a ratio to its twin. `--metrics-off` adds the kit on SQLite with METRICS=off beside the default
+// (metrics on), in the same run: what counting costs. `--soak SECONDS` runs the soak of soak.mjs instead. Numbers only, never an
 // exit code: the issue's targets are for a reader of the output.
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -33,7 +34,8 @@ const { values: flags } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     soak: { type: "string" },
-    "skip-build": { type: "boolean", default: false }
+    "skip-build": { type: "boolean", default: false },
+    "metrics-off": { type: "boolean", default: false }
   }
 })
 const wholeSeconds = (flag, value, min, max) => {
@@ -197,6 +199,9 @@ const main = async () => {
   const durable = await ceilings()
   http.push(...(await benchTwin()))
   http.push(...(await benchKit("SQLite", sqliteEnv())))
+  if (flags["metrics-off"]) {
+    http.push(...(await benchKit("SQLite, metrics off", { ...storeEnv(join(workDir, "sqlite-metrics-off"), "", ""), METRICS: "off" })))
+  }
   if (postgresUrl !== undefined) http.push(...(await benchKit("PostgreSQL", storeEnv(join(workDir, "postgres"), postgresUrl, BENCH_MASTER_KEY))))
 
   printHttpTable(http)
