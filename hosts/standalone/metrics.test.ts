@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { pressButton } from "../../conformance/gateway/html-forms.js"
 import { parseSamples, type Sample, typeOf, valueOf } from "../../adapters/metrics/testing/prometheus-samples.js"
 import { childHostSuite } from "./testing/child-host-suite.js"
-import { currentReceiverUrl, received, resetReceiver, startHost, waitFor, withHostReports, type Host } from "./testing/child-hosts.js"
+import { currentReceiverUrl, received, resetReceiver, ROOT, startHost, waitFor, withHostReports, type Host } from "./testing/child-hosts.js"
 import { merchantCall } from "./testing/demo-fixtures.js"
 import { adminCall, onboardMerchant } from "./testing/shared-store-fixtures.js"
 
@@ -125,6 +127,15 @@ describe("metrics of the built host", () => {
       const labelNames = new Set(after.samples.flatMap((sample: Sample) => Object.keys(sample.labels)))
       expect([...labelNames].sort()).toEqual(["environment", "le", "method", "operation", "outcome", "plugin", "route", "status"])
       expect(after.text).not.toContain(trxId)
+
+      // Every metric the operations doc lists and the dashboard charts is one this host serves.
+      const named = (file: string) =>
+        new Set([...readFileSync(join(ROOT, "docs", file), "utf8").matchAll(/\b(?:merchant_payments|process|nodejs)_[a-z0-9_]+/g)]
+          .map(([name]) => name.replace(/_(bucket|count|sum)$/, "")))
+      for (const file of ["operations.md", "grafana-dashboard.json"]) {
+        const missing = [...named(file)].filter((name) => typeOf(after.text, name) === undefined)
+        expect(missing, `${file} names metrics the host does not serve`).toEqual([])
+      }
     })
   }, 120_000)
 
