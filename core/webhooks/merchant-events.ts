@@ -1,10 +1,9 @@
 import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { type Instant, now } from "../shared/instant.js"
-import { ValidationFailed } from "../shared/validation.js"
+import { keysetCursor, keysetPage, orderedRange } from "../shared/keyset-page.js"
 import type { DeliveryAttempt, FailingTarget, WebhookDelivery } from "./delivery.js"
 import { redeliver, type Redelivery } from "./delivery-admin.js"
-import { decodeEventCursor, encodeEventCursor } from "./event-cursor.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 
 /**
@@ -40,36 +39,27 @@ export type PausedTarget = FailingTarget & { readonly pausedAt: Instant }
 
 const isPaused = (target: FailingTarget): target is PausedTarget => target.pausedAt !== null
 
-const emptyRange = (since: Instant | undefined, until: Instant | undefined) =>
-  since !== undefined && until !== undefined && until <= since
+
+/** Event ids are printable ASCII (uuids today). */
+const eventCursor = keysetCursor("[\\x21-\\x7e]{1,100}", String)
 
 /** One page, newest first; the next page starts after its last event, whatever arrived since. */
 export const listEvents = (caller: AuthenticatedMerchant, request: EventListRequest) =>
   Effect.gen(function*() {
-    const before = request.cursor === undefined ? undefined : decodeEventCursor(request.cursor)
-    if (request.cursor !== undefined && before === undefined) {
-      return yield* ValidationFailed.field("cursor", "The cursor must be a next_cursor this API gave.")
-    }
-    if (emptyRange(request.since, request.until)) return yield* ValidationFailed.field("until", "The until time must be after since.")
-    // One more than asked tells whether a next page exists without counting.
-    const found = yield* (yield* WebhookOutbox).events({
-      merchantId: caller.merchant.id,
-      environment: caller.environment,
-      limit: request.limit + 1,
-      ...(request.type !== undefined ? { type: request.type } : {}),
-      ...(request.objectId !== undefined ? { objectId: request.objectId } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {}),
-      ...(before !== undefined ? { before } : {})
-    })
-    const events = found.slice(0, request.limit)
-    const last = events[events.length - 1]
-    const failing = yield* (yield* WebhookOutbox).failingTargets({ merchantId: caller.merchant.id, environment: caller.environment })
-    const page: EventPage = {
-      events,
-      pausedTargets: failing.filter(isPaused),
-      nextCursor: found.length > request.limit && last !== undefined ? encodeEventCursor({ createdAt: last.createdAt, id: last.id }) : null
-    }
+    const outbox = yield* WebhookOutbox
+    const { nextCursor, rows } = yield* keysetPage(eventCursor, request, ({ before, limit }) =>
+      outbox.events({
+        merchantId: caller.merchant.id,
+        environment: caller.environment,
+        limit,
+        ...(request.type !== undefined ? { type: request.type } : {}),
+        ...(request.objectId !== undefined ? { objectId: request.objectId } : {}),
+        ...(request.since !== undefined ? { since: request.since } : {}),
+        ...(request.until !== undefined ? { until: request.until } : {}),
+        ...(before !== undefined ? { before } : {})
+      }))
+    const failing = yield* outbox.failingTargets({ merchantId: caller.merchant.id, environment: caller.environment })
+    const page: EventPage = { events: rows, pausedTargets: failing.filter(isPaused), nextCursor }
     return page
   })
 
@@ -102,7 +92,7 @@ export const redeliverEvent = (caller: AuthenticatedMerchant, id: string) =>
  */
 export const recoverEvents = (caller: AuthenticatedMerchant, range: { readonly since: Instant; readonly until?: Instant }) =>
   Effect.gen(function*() {
-    if (emptyRange(range.since, range.until)) return yield* ValidationFailed.field("until", "The until time must be after since.")
+    yield* orderedRange(range.since, range.until)
     const outbox = yield* WebhookOutbox
     const resumedTargets = yield* outbox.resumeTargets(caller.merchant.id, caller.environment)
     const queued = yield* outbox.requeueFailed({
