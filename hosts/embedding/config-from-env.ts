@@ -33,7 +33,8 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   clock: config.clock,
   ...(config.clockStartMillis !== undefined ? { clockStart: config.clockStartMillis } : {}),
   ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
-  logging: config.logging
+  logging: config.logging,
+  ...(config.tracing !== undefined ? { tracing: config.tracing } : {})
 })
 
 /**

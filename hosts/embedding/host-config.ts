@@ -6,6 +6,8 @@ import { fromIsoString } from "../../core/shared/instant.js"
 import { MerchantPaymentsConfigError, OPTION_BOUNDS } from "./option-checks.js"
 import { normalizeBasePath, storeOf } from "./options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
+import { DEFAULT_SERVICE_NAME } from "../../adapters/tracing/tracing-config.js"
+import { otlpHeaders, otlpUrl, type OtlpTracingOptions, tracingOf } from "./otlp-variables.js"
 
 /** A failure already put into the one line the host prints for it. */
 export class HostFailure extends Error {}
@@ -39,7 +41,10 @@ export interface HostConfig {
   readonly gatewayPlugins: ReadonlyArray<string>
   /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
   readonly pluginCallTimeoutMillis: number | undefined
+  /** Spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or its _TRACES_ form) is set; undefined: off. */
+  readonly tracing: OtlpTracingOptions | undefined
 }
+
 
 /** How long a client may take: to send its headers, and to send its whole request. */
 export interface HttpTimeouts {
@@ -152,7 +157,15 @@ const settings = Config.all({
   logFormat: withFallback(variable("LOG_FORMAT", oneOf(["human", "json"] as const)), "human" as const),
   logLevel: withFallback(variable("LOG_LEVEL", oneOf(["debug", "info", "warn", "error"] as const)), "info" as const),
   gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
-  pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis)))
+  pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis))),
+  otlpEndpoint: optional(variable("OTEL_EXPORTER_OTLP_ENDPOINT", otlpUrl)),
+  otlpTracesEndpoint: optional(variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", otlpUrl)),
+  otlpProtocol: optional(variable("OTEL_EXPORTER_OTLP_PROTOCOL", oneOf(["http/protobuf", "http/json"] as const))),
+  otlpTracesProtocol: optional(variable("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", oneOf(["http/protobuf", "http/json"] as const))),
+  otlpHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders), {}),
+  otlpTracesHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_TRACES_HEADERS", otlpHeaders), {}),
+  serviceName: withFallback(variable("OTEL_SERVICE_NAME", text), DEFAULT_SERVICE_NAME),
+  sdkDisabled: withFallback(variable("OTEL_SDK_DISABLED", flag), false)
 }).pipe(
   Config.mapOrFail((read) => Either.map(
     Either.all([
@@ -197,7 +210,8 @@ const settings = Config.all({
         },
         logging: { format: read.logFormat, level: read.logLevel },
         gatewayPlugins: read.gatewayPlugins,
-        pluginCallTimeoutMillis: read.pluginCallTimeoutMillis
+        pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
+        tracing: tracingOf(read)
       }
     }
   ))

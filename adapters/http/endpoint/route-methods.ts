@@ -3,6 +3,7 @@ import { Chunk } from "effect"
 
 interface RoutePattern {
   readonly method: string
+  readonly path: string
   readonly segments: ReadonlyArray<string>
 }
 
@@ -10,7 +11,7 @@ const segmentsOf = (path: string): ReadonlyArray<string> => path.split("/").filt
 
 /** Every route of a router with its mount prefixes applied; mounted apps that are not routers are skipped. */
 const patternsOf = (router: HttpRouter.HttpRouter<unknown, unknown>, prefix: string): ReadonlyArray<RoutePattern> => [
-  ...Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, segments: segmentsOf(prefix + route.path) })),
+  ...Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, path: prefix + route.path, segments: segmentsOf(prefix + route.path) })),
   ...Chunk.toReadonlyArray(router.mounts).flatMap(([path, app]) =>
     "routes" in app && "mounts" in app ? patternsOf(app as unknown as HttpRouter.HttpRouter<unknown, unknown>, prefix + path) : [])
 ]
@@ -38,5 +39,22 @@ export const allowedMethods = (router: HttpRouter.HttpRouter<unknown, unknown>) 
     const methods = new Set(patterns.filter((pattern) => matches(pattern.segments, path)).map((pattern) => pattern.method))
     if (methods.has("GET")) methods.add("HEAD")
     return [...methods].sort()
+  }
+}
+
+/** How many segments of a pattern are parameters: the router prefers a literal segment to a parameter. */
+const looseness = (pattern: RoutePattern): number => pattern.segments.filter((segment) => segment.startsWith(":") || segment === "*").length
+
+/**
+ * The route template a request is answered by (`/api/v1/verify-payment/:trxId`), read from the router
+ * like `allowedMethods`, so traces can name a request without the identifiers and tokens in its path.
+ */
+export const routeTemplate = (router: HttpRouter.HttpRouter<unknown, unknown>) => {
+  const patterns = patternsOf(router, "")
+  return (method: string, pathname: string): string | undefined => {
+    const path = segmentsOf(pathname)
+    const wanted = method === "HEAD" ? ["HEAD", "GET", "*"] : [method, "*"]
+    const candidates = patterns.filter((pattern) => wanted.includes(pattern.method) && matches(pattern.segments, path))
+    return candidates.sort((left, right) => looseness(left) - looseness(right))[0]?.path
   }
 }
