@@ -54,7 +54,7 @@ export const tracingOf = (value: TracingOptions | undefined): TracingConfig | un
   }
   if (endpoint === undefined) return problem("tracing.endpoint", "tracing needs an endpoint (an OTLP/HTTP traces URL such as http://collector:4318/v1/traces) or a tracerProvider")
   if (typeof endpoint !== "string" || !URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
-    return problem("tracing.endpoint", `tracing.endpoint must be an http(s) URL such as http://collector:4318/v1/traces, got ${describe(endpoint)}`)
+    return problem("tracing.endpoint", `tracing.endpoint must be an http(s) URL such as http://collector:4318/v1/traces, got ${describe(typeof endpoint === "string" ? endpoint.replace(/\/\/.*@/, "//***@") : endpoint)}`)
   }
   expectOneOf("tracing.protocol", tracing["protocol"], PROTOCOLS)
   return {
