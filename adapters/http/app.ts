@@ -57,5 +57,5 @@ export const httpApp = router.pipe(
       : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), serverErrorHttpResponse)),
   withUnreadBodyDrained,
   withRequestLog,
-  withServerSpan(templateAt)
+  withServerSpan(templateAt, ["/healthz", "/readyz"])
 )

@@ -93,6 +93,16 @@ describe("tracing through the platform's own TracerProvider", () => {
     expect(spans().filter((span) => span.name.startsWith("http.server"))).toEqual([])
   })
 
+  it("traces no health probe", async () => {
+    exporter.reset()
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200)
+    expect((await fetch(`${origin}/readyz`)).status).toBe(200)
+    expect((await signedCall(origin, credentials, "GET", "/api/v1/site-info")).status).toBe(200)
+    await waitFor("the site-info span", () => named("GET /api/v1/site-info")[0])
+    // Background jobs' statements may start traces of their own meanwhile: only requests are compared.
+    expect(spans().filter((span) => span.kind === 1).map((span) => span.name)).toEqual(["GET /api/v1/site-info"])
+  })
+
   it("never records a signature, a key, a token, a query or a raw path", async () => {
     exporter.reset()
     const initiated = await signedCall(origin, credentials, "POST", "/api/v1/initiate-payment", initiateBody("traced-2", `${receiver.url}/ipn`))
