@@ -6,7 +6,8 @@ import { MethodNotAllowed, RouteNotFound } from "./response/edge-errors.js"
 import { withRequestLog } from "./request/request-log.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "./response/responses.js"
 import { openApiRoutes } from "./openapi/openapi-routes.js"
-import { allowedMethods, routeTemplates } from "./endpoint/route-methods.js"
+import { allowedMethods, routeTemplate } from "./endpoint/route-methods.js"
+import { withServerSpan } from "./request/server-span.js"
 import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { healthRoutes } from "./routes/health-routes.js"
@@ -29,7 +30,7 @@ export const router = HttpRouter.concatAll(
 )
 
 const methodsAt = allowedMethods(router as HttpRouter.HttpRouter<unknown, unknown>)
-const templateOf = routeTemplates(router as HttpRouter.HttpRouter<unknown, unknown>)
+const templateAt = routeTemplate(router as HttpRouter.HttpRouter<unknown, unknown>)
 
 /**
  * What a request no route took is told: under /admin/v1 nothing, not even whether the path exists,
@@ -48,8 +49,9 @@ const unrouted = Effect.gen(function*() {
 /**
  * The whole HTTP surface as one app. Unrouted requests answer 401, 405 or 404 in the JSON error
  * body; anything that escaped every handler (a defect) is logged and answered as a bare 500, never
- * with its details. Unread request bodies are drained before answering, and every request is logged
- * once under its request id and counted under its route template.
+ * with its details. Unread request bodies are drained before answering, every request is logged
+ * once under its request id and counted under its route template, and, when tracing is on, is one
+ * server span named by its route.
  */
 export const httpApp = router.pipe(
   Effect.catchTag("RouteNotFound", () => unrouted),
@@ -58,6 +60,7 @@ export const httpApp = router.pipe(
       ? Effect.failCause(cause)
       : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), serverErrorHttpResponse)),
   withUnreadBodyDrained,
-  withRequestMetrics(templateOf),
-  withRequestLog
+  withRequestMetrics(templateAt),
+  withRequestLog,
+  withServerSpan(templateAt, ["/healthz", "/readyz"])
 )

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks"
 import { Duration, Effect, Layer } from "effect"
+import { currentTraceparent } from "../../core/shared/trace-context.js"
 import { WebhookTargets } from "../../core/webhooks/target-rule.js"
 import { type OutgoingWebhook, type SendResult, WebhookSender } from "../../core/webhooks/webhook-sender.js"
 import { LookupFailed, pinTarget, type ResolveAll } from "./pinned-lookup.js"
@@ -17,7 +18,8 @@ export interface HttpWebhookSenderOptions {
 
 export const defaultUserAgent = "merchant-payments-webhooks/1.0"
 
-// Set by the sender from the body and the connection; a caller's value would desynchronise framing.
+// Set by the sender from the body, the connection and the current span; a caller's value would
+// desynchronise framing or join another trace.
 const senderOwnedHeaders = new Set([
   "host",
   "content-length",
@@ -25,16 +27,20 @@ const senderOwnedHeaders = new Set([
   "transfer-encoding",
   "connection",
   "expect",
-  "user-agent"
+  "user-agent",
+  "traceparent",
+  "tracestate"
 ])
 
-const requestHeaders = (webhook: OutgoingWebhook, userAgent: string): Record<string, string> => ({
+const requestHeaders = (webhook: OutgoingWebhook, userAgent: string, traceparent: string | undefined): Record<string, string> => ({
   ...Object.fromEntries(
     Object.entries(webhook.headers).filter(([name]) => !senderOwnedHeaders.has(name.toLowerCase()))
   ),
   "content-type": "application/json",
   "content-length": String(Buffer.byteLength(webhook.body, "utf8")),
-  "user-agent": userAgent
+  "user-agent": userAgent,
+  // The receiver's trace joins the attempt's; sent only while the host traces.
+  ...(traceparent !== undefined ? { traceparent } : {})
 })
 
 const parseUrl = (text: string): URL | undefined => {
@@ -67,12 +73,13 @@ export const make = (options: HttpWebhookSenderOptions) => {
           duration: Duration.millis(options.timeoutMs),
           onTimeout: () => new LookupFailed({ message: `timeout after ${options.timeoutMs} ms` })
         }),
-        Effect.flatMap((target) =>
+        Effect.flatMap((target) => Effect.map(currentTraceparent, (traceparent) => ({ target, traceparent }))),
+        Effect.flatMap(({ target, traceparent }) =>
           postPinned({
             url,
             target,
             body: webhook.body,
-            headers: requestHeaders(webhook, userAgent),
+            headers: requestHeaders(webhook, userAgent, traceparent),
             budgetMs: options.timeoutMs - elapsed(),
             timeoutMs: options.timeoutMs
           })

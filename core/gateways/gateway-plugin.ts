@@ -32,8 +32,17 @@ export interface GatewayRef {
  */
 export type DecimalString = string
 
+/** What every call carries beside its subject. */
+export interface CallTrace {
+  /**
+   * The W3C trace context of the kit's span for this call, when the host traces: send it as the
+   * `traceparent` header of the gateway request, so the gateway's side joins the payment's trace.
+   */
+  readonly traceparent?: string
+}
+
 /** The payment a call is about, as every payment-bound call sees it. */
-export interface PaymentAtGateway<Config> {
+export interface PaymentAtGateway<Config> extends CallTrace {
   readonly trxId: string
   readonly amount: DecimalString
   readonly currency: string
@@ -79,7 +88,7 @@ export interface ReturnReport {
 }
 
 /** A gateway's server-to-server call, as received at `POST /gateways/{gateway_id}/notify`. */
-export interface NotificationContext<Config> {
+export interface NotificationContext<Config> extends CallTrace {
   readonly rawBody: Uint8Array
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string>>

@@ -9,6 +9,7 @@ import {
 } from "./gateway-plugin.js"
 import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
+import { currentTraceparent } from "../shared/trace-context.js"
 
 export const DEFAULT_PLUGIN_CALL_TIMEOUT_MILLIS = 10_000
 
@@ -62,10 +63,14 @@ interface CallFacts {
   readonly trx?: string
 }
 
+/** The call's context as the plugin sees it: with the trace context of its span, when there is one. */
+const traced = <C extends object>(context: C, traceparent: string | undefined): C =>
+  traceparent === undefined ? context : { ...context, traceparent }
+
 /**
- * One guarded call: cut off after the timeout, the answer checked against its schema, and one log
- * line with the plugin, gateway, payment, duration and outcome. Contexts carry config, and config
- * carries secrets: they are never logged.
+ * One guarded call, in its own span: cut off after the timeout, the answer checked against its schema,
+ * and one log line with the plugin, gateway, payment, duration and outcome. Contexts carry config, and
+ * config carries secrets: they are never logged, nor put on the span.
  */
 const guardedCall = <A, I>(
   plugin: string,
@@ -73,12 +78,13 @@ const guardedCall = <A, I>(
   timeout: Duration.Duration,
   schema: Schema.Schema<A, I>,
   facts: CallFacts,
-  invoke: () => unknown,
+  invoke: (traceparent: string | undefined) => unknown,
   rejected: (message: string) => unknown = () => undefined
 ): Effect.Effect<A, PluginCallFailed> =>
   Effect.gen(function*() {
     const started = yield* realClock.currentTimeMillis
-    const result = yield* answerOf(plugin, call, invoke, rejected).pipe(
+    const traceparent = yield* currentTraceparent
+    const result = yield* answerOf(plugin, call, () => invoke(traceparent), rejected).pipe(
       Effect.timeoutFail({
         duration: timeout,
         onTimeout: () => new PluginCallFailed({ plugin, call, reason: "timed_out", message: `no answer within ${Duration.format(timeout)}` })
@@ -105,7 +111,16 @@ const guardedCall = <A, I>(
     }
     yield* Effect.logInfo("plugin call").pipe(Effect.annotateLogs({ ...fields, outcome: outcomeText(result.right) }))
     return result.right
-  })
+  }).pipe(Effect.withSpan(`plugin ${call}`, {
+    kind: "client",
+    captureStackTrace: false,
+    attributes: {
+      "plugin.id": plugin,
+      "plugin.call": call,
+      ...(facts.gateway !== undefined ? { "gateway.id": facts.gateway } : {}),
+      ...(facts.trx !== undefined ? { "payment.trx_id": facts.trx } : {})
+    }
+  }))
 
 /** A short word for the log: the outcome or status an answer carries, else "ok". */
 const outcomeText = (answer: unknown): string => {
@@ -153,25 +168,25 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
           Effect.fail(new GatewayConfigRejected({ message: error.message })))
       ),
     beginCheckout: (context) =>
-      guardedCall(id, "beginCheckout", timeout, CheckoutStartSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
-        definition.beginCheckout(context)),
+      guardedCall(id, "beginCheckout", timeout, CheckoutStartSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+        definition.beginCheckout(traced(context, traceparent))),
     handleReturn: (context) =>
-      guardedCall(id, "handleReturn", timeout, ReturnReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
-        definition.handleReturn(context), () => unverified),
+      guardedCall(id, "handleReturn", timeout, ReturnReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+        definition.handleReturn(traced(context, traceparent)), () => unverified),
     handleNotification: (context) =>
       definition.handleNotification === undefined || !capabilities.notifications
         ? unsupported(id, "handleNotification")
-        : guardedCall(id, "handleNotification", timeout, NotificationReportSchema, { gateway: gatewayLabel(context.gateway) }, () =>
-          definition.handleNotification!(context), () => ({ ignore: true, reply: { status: 400 } })),
+        : guardedCall(id, "handleNotification", timeout, NotificationReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
+          definition.handleNotification!(traced(context, traceparent)), () => ({ ignore: true, reply: { status: 400 } })),
     syncStatus: (context) =>
       definition.syncStatus === undefined || !capabilities.statusSync
         ? unsupported(id, "syncStatus")
-        : guardedCall(id, "syncStatus", timeout, SyncReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
-          definition.syncStatus!(context)),
+        : guardedCall(id, "syncStatus", timeout, SyncReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+          definition.syncStatus!(traced(context, traceparent))),
     refund: (context) =>
       definition.refund === undefined || !capabilities.refunds
         ? unsupported(id, "refund")
-        : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, () =>
-          definition.refund!(context))
+        : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+          definition.refund!(traced(context, traceparent)))
   }
 }

@@ -1,4 +1,4 @@
-import { type Clock, Context, type Duration, Effect, Either, Layer, Metric, Queue, Schedule } from "effect"
+import { type Clock, Context, type Duration, Effect, Either, FiberRef, Layer, Metric, Queue, Schedule } from "effect"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
 import { webhookAttempts, webhookDeliveryDelay } from "../shared/metrics.js"
@@ -104,6 +104,7 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
           "webhook-signature": [secret, ...previous].map((key) => signStandardWebhook(key, delivery.id, sentAt, delivery.body)).join(" ")
         }
       })
+    if (result._tag === "Responded") yield* Effect.annotateCurrentSpan("http.response.status_code", result.statusCode)
     const at = yield* now
     const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300
     const permanent = result._tag === "Failed" && result.permanent === true
@@ -189,10 +190,25 @@ export const layer = (options: {
       // or a busy target would get only perTarget attempts per poll interval.
       const wake = yield* Queue.sliding<void>(1)
       let sending = 0
+      // Each attempt is a trace of its own (the sender passes it on as `traceparent`); the polls between
+      // them are not traced, or an idle host would send a trace of one claim query every second.
+      const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
       const send = (delivery: WebhookDelivery) =>
         attempt(worker, delivery, policy).pipe(
+          Effect.withSpan("webhook attempt", {
+            kind: "producer",
+            root: true,
+            captureStackTrace: false,
+            attributes: {
+              "webhook.event_id": delivery.id,
+              "webhook.event": delivery.event,
+              "webhook.attempt": delivery.attempts + 1,
+              "webhook.target": deliveryTarget(delivery.url)
+            }
+          }),
           Effect.catchAllCause((cause) => Effect.logWarning("webhook attempt could not be recorded; its lease lapses and it is sent again", cause)),
-          Effect.ensuring(Effect.zipRight(Effect.sync(() => sending--), Queue.offer(wake, undefined)))
+          Effect.ensuring(Effect.zipRight(Effect.sync(() => sending--), Queue.offer(wake, undefined))),
+          Effect.withTracerEnabled(tracing)
         )
       const pass = Effect.gen(function*() {
         const free = policy.concurrency - sending
@@ -206,7 +222,9 @@ export const layer = (options: {
         Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
       )
       const pollInterval = options.pollInterval ?? "1 second"
-      const loop = Effect.forever(Effect.zipRight(pass, Effect.race(Queue.take(wake), Effect.sleep(pollInterval))))
+      const loop = Effect.forever(Effect.zipRight(pass, Effect.race(Queue.take(wake), Effect.sleep(pollInterval)))).pipe(
+        Effect.withTracerEnabled(false)
+      )
       yield* Effect.forkScoped(options.clock === undefined ? loop : Effect.withClock(loop, options.clock))
       return WebhookDispatcher.of({ worker })
     })

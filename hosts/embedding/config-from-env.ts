@@ -36,7 +36,8 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   ...(config.clockStartMillis !== undefined ? { clockStart: config.clockStartMillis } : {}),
   ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
   logging: config.logging,
-  metrics: config.metrics.enabled && { public: config.metrics.public }
+  metrics: config.metrics.enabled && { public: config.metrics.public },
+  ...(config.tracing !== undefined ? { tracing: config.tracing } : {})
 })
 
 /**

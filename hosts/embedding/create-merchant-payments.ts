@@ -3,6 +3,7 @@ import { HttpApp } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Layer, ManagedRuntime } from "effect"
 import * as Logging from "../../adapters/logging/logger-layer.js"
+import { tracingLayer } from "../../adapters/tracing/tracing-layer.js"
 import { kitLayer } from "../kit-layer.js"
 import { type AdminApi, makeAdminApi } from "./in-process-admin.js"
 import { mountedApp } from "./mounted-app.js"
@@ -18,7 +19,7 @@ export interface MerchantPayments {
   readonly admin: AdminApi
   /** Where checkout links and notify addresses point: baseUrl + basePath. */
   readonly publicUrl: string
-  /** Stops taking requests, lets those in flight finish (up to 10 s), stops the jobs, closes the store. */
+  /** Stops taking requests, lets those in flight finish (up to 10 s), stops the jobs, closes the store, flushes spans. */
   readonly close: () => Promise<void>
 }
 
@@ -39,9 +40,9 @@ const DRAIN_MILLIS = 10_000
  * same assembly (`assemble`, `mountedApp`) behind its own node:http server.
  */
 export const createMerchantPayments = async (options: MerchantPaymentsOptions): Promise<MerchantPayments> => {
-  const { basePath, kit, manualClock } = assemble(options)
-  // No span anywhere: nothing reads them, and they cost a fair share of each request.
-  const runtime = ManagedRuntime.make(kitLayer(kit).pipe(Layer.provideMerge(loggingOf(options)), Layer.provide(Layer.setTracerEnabled(false))))
+  const { basePath, kit, manualClock, tracing } = assemble(options)
+  // Without a tracing option no span is made anywhere: they cost a fair share of each request.
+  const runtime = ManagedRuntime.make(kitLayer(kit).pipe(Layer.provideMerge(loggingOf(options)), Layer.provide(tracingLayer(tracing))))
   const built = await runtime.runtime().catch(async (error: unknown) => {
     await runtime.dispose()
     throw error

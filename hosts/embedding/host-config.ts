@@ -6,6 +6,8 @@ import { fromIsoString } from "../../core/shared/instant.js"
 import { MerchantPaymentsConfigError, OPTION_BOUNDS } from "./option-checks.js"
 import { normalizeBasePath, storeOf } from "./options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
+import { DEFAULT_SERVICE_NAME } from "../../adapters/tracing/tracing-config.js"
+import { otlpHeaders, otlpUrl, type OtlpTracingOptions, tracingOf } from "./otlp-variables.js"
 
 /** A failure already put into the one line the host prints for it. */
 export class HostFailure extends Error {}
@@ -41,9 +43,12 @@ export interface HostConfig {
   readonly gatewayPlugins: ReadonlyArray<string>
   /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
   readonly pluginCallTimeoutMillis: number | undefined
-  /** METRICS=off: no `/metrics` and nothing counted for it; METRICS_PUBLIC: readable without the admin token. */
+  /** METRICS=off: no `/metrics` and no per-request counting; METRICS_PUBLIC: readable without the admin token. */
   readonly metrics: { readonly enabled: boolean; readonly public: boolean }
+  /** Spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or its _TRACES_ form) is set; undefined: off. */
+  readonly tracing: OtlpTracingOptions | undefined
 }
+
 
 /** How long a client may take: to send its headers, and to send its whole request. */
 export interface HttpTimeouts {
@@ -159,7 +164,15 @@ const settings = Config.all({
   gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
   pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis))),
   metricsEnabled: Config.map(withFallback(variable("METRICS", oneOf(["on", "off"] as const)), "on" as const), (mode) => mode === "on"),
-  metricsPublic: withFallback(variable("METRICS_PUBLIC", flag), false)
+  metricsPublic: withFallback(variable("METRICS_PUBLIC", flag), false),
+  otlpEndpoint: optional(variable("OTEL_EXPORTER_OTLP_ENDPOINT", otlpUrl)),
+  otlpTracesEndpoint: optional(variable("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", otlpUrl)),
+  otlpProtocol: optional(variable("OTEL_EXPORTER_OTLP_PROTOCOL", oneOf(["http/protobuf", "http/json"] as const))),
+  otlpTracesProtocol: optional(variable("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", oneOf(["http/protobuf", "http/json"] as const))),
+  otlpHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders), {}),
+  otlpTracesHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_TRACES_HEADERS", otlpHeaders), {}),
+  serviceName: withFallback(variable("OTEL_SERVICE_NAME", text), DEFAULT_SERVICE_NAME),
+  sdkDisabled: withFallback(variable("OTEL_SDK_DISABLED", flag), false)
 }).pipe(
   Config.mapOrFail((read) => Either.map(
     Either.all([
@@ -206,7 +219,8 @@ const settings = Config.all({
         logging: { format: read.logFormat, level: read.logLevel },
         gatewayPlugins: read.gatewayPlugins,
         pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
-        metrics: { enabled: read.metricsEnabled, public: read.metricsPublic }
+        metrics: { enabled: read.metricsEnabled, public: read.metricsPublic },
+        tracing: tracingOf(read)
       }
     }
   ))

@@ -24,7 +24,7 @@ export const problem = (option: string, message: string): never => {
   throw new MerchantPaymentsConfigError(option, message)
 }
 
-const describe = (value: unknown): string => {
+export const describe = (value: unknown): string => {
   if (value === null) return "null"
   if (Array.isArray(value)) return "an array"
   if (typeof value === "string") return `"${value.length > 40 ? `${value.slice(0, 40)}...` : value}"`
@@ -32,14 +32,14 @@ const describe = (value: unknown): string => {
   return typeof value === "function" ? "a function" : `${typeof value} ${String(value)}`
 }
 
-const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+export const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 const isThenable = (value: unknown): boolean =>
   (typeof value === "object" || typeof value === "function") && value !== null &&
   typeof (value as { readonly then?: unknown }).then === "function"
 
-const expectString = (option: string, value: unknown, required: boolean): void => {
+export const expectString = (option: string, value: unknown, required: boolean): void => {
   if (value === undefined && !required) return
   if (value === undefined) problem(option, `${option} is required`)
   if (typeof value !== "string" || value === "") problem(option, `${option} must be a non-empty string, got ${describe(value)}`)
@@ -56,13 +56,13 @@ const expectInteger = (option: string, value: unknown, min: number, max: number)
   }
 }
 
-const expectOneOf = (option: string, value: unknown, allowed: ReadonlyArray<string>): void => {
+export const expectOneOf = (option: string, value: unknown, allowed: ReadonlyArray<string>): void => {
   if (value !== undefined && !allowed.includes(value as string)) {
     problem(option, `${option} must be one of ${allowed.map((item) => `"${item}"`).join(", ")}, got ${describe(value)}`)
   }
 }
 
-const expectObject = (option: string, value: unknown, known: ReadonlyArray<string>): Readonly<Record<string, unknown>> | undefined => {
+export const expectObject = (option: string, value: unknown, known: ReadonlyArray<string>): Readonly<Record<string, unknown>> | undefined => {
   if (value === undefined) return undefined
   if (!isPlainObject(value)) return problem(option, `${option} must be an object, got ${describe(value)}`)
   for (const key of Object.keys(value)) {
@@ -85,7 +85,7 @@ export const OPTION_BOUNDS = {
 
 const OPTIONS = [
   "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
-  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics"
+  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing"
 ] as const
 
 const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`

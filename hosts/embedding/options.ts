@@ -13,6 +13,8 @@ import { parseMasterKey } from "../../core/signing/secret-box.js"
 import { DEFAULT_BATCH_SIZE } from "../../core/subscriptions/scheduler.js"
 import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 import { checkOptions, problem } from "./option-checks.js"
+import { type TracingOptions, tracingOf } from "./tracing-options.js"
+import type { TracingConfig } from "../../adapters/tracing/tracing-config.js"
 
 export { MerchantPaymentsConfigError } from "./option-checks.js"
 
@@ -57,6 +59,8 @@ export interface MerchantPaymentsOptions {
   readonly metrics?: boolean | { readonly public?: boolean }
   /** Log lines (default: human lines at info on standard output); `false` logs errors only, to standard error. */
   readonly logging?: false | { readonly format?: LogFormat; readonly level?: LogLevelName; readonly write?: (line: string) => void }
+  /** Traces over OpenTelemetry (default: off, no span made): an OTLP/HTTP endpoint, or the app's own TracerProvider. */
+  readonly tracing?: TracingOptions
 }
 
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
@@ -109,6 +113,8 @@ export interface Assembly {
   readonly kit: KitConfig
   readonly basePath: string
   readonly manualClock: ManualClock | undefined
+  /** Where spans go; undefined: tracing is off. */
+  readonly tracing: TracingConfig | undefined
 }
 
 export const assemble = (options: MerchantPaymentsOptions): Assembly => {
@@ -140,5 +146,5 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
       ? { enabled: false, public: false }
       : { enabled: true, public: typeof options.metrics === "object" && options.metrics.public === true }
   }
-  return { kit, basePath, manualClock }
+  return { kit, basePath, manualClock, tracing: tracingOf(options.tracing) }
 }

@@ -1,9 +1,10 @@
 import { createServer as createNetServer } from "node:net"
-import { HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpServer } from "@effect/platform"
 // The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import * as Logging from "../../adapters/logging/logger-layer.js"
+import { tracingLayer } from "../../adapters/tracing/tracing-layer.js"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
 import { optionsFromHostConfig } from "../embedding/config-from-env.js"
 import { mountedApp } from "../embedding/mounted-app.js"
@@ -34,8 +35,8 @@ const pluginModules = (config: HostConfig): Effect.Effect<ReadonlyArray<PluginEn
     })
 
 /**
- * The HTTP server over the kit. Tracing is off: it costs about half the throughput and nothing here
- * reads the spans. The kit (and so the store) is provided outermost: on shutdown the server stops
+ * The HTTP server over the kit. Tracing is off unless configured: it costs about half the throughput.
+ * The kit (and so the store) is provided outermost: on shutdown the server stops
  * accepting, in-flight requests finish, and only then does the pool close.
  */
 export interface ServerOptions {
@@ -49,19 +50,20 @@ export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: S
   const assembled = Effect.map(pluginModules(config), (plugins) => assemble(optionsFromHostConfig(config, secrets, plugins)))
   const demo = config.demo ? seedDemoMerchant(secretsDirectory(config)) : Effect.succeed(undefined)
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
-  const served = Layer.unwrapEffect(Effect.map(assembled, ({ basePath, kit, manualClock }) =>
-    Layer.mergeAll(HttpServer.serve(mountedApp(basePath, manualClock)).pipe(HttpMiddleware.withTracerDisabledWhen(() => true)), listeningLine, notReadyOnShutdown).pipe(
+  const served = Layer.unwrapEffect(Effect.map(assembled, ({ basePath, kit, manualClock, tracing }) =>
+    Layer.mergeAll(HttpServer.serve(mountedApp(basePath, manualClock)), listeningLine, notReadyOnShutdown).pipe(
       Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
       Layer.provideMerge(Layer.effect(DemoSeed, demo)),
-      Layer.provideMerge(kitLayer(kit))
+      Layer.provideMerge(kitLayer(kit)),
+      // Without OTEL_EXPORTER_OTLP_ENDPOINT no span is made anywhere: @effect/sql makes one per
+      // statement even when the HTTP middleware's tracing is off (about a tenth of a statement's cost).
+      // Beneath the kit, so the spans of shutdown are flushed after everything else closed.
+      Layer.provide(tracingLayer(tracing))
     )))
   return served.pipe(
     // The logger is in place before anything starts and the stop line is said after everything closed.
     Layer.provide(stoppedLine),
-    Layer.provide(logging),
-    // No span anywhere: nothing reads them, and @effect/sql makes one per statement even when the
-    // HTTP middleware's tracing is off (about a tenth of a statement's cost).
-    Layer.provide(Layer.setTracerEnabled(false))
+    Layer.provide(logging)
   )
 }
 

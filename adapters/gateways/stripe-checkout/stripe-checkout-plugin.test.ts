@@ -1,3 +1,4 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFakeStripe } from "./testing/fake-stripe.js"
 import { failureOf, makeHarness, newTrxId, type Payment, run } from "./testing/stripe-plugin-harness.js"
@@ -34,6 +35,14 @@ describe("stripe-checkout beginCheckout", () => {
       "line_items[0][quantity]": "1",
       "payment_intent_data[metadata][trx_id]": usd.trxId
     })
+  })
+
+  it("sends the plugin call span's traceparent to Stripe when the host traces, and none otherwise", async () => {
+    await run(Effect.withSpan(stripe.plugin.beginCheckout(stripe.checkout(payment())), "caller"))
+    const [, traceId] = /^00-([0-9a-f]{32})-[0-9a-f]{16}-01$/.exec(lastSessionRequest().headers["traceparent"] ?? "") ?? []
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/)
+    await run(Effect.withTracerEnabled(stripe.plugin.beginCheckout(stripe.checkout(payment())), false))
+    expect(lastSessionRequest().headers["traceparent"]).toBeUndefined()
   })
 
   it("uses each currency's Stripe exponent: JPY has none, KWD has three", async () => {

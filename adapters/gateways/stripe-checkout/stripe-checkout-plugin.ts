@@ -1,6 +1,7 @@
 import type Stripe from "stripe"
 import type { Environment } from "../../../core/shared/environment.js"
 import {
+  type CallTrace,
   GATEWAY_PLUGIN_API_VERSION,
   type GatewayPluginDefinition,
   type RefundReport,
@@ -39,6 +40,10 @@ const UNVERIFIED: ReturnReport = { outcome: "pending", verified: false }
 
 const refundFailed = (message: string): RefundReport => ({ status: "failed", message })
 
+/** The kit's trace context on each Stripe request, when the host traces. */
+const traceHeaders = (trace: CallTrace): Stripe.RequestOptions =>
+  trace.traceparent === undefined ? {} : { headers: { traceparent: trace.traceparent } }
+
 /** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync and refunds included. */
 export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeCheckoutConfig> => {
   const clients = makeStripeClients()
@@ -46,8 +51,8 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     assertKeyServes(config, environment)
     return clients(config)
   }
-  const retrieveSession = (config: StripeCheckoutConfig, environment: Environment, id: string) =>
-    stripeCall(config, async () => (await clientFor(config, environment)).checkout.sessions.retrieve(id))
+  const retrieveSession = (config: StripeCheckoutConfig, environment: Environment, id: string, trace: CallTrace) =>
+    stripeCall(config, async () => (await clientFor(config, environment)).checkout.sessions.retrieve(id, {}, traceHeaders(trace)))
 
   return {
     id: STRIPE_CHECKOUT_PLUGIN_ID,
@@ -84,7 +89,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
           success_url: successUrlOf(context.returnUrl),
           cancel_url: context.cancelUrl,
           ...(config.payment_method_types !== undefined ? { payment_method_types: [...config.payment_method_types] } : {})
-        }))
+        }, traceHeaders(context)))
       if (session.url === null) throw new Error(`Stripe created Checkout Session ${session.id} without a payment page URL`)
       return { redirect: session.url, gatewayReference: session.id }
     },
@@ -95,7 +100,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       const sessionId = fromBrowser !== undefined && fromBrowser !== "" ? fromBrowser : context.gatewayReference
       if (sessionId === null || !isSessionId(sessionId)) return UNVERIFIED
       try {
-        return reportOfSession(await retrieveSession(context.config, context.environment, sessionId), context)
+        return reportOfSession(await retrieveSession(context.config, context.environment, sessionId, context), context)
       } catch (error) {
         if (error instanceof StripeCallError && error.permanent) return UNVERIFIED
         throw error
@@ -111,7 +116,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       if (reference === null || !isSessionId(reference)) return { outcome: "pending" }
       let session: Stripe.Checkout.Session
       try {
-        session = await retrieveSession(context.config, context.environment, reference)
+        session = await retrieveSession(context.config, context.environment, reference, context)
       } catch (error) {
         if (isMissing(error)) return { outcome: "pending" }
         throw error
@@ -126,7 +131,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       const reference = context.gatewayReference
       if (reference === null || !isSessionId(reference)) return refundFailed("this payment has no Stripe Checkout Session to refund")
       try {
-        const session = await retrieveSession(config, context.environment, reference)
+        const session = await retrieveSession(config, context.environment, reference, context)
         if (!belongsTo(session, context.trxId)) return refundFailed("the Stripe Checkout Session on record belongs to another payment")
         if (session.currency?.toLowerCase() !== context.currency.toLowerCase()) return refundFailed("the Stripe Checkout Session was paid in another currency")
         const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id
@@ -135,7 +140,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
         const refund = await stripeCall(config, async () =>
           (await clientFor(config, context.environment)).refunds.create(
             { payment_intent: paymentIntent, amount, metadata: { trx_id: context.trxId, refund_trx_id: context.refundTrxId } },
-            { idempotencyKey: context.idempotencyKey }
+            { idempotencyKey: context.idempotencyKey, ...traceHeaders(context) }
           ))
         return reportOfRefund(refund)
       } catch (error) {

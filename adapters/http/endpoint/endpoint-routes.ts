@@ -15,7 +15,9 @@ const schemeOptions = (endpoint: Endpoint<Schema.Schema.AnyNoContext, unknown>) 
   endpoint.security === "merchant-production-default" ? { defaultEnvironment: "production" as const } : {}
 
 const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
+  // The one place every API route reaches its use case: one span each, named by its operationId.
   const answer = endpoint.handler.pipe(
+    Effect.withSpan(endpoint.operationId, { captureStackTrace: false }),
     Effect.map((body) => ({ status: endpoint.success.status, body })),
     Effect.mapError((error) => (error._tag === "ValidationFailed" ? onTheWire(error, endpoint.wireNames) : error))
   )

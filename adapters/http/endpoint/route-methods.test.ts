@@ -1,12 +1,12 @@
 import type { HttpRouter } from "@effect/platform"
 import { describe, expect, it } from "vitest"
 import { router } from "../app.js"
-import { allowedMethods, routeTemplates } from "./route-methods.js"
+import { allowedMethods, routeTemplate } from "./route-methods.js"
 
 const kitRouter = router as HttpRouter.HttpRouter<unknown, unknown>
 
 describe("the router read back: which methods a path answers, and which template a request took", () => {
-  const templateOf = routeTemplates(kitRouter)
+  const templateOf = routeTemplate(kitRouter)
 
   it("names the declared template, never the path's own ids", () => {
     expect(templateOf("GET", "/api/v1/verify-payment/SANDBOX_ABC123")).toBe("/api/v1/verify-payment/:trxId")

@@ -3,6 +3,7 @@ import { Chunk } from "effect"
 
 interface RoutePattern {
   readonly method: string
+  readonly path: string
   readonly segments: ReadonlyArray<string>
 }
 
@@ -10,7 +11,7 @@ const segmentsOf = (path: string): ReadonlyArray<string> => path.split("/").filt
 
 /** Every route of a router with its mount prefixes applied; mounted apps that are not routers are skipped. */
 const patternsOf = (router: HttpRouter.HttpRouter<unknown, unknown>, prefix: string): ReadonlyArray<RoutePattern> => [
-  ...Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, segments: segmentsOf(prefix + route.path) })),
+  ...Chunk.toReadonlyArray(router.routes).map((route) => ({ method: route.method, path: prefix + route.path, segments: segmentsOf(prefix + route.path) })),
   ...Chunk.toReadonlyArray(router.mounts).flatMap(([path, app]) =>
     "routes" in app && "mounts" in app ? patternsOf(app as unknown as HttpRouter.HttpRouter<unknown, unknown>, prefix + path) : [])
 ]
@@ -41,24 +42,25 @@ export const allowedMethods = (router: HttpRouter.HttpRouter<unknown, unknown>) 
   }
 }
 
-const statics = (pattern: RoutePattern) => pattern.segments.filter((segment) => !segment.startsWith(":") && segment !== "*").length
+const looseness = (pattern: RoutePattern): number => pattern.segments.filter((segment) => segment.startsWith(":") || segment === "*").length
 
 /**
- * The route a request takes, as its template (`/api/v1/verify-payment/:trxId`), read from the router
- * as `allowedMethods` is: metrics are labelled by it, never by the raw path. Where a literal and a
- * parameter both match (`/events/recover`, `/events/:eventId`) the literal wins, as in the router;
- * HEAD takes GET's route. Undefined when no route matches.
+ * The route template a request is answered by (`/api/v1/verify-payment/:trxId`), read from the router
+ * like `allowedMethods`: metrics and traces name a request by it, never by the identifiers and tokens
+ * in its path. Where a literal and a parameter both match (`/events/recover`, `/events/:eventId`) the
+ * literal wins, as in the router; HEAD takes GET's route. Undefined when no route matches.
  */
-export const routeTemplates = (router: HttpRouter.HttpRouter<unknown, unknown>) => {
+export const routeTemplate = (router: HttpRouter.HttpRouter<unknown, unknown>) => {
   const patterns = patternsOf(router, "")
   return (method: string, pathname: string): string | undefined => {
     const path = segmentsOf(pathname)
     const routed = method === "HEAD" ? "GET" : method
+    // One pass, nothing allocated: every request of the kit asks.
     let best: RoutePattern | undefined
     for (const pattern of patterns) {
       if ((pattern.method !== routed && pattern.method !== "*") || !matches(pattern.segments, path)) continue
-      if (best === undefined || statics(pattern) > statics(best)) best = pattern
+      if (best === undefined || looseness(pattern) < looseness(best)) best = pattern
     }
-    return best === undefined ? undefined : `/${best.segments.join("/")}`
+    return best?.path
   }
 }

@@ -188,17 +188,18 @@ const RETURN = new RegExp(`^${TOKEN}/return/(\\d{1,15})$`)
 
 type PageEffect = ReturnType<typeof show> | ReturnType<typeof pay> | ReturnType<typeof cancel> | ReturnType<typeof gatewayReturn>
 
-const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<string>) => PageEffect]>) =>
+/** Each page's use case is a span named here, since the route (`/checkout/*`) cannot tell them apart. */
+const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<string>) => PageEffect, string]>) =>
   Effect.gen(function*() {
     const tail = (yield* HttpRouter.params)["*"] ?? ""
-    for (const [pattern, handler] of routes) {
+    for (const [pattern, handler, span] of routes) {
       const match = pattern.exec(tail)
-      if (match !== null) return yield* handler(...match.slice(1))
+      if (match !== null) return yield* Effect.withSpan(handler(...match.slice(1)), span, { captureStackTrace: false })
     }
     return htmlResponse(404, notFound((yield* pageLanguage).locale).html)
   })
 
 export const checkoutRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/checkout/*", dispatch([[SHOW, show], [RETURN, gatewayReturn]])),
-  HttpRouter.post("/checkout/*", dispatch([[PAY, pay], [CANCEL, cancel], [RETURN, gatewayReturn]]))
+  HttpRouter.get("/checkout/*", dispatch([[SHOW, show, "checkoutPage"], [RETURN, gatewayReturn, "checkoutReturn"]])),
+  HttpRouter.post("/checkout/*", dispatch([[PAY, pay, "checkoutPay"], [CANCEL, cancel, "checkoutCancel"], [RETURN, gatewayReturn, "checkoutReturn"]]))
 )

@@ -114,7 +114,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
       method,
       path: url.pathname,
       params: Object.fromEntries(params),
-      headers: { "idempotency-key": key ?? undefined, "stripe-version": request.headers["stripe-version"] as string | undefined, "x-stripe-client-telemetry": request.headers["x-stripe-client-telemetry"] as string | undefined }
+      headers: { "idempotency-key": key ?? undefined, "stripe-version": request.headers["stripe-version"] as string | undefined, "x-stripe-client-telemetry": request.headers["x-stripe-client-telemetry"] as string | undefined, traceparent: request.headers["traceparent"] as string | undefined }
     })
     if (request.headers.authorization !== `Bearer ${secretKey}`) {
       const masked = `${secretKey.slice(0, 8)}****${secretKey.slice(-4)}`
