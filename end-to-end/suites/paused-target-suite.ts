@@ -41,8 +41,10 @@ export const pausedTargetSuite = (name: string, store: () => StoreConfig) =>
       base = await new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
       runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
         backgroundJobs: true,
-        // One attempt each: every event of a target that is down fails at once.
-        webhooks: { timeoutMs: 1_000, retryDelaysMillis: [], allowPrivateTargets: true, pollIntervalMillis: 20, pauseAfterSeconds: PAUSE_AFTER_SECONDS },
+        // One attempt each: every event of a target that is down fails at once. The receiver answers
+        // at once; the long timeout keeps a stalled event loop on a loaded machine from failing an
+        // answered attempt, which, with no retry, would leave a recovered event undelivered.
+        webhooks: { timeoutMs: 30_000, retryDelaysMillis: [], allowPrivateTargets: true, pollIntervalMillis: 20, pauseAfterSeconds: PAUSE_AFTER_SECONDS },
         manualClock: manual
       })))
     })

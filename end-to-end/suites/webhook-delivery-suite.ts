@@ -21,6 +21,13 @@ interface Received {
   readonly body: string
 }
 
+/**
+ * Long enough that a receiver answering at once is never timed out by a stalled event loop on a
+ * loaded machine (the exact attempt outcomes below would see it), short enough to wait out for the
+ * receiver that never answers.
+ */
+const SEND_TIMEOUT_MS = 5_000
+
 /** A merchant's webhook endpoint on loopback; each path answers as its script says. */
 const receiver = (answer: (path: string, count: number) => { status: number; location?: string } | "hang") => {
   const received: Array<Received> = []
@@ -66,7 +73,7 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
       runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
         checkoutLifetimeSeconds: 600,
         backgroundJobs: true,
-        webhooks: { timeoutMs: 300, retryDelaysMillis: [1_000, 2_000], allowPrivateTargets: true, pollIntervalMillis: 50 },
+        webhooks: { timeoutMs: SEND_TIMEOUT_MS, retryDelaysMillis: [1_000, 2_000], allowPrivateTargets: true, pollIntervalMillis: 50 },
         expirySweepIntervalMillis: 50,
         manualClock: manual
       })))
@@ -139,15 +146,15 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
 
     it("keeps a lease on the wall clock: business time moved an hour mid-send does not send the event twice", async () => {
       const trxId = await pay("/slow-lease")
-      // The attempt is in flight (the receiver holds it until the 300 ms send timeout)...
+      // The attempt is in flight (the receiver holds it until the send timeout)...
       await until(() => endpoint.received.some((r) => r.body.includes(trxId)))
       // ...when the manual clock jumps far past the 120 s lease; passes run every 50 ms meanwhile.
       await advance(3_600)
-      await until(async () => (await deliveryFor(trxId)).attempts === 1)
+      await until(async () => (await deliveryFor(trxId)).attempts === 1, SEND_TIMEOUT_MS + 15_000, "the send to time out")
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(endpoint.received.filter((r) => r.body.includes(trxId)).length).toBe(1)
       const delivery = await deliveryFor(trxId)
-      expect([delivery.status, delivery.attempts, delivery.lastError]).toEqual(["pending", 1, "timeout after 300 ms"])
+      expect([delivery.status, delivery.attempts, delivery.lastError]).toEqual(["pending", 1, `timeout after ${SEND_TIMEOUT_MS} ms`])
     })
 
     it("gives up after 3 attempts; a redelivery sends the same event again", async () => {
@@ -167,7 +174,7 @@ export const webhookDeliverySuite = (name: string, store: () => StoreConfig) =>
     it("never follows a redirect (a 3xx is a failed attempt) and times out a receiver that does not answer", async () => {
       const moved = await pay("/moved")
       const slow = await pay("/slow")
-      await until(async () => (await deliveryFor(moved)).attempts === 1 && (await deliveryFor(slow)).attempts === 1)
+      await until(async () => (await deliveryFor(moved)).attempts === 1 && (await deliveryFor(slow)).attempts === 1, SEND_TIMEOUT_MS + 15_000, "both attempts")
       expect(endpoint.received.some((r) => r.path === "/ok" && r.body.includes(moved))).toBe(false)
       expect([(await deliveryFor(moved)).status, (await deliveryFor(moved)).lastStatusCode]).toEqual(["pending", 302])
       expect((await deliveryFor(slow)).lastError).toMatch(/timeout/i)
