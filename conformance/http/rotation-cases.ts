@@ -44,9 +44,11 @@ export const rotationCases = (target: () => Target) =>
     it("refuses the replaced set once its overlap has passed, even where it was just accepted", async () => {
       const merchant = await createMerchant(target(), { status: "approved" })
       const old = callerFor(target(), merchant, await rotate(target(), merchant.id, { environment: "production" }))
-      const current = callerFor(target(), merchant, await rotate(target(), merchant.id, { environment: "production", overlap_seconds: 1 }))
+      // Three seconds for the old set's call to land inside the overlap on a busy machine; the wait
+      // starts after it, so the overlap has surely passed when the old set calls again.
+      const current = callerFor(target(), merchant, await rotate(target(), merchant.id, { environment: "production", overlap_seconds: 3 }))
       expectOk(await old.call())
-      await sleep(2_100)
+      await sleep(3_100)
       expectInvalidCredentials(await old.call())
       expectOk(await current.call())
     })
