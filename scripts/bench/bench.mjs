@@ -142,15 +142,22 @@ const startKit = async (store, env, credentials) => {
   return { server, base, credentials: credentials ?? (await createKitMerchant(base, ADMIN_TOKEN)) }
 }
 
-/** Every signed route on one store, each on a fresh host process. */
-const benchKit = async (store, env) => {
+/**
+ * Every signed route on one store, each on a fresh host process. With more than one variant (the
+ * same store, other settings), each route is measured on each variant in turn, so the machine's drift
+ * over the run falls on all of them alike.
+ */
+const benchKit = async (store, env, variants = []) => {
+  const all = [{ store, env }, ...variants]
   const rows = []
-  let credentials
+  const credentials = new Map()
   for (const route of ROUTES) {
-    const kit = await startKit(store, env, credentials)
-    credentials = kit.credentials
-    const load = await prepareRoute(route, kit.base, credentials)
-    rows.push({ label: `kit ${route} (${store})`, group: "kit", route, store, result: await measure(kit.server, kit.base, load) })
+    for (const variant of all) {
+      const kit = await startKit(variant.store, variant.env, credentials.get(variant.store))
+      credentials.set(variant.store, kit.credentials)
+      const load = await prepareRoute(route, kit.base, kit.credentials)
+      rows.push({ label: `kit ${route} (${variant.store})`, group: "kit", route, store: variant.store, result: await measure(kit.server, kit.base, load) })
+    }
   }
   return rows
 }
@@ -198,10 +205,8 @@ const main = async () => {
   }
   const durable = await ceilings()
   http.push(...(await benchTwin()))
-  http.push(...(await benchKit("SQLite", sqliteEnv())))
-  if (flags["metrics-off"]) {
-    http.push(...(await benchKit("SQLite, metrics off", { ...storeEnv(join(workDir, "sqlite-metrics-off"), "", ""), METRICS: "off" })))
-  }
+  const metricsOff = { store: "SQLite, metrics off", env: { ...storeEnv(join(workDir, "sqlite-metrics-off"), "", ""), METRICS: "off" } }
+  http.push(...(await benchKit("SQLite", sqliteEnv(), flags["metrics-off"] ? [metricsOff] : [])))
   if (postgresUrl !== undefined) http.push(...(await benchKit("PostgreSQL", storeEnv(join(workDir, "postgres"), postgresUrl, BENCH_MASTER_KEY))))
 
   printHttpTable(http)
