@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { MAX_BALANCE } from "../../core/money/amount.js"
-import { type NewPayment, ReferenceHeld } from "../../core/payments/payment.js"
+import { type NewPayment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
 import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { dbCall } from "./query.js"
@@ -56,6 +56,19 @@ export const layer = Layer.effect(
   PaymentRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The status verify would answer: an expired pending payment is failed the moment anyone looks.
+    const statusAt = (status: PaymentStatus | undefined, now: Instant) => {
+      switch (status) {
+        case undefined:
+          return []
+        case "pending":
+          return [sql`status = 'pending' AND expires_at > ${now}`]
+        case "failed":
+          return [sql`(status = 'failed' OR (status = 'pending' AND expires_at <= ${now}))`]
+        case "success":
+          return [sql`status = 'success'`]
+      }
+    }
     return PaymentRepository.of({
       // One upsert decides the claim: it only takes over a row whose holder's horizon has passed,
       // and the conflicting row is re-read under its lock, so racing inserts serialize. On PostgreSQL
@@ -131,6 +144,22 @@ export const layer = Layer.effect(
         sql`UPDATE payments SET refunded_amount = refunded_amount + ${amount}, updated_at = ${now}
           WHERE trx_id = ${trxId} AND status = 'success' AND refunded_amount <= amount - ${amount}
           RETURNING *`.pipe(Effect.flatMap(payments.first), dbCall),
+      list: (query) =>
+        sql`SELECT * FROM payments WHERE ${
+          sql.and([
+            sql`merchant_id = ${query.merchantId}`,
+            sql`environment = ${query.environment}`,
+            ...statusAt(query.status, query.now),
+            ...(query.refTrx !== undefined ? [sql`ref_trx = ${query.refTrx}`] : []),
+            ...(query.amount !== undefined ? [sql`amount = ${query.amount}`] : []),
+            ...(query.currency !== undefined ? [sql`currency = ${query.currency}`] : []),
+            ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
+            ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
+            ...(query.before !== undefined
+              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND trx_id < ${query.before.id}))`]
+              : [])
+          ])
+        } ORDER BY created_at DESC, trx_id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(payments.all), dbCall),
       listExpiredPending: (now, limit) =>
         sql`SELECT * FROM payments WHERE status = 'pending' AND expires_at <= ${now}
           ORDER BY expires_at, trx_id LIMIT ${limit}`.pipe(Effect.flatMap(payments.all), dbCall)

@@ -77,7 +77,20 @@ export const layer = Layer.effect(
         sql`SELECT * FROM refunds WHERE payment_trx_id = ${paymentTrxId} ORDER BY created_at, refund_trx_id`.pipe(
           Effect.flatMap(refunds.all),
           dbCall
-        )
+        ),
+      list: (query) =>
+        sql`SELECT * FROM refunds WHERE ${
+          sql.and([
+            sql`merchant_id = ${query.merchantId}`,
+            sql`environment = ${query.environment}`,
+            ...(query.paymentTrxId !== undefined ? [sql`payment_trx_id = ${query.paymentTrxId}`] : []),
+            ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
+            ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
+            ...(query.before !== undefined
+              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND refund_trx_id < ${query.before.id}))`]
+              : [])
+          ])
+        } ORDER BY created_at DESC, refund_trx_id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(refunds.all), dbCall)
     })
   })
 )

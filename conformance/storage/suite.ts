@@ -5,6 +5,7 @@ import { auditLogCases } from "./audit-log-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
+import { merchantListCases } from "./merchant-list-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { refundCases } from "./refund-cases.js"
@@ -30,6 +31,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     walletCases(it)
     paymentCases(it)
     refundCases(it)
+    merchantListCases(it)
     gatewayRefundCases(it)
     checkoutAttemptCases(it)
     requestGuardCases(it)

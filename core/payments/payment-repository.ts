@@ -3,8 +3,31 @@ import type { Amount } from "../money/amount.js"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import type { KeysetPosition } from "../shared/keyset-page.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { Completion, NewPayment, Payment, ReferenceHeld } from "./payment.js"
+import type { Completion, NewPayment, Payment, PaymentStatus, ReferenceHeld } from "./payment.js"
+
+/** One page of a merchant's payments in one environment; every filter given must hold. */
+export interface PaymentListQuery {
+  readonly merchantId: MerchantId
+  readonly environment: Environment
+  /**
+   * The status as verify answers it at `now`: a pending payment whose checkout expired at or before
+   * `now` counts as failed, since verify fails it the moment anyone looks.
+   */
+  readonly status?: PaymentStatus
+  readonly now: Instant
+  readonly refTrx?: string
+  readonly amount?: Amount
+  readonly currency?: string
+  /** Created at or after. */
+  readonly since?: Instant
+  /** Created before. */
+  readonly until?: Instant
+  /** Only payments after this one, newest first (a keyset: pages never shift while payments arrive). */
+  readonly before?: KeysetPosition<string>
+  readonly limit: number
+}
 
 export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRepository")<PaymentRepository, {
   /**
@@ -43,6 +66,8 @@ export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRep
    * amount. None when the condition does not hold; the caller re-reads to tell why.
    */
   readonly addRefunded: (trxId: string, amount: Amount, now: Instant) => Effect.Effect<Option.Option<Payment>, StorageError>
+  /** Newest first by (created_at, trx_id). */
+  readonly list: (query: PaymentListQuery) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
   /** Pending payments whose checkout expired at or before `now`, oldest first. */
   readonly listExpiredPending: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
 }>() {}

@@ -10,6 +10,7 @@ import credentialOverlap from "./0005_credential_overlap.js"
 import events from "./0006_events.js"
 import pausedTargets from "./0007_paused_targets.js"
 import adminAudit from "./0008_admin_audit.js"
+import merchantLists from "./0009_merchant_lists.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -20,7 +21,8 @@ export const migrations = {
   "0005_credential_overlap": credentialOverlap,
   "0006_events": events,
   "0007_paused_targets": pausedTargets,
-  "0008_admin_audit": adminAudit
+  "0008_admin_audit": adminAudit,
+  "0009_merchant_lists": merchantLists
 }
 
 const migrate = Migrator.make({})

@@ -1,0 +1,71 @@
+import { Effect } from "effect"
+import type { Amount } from "../money/amount.js"
+import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import { type Instant, now } from "../shared/instant.js"
+import { keysetCursor, keysetPage } from "../shared/keyset-page.js"
+import { expireIfDue } from "./checkout-session.js"
+import type { Payment, PaymentStatus } from "./payment.js"
+import { PaymentRepository } from "./payment-repository.js"
+
+/**
+ * The merchant's payments in the environment of its credentials, newest first: the list behind
+ * GET /api/v1/payments and the dashboard's payments page. Another merchant's or environment's
+ * payments never appear.
+ */
+
+export const DEFAULT_PAYMENT_LIMIT = 20
+export const MAX_PAYMENT_LIMIT = 100
+
+export interface PaymentListRequest {
+  readonly status?: PaymentStatus
+  /** The merchant's ref_trx, exactly. */
+  readonly reference?: string
+  /** The payment's amount, exactly. */
+  readonly amount?: Amount
+  readonly currency?: string
+  /** Created at or after. */
+  readonly since?: Instant
+  /** Created before. */
+  readonly until?: Instant
+  /** From a previous page's `nextCursor`. */
+  readonly cursor?: string
+  readonly limit: number
+}
+
+export interface PaymentPage {
+  readonly payments: ReadonlyArray<Payment>
+  /** Where the next page starts; null on the last page. */
+  readonly nextCursor: string | null
+}
+
+/** Transaction ids are printable ASCII (`SANDBOX_` + base32 today). */
+const paymentCursor = keysetCursor("[\\x21-\\x7e]{1,100}", String)
+
+/**
+ * One page; the next starts after its last payment, whatever arrived since. A pending payment whose
+ * checkout expired is failed as it is listed, as verify does, so the list and verify never disagree.
+ */
+export const listPayments = (caller: AuthenticatedMerchant, request: PaymentListRequest) =>
+  Effect.gen(function*() {
+    const repository = yield* PaymentRepository
+    const at = yield* now
+    const { nextCursor, rows } = yield* keysetPage(paymentCursor, request, ({ before, limit }) =>
+      Effect.map(
+        repository.list({
+          merchantId: caller.merchant.id,
+          environment: caller.environment,
+          now: at,
+          limit,
+          ...(request.status !== undefined ? { status: request.status } : {}),
+          ...(request.reference !== undefined ? { refTrx: request.reference } : {}),
+          ...(request.amount !== undefined ? { amount: request.amount } : {}),
+          ...(request.currency !== undefined ? { currency: request.currency } : {}),
+          ...(request.since !== undefined ? { since: request.since } : {}),
+          ...(request.until !== undefined ? { until: request.until } : {}),
+          ...(before !== undefined ? { before } : {})
+        }),
+        (payments) => payments.map((payment) => ({ createdAt: payment.createdAt, id: payment.trxId, payment }))
+      ))
+    const page: PaymentPage = { payments: yield* Effect.forEach(rows, (row) => expireIfDue(row.payment)), nextCursor }
+    return page
+  })
