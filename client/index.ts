@@ -37,6 +37,7 @@ export type {
   SubscriptionResponse,
   SubscriptionStatus
 } from "./subscription-types.js"
+export type { ListPaymentsQuery, ListRefundsQuery, PaymentPage, RefundItem, RefundPage } from "./list-types.js"
 export type { Event, EventDetail, EventPage, ListEventsQuery, RecoveredEvents, RecoverEventsRequest } from "./event-types.js"
 export type { DecimalString } from "./exact-json.js"
 export type { BackoffSettings } from "./retry-policy.js"

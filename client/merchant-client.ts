@@ -3,6 +3,7 @@ import { OPERATIONS } from "./operations.js"
 import { DEFAULT_BACKOFF, type BackoffSettings } from "./retry-policy.js"
 import { type CallOptions, type FetchFunction, makeTransport } from "./signed-transport.js"
 import type { ListEventsQuery, RecoverEventsRequest } from "./event-types.js"
+import type { ListPaymentsQuery, ListRefundsQuery } from "./list-types.js"
 import type { CancelSubscriptionRequest, CreateSubscriptionRequest, ListSubscriptionsQuery, RenewSubscriptionRequest } from "./subscription-types.js"
 import { type MerchantWebhookCheck, verifyWithSecrets, type WebhookDelivery } from "./webhook-check.js"
 
@@ -110,6 +111,14 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
     /** Sandbox only: ends a pending payment as its customer would have, without a browser. */
     simulatePayment: async (trxId: string, outcome: SimulatedOutcome, callOptions?: CallOptions) =>
       request("simulatePayment", { path: { trxId }, body: { outcome } }, callOptions),
+
+    /** Your payments in this client's environment, newest first; follow `next_cursor` for the next page. */
+    listPayments: async (query: ListPaymentsQuery = {}, callOptions?: CallOptions) =>
+      request("listPayments", { query: { ...query } }, callOptions),
+
+    /** Your refunds in this client's environment, newest first; follow `next_cursor` for the next page. */
+    listRefunds: async (query: ListRefundsQuery = {}, callOptions?: CallOptions) =>
+      request("listRefunds", { query: { ...query } }, callOptions),
 
     createSubscription: async (body: CreateSubscriptionRequest, callOptions?: CallOptions) => request("createSubscription", { body }, callOptions),
 

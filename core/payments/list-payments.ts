@@ -66,6 +66,10 @@ export const listPayments = (caller: AuthenticatedMerchant, request: PaymentList
         }),
         (payments) => payments.map((payment) => ({ createdAt: payment.createdAt, id: payment.trxId, payment }))
       ))
-    const page: PaymentPage = { payments: yield* Effect.forEach(rows, (row) => expireIfDue(row.payment)), nextCursor }
+    // Payments are never deleted, so the one listed is there to expire: should that ever not hold,
+    // it is shown as read rather than failing the whole page.
+    const payments = yield* Effect.forEach(rows, (row) =>
+      expireIfDue(row.payment).pipe(Effect.catchTag("PaymentNotFound", () => Effect.succeed(row.payment))))
+    const page: PaymentPage = { payments, nextCursor }
     return page
   })

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import type { Amount } from "../../../core/money/amount.js"
 import type { Instant } from "../../../core/shared/instant.js"
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
@@ -23,6 +24,7 @@ export interface QueryReader {
   oneOf<A extends string>(name: string, allowed: ReadonlyArray<A>): A | undefined
   text(name: string, max: number): string | undefined
   instant(name: string): Instant | undefined
+  amount(name: string): Amount | undefined
 }
 
 /** A query parameter of a page-numbered list, read (with every other one) by ListQuery. */

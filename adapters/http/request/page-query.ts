@@ -1,5 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
+import { type Amount, SCALE } from "../../../core/money/amount.js"
+import { parseAmount } from "../../../core/money/parse.js"
 import { fromIsoString, type Instant } from "../../../core/shared/instant.js"
 import { lastPage, type Page, type PageRequest } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
@@ -60,6 +62,21 @@ export class ListQuery implements QueryReader {
     const text = this.single(name)
     if (text === undefined) return undefined
     return fromIsoString(text) ?? this.fail(name, `The ${name} parameter must be an ISO 8601 date-time with an offset, such as 2030-01-31T09:00:00Z.`)
+  }
+
+  /**
+   * A positive amount as a plain decimal (`10.50`), read exactly by the money module: no exponent,
+   * sign or float, as a query has no JSON number to keep its digits.
+   */
+  amount(name: string): Amount | undefined {
+    const text = this.single(name)
+    if (text === undefined) return undefined
+    const parsed = /^\d{1,19}(\.\d{1,8})?$/.test(text)
+      ? parseAmount({ kind: "string", value: text }, SCALE, { allowZero: false })
+      : undefined
+    return parsed !== undefined && Either.isRight(parsed)
+      ? parsed.right
+      : this.fail(name, `The ${name} parameter must be a positive decimal amount with at most ${SCALE} decimals, such as 10.50.`)
   }
 
   done<A>(value: A): Effect.Effect<A, ValidationFailed> {

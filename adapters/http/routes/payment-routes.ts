@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
+import { listPayments } from "../../../core/payments/list-payments.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"
 import { paymentIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
 import { ipnUrlToo } from "../contract/ipn-url-field.js"
@@ -7,8 +8,11 @@ import { initiatePaymentBody, SIMULATE_WORDS, simulatePaymentBody } from "../con
 import { trxIdInPath } from "../contract/parameters.js"
 import { CheckoutSession, Transaction } from "../contract/payment-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
+import * as ListParameters from "../contract/merchant-list-parameters.js"
+import { PaymentPage } from "../contract/merchant-list-resources.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
+import { listQuery } from "../request/page-query.js"
 import { checkoutSessionJson, verifyJson } from "../response/payment-serializers.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
@@ -83,5 +87,42 @@ const simulate = endpoint({
   })
 })
 
-/** Spec 4.1, 4.2 and the sandbox simulator. */
-export const paymentEndpoints = [initiate, verify, simulate] as const
+const list = endpoint({
+  method: "get",
+  path: "/api/v1/payments",
+  operationId: "listPayments",
+  summary: "List payments, newest first",
+  description: "The merchant's payments in the environment of the request, each as verify-payment answers it. " +
+    "Pages follow next_cursor, which stays right while new payments arrive.",
+  tag: "Payments",
+  security: "merchant",
+  parameters: ListParameters.paymentListParameters,
+  success: { status: 200, description: "A page of payments.", schema: PaymentPage },
+  handler: Effect.gen(function*() {
+    const query = yield* listQuery
+    const request = yield* query.done({
+      limit: ListParameters.paymentLimitParameter.read(query),
+      cursor: ListParameters.paymentCursorParameter.read(query),
+      status: ListParameters.paymentStatusParameter.read(query),
+      reference: ListParameters.paymentReferenceParameter.read(query),
+      amount: ListParameters.paymentAmountParameter.read(query),
+      currency: ListParameters.paymentCurrencyParameter.read(query),
+      since: ListParameters.listSinceParameter.read(query),
+      until: ListParameters.listUntilParameter.read(query)
+    })
+    const page = yield* listPayments(yield* CurrentMerchant, {
+      limit: request.limit,
+      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+      ...(request.status !== undefined ? { status: request.status } : {}),
+      ...(request.reference !== undefined ? { reference: request.reference } : {}),
+      ...(request.amount !== undefined ? { amount: request.amount } : {}),
+      ...(request.currency !== undefined ? { currency: request.currency } : {}),
+      ...(request.since !== undefined ? { since: request.since } : {}),
+      ...(request.until !== undefined ? { until: request.until } : {})
+    })
+    return { data: page.payments.map(verifyJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
+  })
+})
+
+/** Spec 4.1, 4.2, the sandbox simulator, and the merchant's list of payments. */
+export const paymentEndpoints = [initiate, verify, simulate, list] as const

@@ -1,6 +1,11 @@
 import { Effect } from "effect"
 import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
+import { listRefunds } from "../../../core/refunds/list-refunds.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
+import { toIsoString } from "../../../core/shared/instant.js"
+import * as ListParameters from "../contract/merchant-list-parameters.js"
+import { RefundPage } from "../contract/merchant-list-resources.js"
+import { listQuery } from "../request/page-query.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { refundPaymentBody } from "../contract/payment-contracts.js"
 import { RefundResult } from "../contract/payment-resources.js"
@@ -54,5 +59,45 @@ const refund = endpoint({
   })
 })
 
-/** Spec 4.3. */
-export const refundEndpoints = [refund] as const
+const list = endpoint({
+  method: "get",
+  path: "/api/v1/refunds",
+  operationId: "listRefunds",
+  summary: "List refunds, newest first",
+  description: "The merchant's refunds in the environment of the request, each as the refund endpoint answered it. " +
+    "Pages follow next_cursor, which stays right while new refunds arrive.",
+  tag: "Refunds",
+  security: "merchant",
+  parameters: ListParameters.refundListParameters,
+  success: { status: 200, description: "A page of refunds.", schema: RefundPage },
+  handler: Effect.gen(function*() {
+    const query = yield* listQuery
+    const request = yield* query.done({
+      limit: ListParameters.refundLimitParameter.read(query),
+      cursor: ListParameters.refundCursorParameter.read(query),
+      trxId: ListParameters.refundPaymentParameter.read(query),
+      since: ListParameters.listSinceParameter.read(query),
+      until: ListParameters.listUntilParameter.read(query)
+    })
+    const page = yield* listRefunds(yield* CurrentMerchant, {
+      limit: request.limit,
+      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+      ...(request.trxId !== undefined ? { trxId: request.trxId } : {}),
+      ...(request.since !== undefined ? { since: request.since } : {}),
+      ...(request.until !== undefined ? { until: request.until } : {})
+    })
+    return {
+      data: page.refunds.map((refund) => ({
+        ...refundJson(refund),
+        reason: refund.reason,
+        ref_refund: refund.refRefund,
+        created_at: toIsoString(refund.createdAt)
+      })),
+      has_more: page.nextCursor !== null,
+      next_cursor: page.nextCursor
+    }
+  })
+})
+
+/** Spec 4.3, and the merchant's list of refunds. */
+export const refundEndpoints = [refund, list] as const
