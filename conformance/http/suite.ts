@@ -9,6 +9,7 @@ import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
 import { edgeCases } from "./edge-cases.js"
 import { eventCases } from "./event-cases.js"
+import { merchantListCases } from "./merchant-list-cases.js"
 import { expiryCases } from "./expiry-cases.js"
 import { gatewaySetCases } from "./gateway-set-cases.js"
 import { initiateCases } from "./initiate-cases.js"
@@ -87,6 +88,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     refundAmountCases(target)
     webhookLogCases(target)
     eventCases(target)
+    merchantListCases(target)
     voiceCases(target)
     subscriptionCases(target)
     subscriptionRuleCases(target)
