@@ -18,8 +18,8 @@ const text = (name: string, max: number, description: string): ListParameter<str
   read: (query) => query.text(name, max)
 })
 
-const sinceParameter = timeParameter("since", "Only those created at or after this time.")
-const untilParameter = timeParameter("until", "Only those created before this time.")
+export const listSinceParameter = timeParameter("since", "Only those created at or after this time.")
+export const listUntilParameter = timeParameter("until", "Only those created before this time.")
 
 export const paymentLimitParameter = limitParameter("Payments per page.", DEFAULT_PAYMENT_LIMIT, MAX_PAYMENT_LIMIT)
 export const paymentCursorParameter = cursorParameter("A previous page's next_cursor: the page after it, however many payments arrived since.")
@@ -49,14 +49,12 @@ export const paymentListParameters = [
   paymentReferenceParameter,
   paymentAmountParameter,
   paymentCurrencyParameter,
-  sinceParameter,
-  untilParameter
+  listSinceParameter,
+  listUntilParameter
 ] as const
 
 export const refundLimitParameter = limitParameter("Refunds per page.", DEFAULT_REFUND_LIMIT, MAX_REFUND_LIMIT)
 export const refundCursorParameter = cursorParameter("A previous page's next_cursor: the page after it, however many refunds arrived since.")
 export const refundPaymentParameter = text("trx_id", 100, "Only the refunds of this payment.")
 
-export const refundListParameters = [refundLimitParameter, refundCursorParameter, refundPaymentParameter, sinceParameter, untilParameter] as const
-
-export { sinceParameter as listSinceParameter, untilParameter as listUntilParameter }
+export const refundListParameters = [refundLimitParameter, refundCursorParameter, refundPaymentParameter, listSinceParameter, listUntilParameter] as const
