@@ -104,4 +104,18 @@ export const expiryCases = (target: () => Target) =>
       expectHtml(await getPage(target(), second.payment_url), 200)
       expectHtml(await getPage(target(), first.payment_url), 410)
     })
+
+    it("lists an expired session as failed, as verify answers it, and filters it so", async (context) => {
+      if (!(await hasManualClock(target()))) return context.skip("the host has no manual clock (CLOCK=manual)")
+      const shop = await createShop(target())
+      const expiring = (await startSession(shop.sandbox, "10")).info.trx_id as string
+      await advance(target(), LIFETIME_SECONDS + 1)
+      const open = (await startSession(shop.sandbox, "10")).info.trx_id as string
+      const list = async (query: string) => expectOk(await shop.sandbox.call({ path: `/api/v1/payments${query}` })).data as ReadonlyArray<any>
+      expect((await list("?status=pending")).map((payment) => payment.trx_id)).toEqual([open])
+      expect((await list("?status=failed")).map((payment) => payment.trx_id)).toEqual([expiring])
+      const all = await list("")
+      expect(all.map((payment) => [payment.trx_id, payment.status])).toEqual([[open, "pending"], [expiring, "failed"]])
+      expect(await statusOf(shop.sandbox, expiring)).toBe("failed")
+    })
   })
