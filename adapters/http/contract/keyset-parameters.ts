@@ -7,6 +7,16 @@ import { IsoDateTime } from "./value-schemas.js"
 
 /** The query parameters every newest-first, keyset-paged list shares (core/shared/keyset-page.ts). */
 
+/** An optional filter matched exactly: a reference, a type, an id. */
+export const textParameter = (name: string, max: number, description: string): ListParameter<string | undefined> => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)),
+  read: (query) => query.text(name, max)
+})
+
 export const limitParameter = (description: string, fallback: number, max: number): ListParameter<number> => ({
   name: "limit",
   in: "query",

@@ -1,22 +1,12 @@
-import { Schema } from "effect"
 import type { Amount } from "../../../core/money/amount.js"
 import { PaymentStatus } from "../../../core/payments/payment.js"
 import { DEFAULT_PAYMENT_LIMIT, MAX_PAYMENT_LIMIT } from "../../../core/payments/list-payments.js"
 import { DEFAULT_REFUND_LIMIT, MAX_REFUND_LIMIT } from "../../../core/refunds/list-refunds.js"
-import { cursorParameter, limitParameter, timeParameter } from "./keyset-parameters.js"
+import { cursorParameter, limitParameter, textParameter, timeParameter } from "./keyset-parameters.js"
 import type { ListParameter } from "./parameters.js"
 import { DecimalText } from "./value-schemas.js"
 
 /** The queries of GET /api/v1/payments and GET /api/v1/refunds: every parameter optional, every bad one told at once. */
-
-const text = (name: string, max: number, description: string): ListParameter<string | undefined> => ({
-  name,
-  in: "query",
-  required: false,
-  description,
-  schema: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max)),
-  read: (query) => query.text(name, max)
-})
 
 export const listSinceParameter = timeParameter("since", "Only those created at or after this time.")
 export const listUntilParameter = timeParameter("until", "Only those created before this time.")
@@ -31,7 +21,7 @@ export const paymentStatusParameter: ListParameter<PaymentStatus | undefined> = 
   schema: PaymentStatus,
   read: (query) => query.oneOf("status", PaymentStatus.literals)
 }
-export const paymentReferenceParameter = text("reference", 60, "Only the payments of this ref_trx, matched exactly.")
+export const paymentReferenceParameter = textParameter("reference", 60, "Only the payments of this ref_trx, matched exactly.")
 export const paymentAmountParameter: ListParameter<Amount | undefined> = {
   name: "amount",
   in: "query",
@@ -40,7 +30,7 @@ export const paymentAmountParameter: ListParameter<Amount | undefined> = {
   schema: DecimalText,
   read: (query) => query.amount("amount")
 }
-export const paymentCurrencyParameter = text("currency", 10, "Only payments in this currency, such as USD.")
+export const paymentCurrencyParameter = textParameter("currency", 10, "Only payments in this currency, such as USD.")
 
 export const paymentListParameters = [
   paymentLimitParameter,
@@ -55,6 +45,6 @@ export const paymentListParameters = [
 
 export const refundLimitParameter = limitParameter("Refunds per page.", DEFAULT_REFUND_LIMIT, MAX_REFUND_LIMIT)
 export const refundCursorParameter = cursorParameter("A previous page's next_cursor: the page after it, however many refunds arrived since.")
-export const refundPaymentParameter = text("trx_id", 100, "Only the refunds of this payment.")
+export const refundPaymentParameter = textParameter("trx_id", 100, "Only the refunds of this payment.")
 
 export const refundListParameters = [refundLimitParameter, refundCursorParameter, refundPaymentParameter, listSinceParameter, listUntilParameter] as const
