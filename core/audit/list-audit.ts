@@ -1,20 +1,15 @@
 import { Effect } from "effect"
 import type { MerchantId } from "../shared/ids.js"
-import type { Instant } from "../shared/instant.js"
-import { keysetCursor, keysetPage } from "../shared/keyset-page.js"
+import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import type { AuditEntry } from "./audit-entry.js"
 import { AuditLog } from "./audit-log.js"
 
 export const DEFAULT_AUDIT_LIMIT = 50
 export const MAX_AUDIT_LIMIT = 200
 
-export interface AuditListRequest {
+/** The shared paging (cursor, since, until, limit) and this list's own filters. */
+export interface AuditListRequest extends KeysetRequest {
   readonly merchantId?: MerchantId
-  readonly since?: Instant
-  readonly until?: Instant
-  /** From a previous page's `nextCursor`. */
-  readonly cursor?: string
-  readonly limit: number
 }
 
 export interface AuditPage {

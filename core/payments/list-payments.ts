@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import type { Amount } from "../money/amount.js"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
-import { type Instant, now } from "../shared/instant.js"
-import { keysetCursor, keysetPage } from "../shared/keyset-page.js"
+import { now } from "../shared/instant.js"
+import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import { expireIfDue } from "./checkout-session.js"
 import type { Payment, PaymentStatus } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
@@ -16,20 +16,14 @@ import { PaymentRepository } from "./payment-repository.js"
 export const DEFAULT_PAYMENT_LIMIT = 20
 export const MAX_PAYMENT_LIMIT = 100
 
-export interface PaymentListRequest {
+/** The shared paging (cursor, since, until, limit) and this list's own filters. */
+export interface PaymentListRequest extends KeysetRequest {
   readonly status?: PaymentStatus
   /** The merchant's ref_trx, exactly. */
   readonly reference?: string
   /** The payment's amount, exactly. */
   readonly amount?: Amount
   readonly currency?: string
-  /** Created at or after. */
-  readonly since?: Instant
-  /** Created before. */
-  readonly until?: Instant
-  /** From a previous page's `nextCursor`. */
-  readonly cursor?: string
-  readonly limit: number
 }
 
 export interface PaymentPage {

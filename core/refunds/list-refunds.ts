@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
-import type { Instant } from "../shared/instant.js"
-import { keysetCursor, keysetPage } from "../shared/keyset-page.js"
+import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import type { Refund } from "./refund.js"
 import { RefundRepository } from "./refund-repository.js"
 
@@ -13,16 +12,10 @@ import { RefundRepository } from "./refund-repository.js"
 export const DEFAULT_REFUND_LIMIT = 20
 export const MAX_REFUND_LIMIT = 100
 
-export interface RefundListRequest {
+/** The shared paging (cursor, since, until, limit) and this list's own filters. */
+export interface RefundListRequest extends KeysetRequest {
   /** Only the refunds of this payment. */
   readonly trxId?: string
-  /** Created at or after. */
-  readonly since?: Instant
-  /** Created before. */
-  readonly until?: Instant
-  /** From a previous page's `nextCursor`. */
-  readonly cursor?: string
-  readonly limit: number
 }
 
 export interface RefundPage {

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { type Instant, now } from "../shared/instant.js"
-import { keysetCursor, keysetPage, orderedRange } from "../shared/keyset-page.js"
+import { keysetCursor, keysetPage, orderedRange, type KeysetRequest } from "../shared/keyset-page.js"
 import type { DeliveryAttempt, FailingTarget, WebhookDelivery } from "./delivery.js"
 import { redeliver, type Redelivery } from "./delivery-admin.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
@@ -15,16 +15,10 @@ import { WebhookOutbox } from "./webhook-outbox.js"
 export const DEFAULT_EVENT_LIMIT = 20
 export const MAX_EVENT_LIMIT = 100
 
-export interface EventListRequest {
+/** The shared paging (cursor, since, until, limit) and this list's own filters. */
+export interface EventListRequest extends KeysetRequest {
   readonly type?: string
   readonly objectId?: string
-  /** Created at or after. */
-  readonly since?: Instant
-  /** Created before. */
-  readonly until?: Instant
-  /** From a previous page's `nextCursor`. */
-  readonly cursor?: string
-  readonly limit: number
 }
 
 export interface EventPage {
