@@ -1,3 +1,4 @@
+import type { MerchantScope } from "./merchant-scope.js"
 import { Context, Effect, Either, Layer, Option } from "effect"
 import type { SiteSettings } from "../settings/site-settings.js"
 import { SiteSettingsService } from "../settings/site-settings-service.js"
@@ -40,9 +41,7 @@ export interface PresentedRequest {
   readonly nowSeconds: number
 }
 
-export interface AuthenticatedMerchant {
-  readonly merchant: Merchant
-  readonly environment: Environment
+export interface AuthenticatedMerchant extends MerchantScope {
   readonly credentials: StoredCredentials
   readonly clientSecret: string
   readonly webhookSecret: string

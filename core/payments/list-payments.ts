@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { Amount } from "../money/amount.js"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { now } from "../shared/instant.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import { expireIfDue } from "./checkout-session.js"
@@ -39,7 +39,7 @@ const paymentCursor = keysetCursor("[\\x21-\\x7e]{1,100}", String)
  * One page; the next starts after its last payment, whatever arrived since. A pending payment whose
  * checkout expired is failed as it is listed, as verify does, so the list and verify never disagree.
  */
-export const listPayments = (caller: AuthenticatedMerchant, request: PaymentListRequest) =>
+export const listPayments = (caller: MerchantScope, request: PaymentListRequest) =>
   Effect.gen(function*() {
     const repository = yield* PaymentRepository
     const at = yield* now

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import type { Refund } from "./refund.js"
 import { RefundRepository } from "./refund-repository.js"
@@ -28,7 +28,7 @@ export interface RefundPage {
 const refundCursor = keysetCursor("[\\x21-\\x7e]{1,100}", String)
 
 /** One page; the next starts after its last refund, whatever arrived since. */
-export const listRefunds = (caller: AuthenticatedMerchant, request: RefundListRequest) =>
+export const listRefunds = (caller: MerchantScope, request: RefundListRequest) =>
   Effect.gen(function*() {
     const repository = yield* RefundRepository
     const { nextCursor, rows } = yield* keysetPage(refundCursor, request, ({ before, limit }) =>

@@ -1,5 +1,5 @@
 import { Effect, Either, Metric, Option } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
@@ -81,7 +81,7 @@ const replayOf = (previous: Refund, request: RefundRequest) =>
  * whose gateway can refund also gets its gateway refund enqueued here, executed later in the
  * background: the answer and the wallet debit never wait for the gateway.
  */
-const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
+const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.gen(function*() {
       const payments = yield* PaymentRepository
@@ -160,7 +160,7 @@ const refundOnce = (caller: AuthenticatedMerchant, request: RefundRequest) =>
  * the winner's reference, its whole transaction rolls back (no money moved), and it answers with the
  * winner's refund.
  */
-export const refundPayment = (caller: AuthenticatedMerchant, request: RefundRequest) =>
+export const refundPayment = (caller: MerchantScope, request: RefundRequest) =>
   refundOnce(caller, request).pipe(
     Effect.catchTag("RefundReferenceUsed", () =>
       Effect.flatMap(previousRefund(request.trxId, request.refRefund), (refund) => replayOf(Option.getOrThrow(refund), request)))

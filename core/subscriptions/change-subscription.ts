@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { carryOutDue } from "./due-work.js"
@@ -11,7 +11,7 @@ import { scopedSubscription } from "./subscription-queries.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 
 /** A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts. */
-const locked = <A, E, R>(caller: AuthenticatedMerchant, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
+const locked = <A, E, R>(caller: MerchantScope, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), change)))
 
@@ -20,7 +20,7 @@ const locked = <A, E, R>(caller: AuthenticatedMerchant, id: string, change: (sub
  * period ends, then the scheduler cancels it. Now: cancelled at once, every pending invoice voided
  * (its link answers 410, its payment can no longer complete), and `subscription.cancelled` sent.
  */
-export const cancelSubscription = (caller: AuthenticatedMerchant, id: string, atPeriodEnd: boolean) =>
+export const cancelSubscription = (caller: MerchantScope, id: string, atPeriodEnd: boolean) =>
   locked(caller, id, (subscription) =>
     Effect.gen(function*() {
       const at = yield* now
@@ -39,7 +39,7 @@ export const cancelSubscription = (caller: AuthenticatedMerchant, id: string, at
  * failure, or when `force_new` retires the open one). An active subscription whose period is due
  * and not yet processed is renewed as the scheduler would; otherwise active refuses (409).
  */
-export const renewSubscription = (caller: AuthenticatedMerchant, id: string, forceNew: boolean) =>
+export const renewSubscription = (caller: MerchantScope, id: string, forceNew: boolean) =>
   locked(caller, id, (subscription) =>
     Effect.gen(function*() {
       const at = yield* now

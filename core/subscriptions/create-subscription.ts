@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { AmountInput } from "../money/parse.js"
 import { type MethodListInput, methodCodes } from "../gateways/method-list.js"
 import { checkoutTerms } from "../payments/initiate-payment.js"
@@ -43,7 +43,7 @@ export type CreateSubscriptionRequest =
  * subscription, and for an immediate start its first invoice and `invoice.created`, in one
  * transaction. A future start waits for the scheduler.
  */
-export const createSubscription = (caller: AuthenticatedMerchant, request: CreateSubscriptionRequest) =>
+export const createSubscription = (caller: MerchantScope, request: CreateSubscriptionRequest) =>
   Effect.gen(function*() {
     // A lookup, so before the transaction: no store lock is held while DNS answers.
     const ipnRefusal = yield* subscriptionIpnUrlRefusal(request.ipnUrl)

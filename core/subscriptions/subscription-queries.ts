@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { PageRequest } from "../shared/page.js"
 import { type Invoice, SubscriptionNotFound } from "./subscription.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
@@ -8,7 +8,7 @@ import { SubscriptionRepository } from "./subscription-repository.js"
 export const RETRIEVED_INVOICES = 20
 
 /** Only the caller's own subscription in its own environment: anything else does not exist for it. */
-export const scopedSubscription = (caller: AuthenticatedMerchant, id: string, lock: boolean) =>
+export const scopedSubscription = (caller: MerchantScope, id: string, lock: boolean) =>
   Effect.gen(function*() {
     const repo = yield* SubscriptionRepository
     const found = lock ? yield* repo.findByIdForUpdate(id) : yield* repo.findScoped(caller.merchant.id, caller.environment, id)
@@ -19,7 +19,7 @@ export const scopedSubscription = (caller: AuthenticatedMerchant, id: string, lo
   })
 
 /** Spec 4.7: the subscription with its newest invoices. */
-export const retrieveSubscription = (caller: AuthenticatedMerchant, id: string) =>
+export const retrieveSubscription = (caller: MerchantScope, id: string) =>
   Effect.gen(function*() {
     const subscription = yield* scopedSubscription(caller, id, false)
     const invoices = yield* (yield* SubscriptionRepository).latestInvoices(id, RETRIEVED_INVOICES)
@@ -27,7 +27,7 @@ export const retrieveSubscription = (caller: AuthenticatedMerchant, id: string) 
   })
 
 /** Spec 4.6: newest first, each with its latest invoice (one query for the page's invoices). */
-export const listSubscriptions = (caller: AuthenticatedMerchant, request: PageRequest) =>
+export const listSubscriptions = (caller: MerchantScope, request: PageRequest) =>
   Effect.gen(function*() {
     const repo = yield* SubscriptionRepository
     const page = yield* repo.list(caller.merchant.id, caller.environment, request)

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { WalletRepository } from "./wallet-repository.js"
 
 /**
  * The caller's wallets in the environment of its credentials, by currency: a sandbox key never
  * sees production money, nor the other way round.
  */
-export const merchantBalances = (caller: AuthenticatedMerchant) =>
+export const merchantBalances = (caller: MerchantScope) =>
   Effect.map(
     Effect.flatMap(WalletRepository, (wallets) => wallets.listByMerchant(caller.merchant.id)),
     (wallets) =>

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { type Instant, now } from "../shared/instant.js"
 import { keysetCursor, keysetPage, orderedRange, type KeysetRequest } from "../shared/keyset-page.js"
 import type { DeliveryAttempt, FailingTarget, WebhookDelivery } from "./delivery.js"
@@ -38,7 +38,7 @@ const isPaused = (target: FailingTarget): target is PausedTarget => target.pause
 const eventCursor = keysetCursor("[\\x21-\\x7e]{1,100}", String)
 
 /** One page, newest first; the next page starts after its last event, whatever arrived since. */
-export const listEvents = (caller: AuthenticatedMerchant, request: EventListRequest) =>
+export const listEvents = (caller: MerchantScope, request: EventListRequest) =>
   Effect.gen(function*() {
     const outbox = yield* WebhookOutbox
     const { nextCursor, rows } = yield* keysetPage(eventCursor, request, ({ before, limit }) =>
@@ -57,14 +57,14 @@ export const listEvents = (caller: AuthenticatedMerchant, request: EventListRequ
     return page
   })
 
-const ownEvent = (caller: AuthenticatedMerchant, id: string) =>
+const ownEvent = (caller: MerchantScope, id: string) =>
   Effect.map(
     Effect.flatMap(WebhookOutbox, (outbox) => outbox.findById(id)),
     Option.filter((event) => event.merchantId === caller.merchant.id && event.environment === caller.environment)
   )
 
 /** One event with its attempts, oldest first; none when the caller has no such event. */
-export const eventWithAttempts = (caller: AuthenticatedMerchant, id: string) =>
+export const eventWithAttempts = (caller: MerchantScope, id: string) =>
   Effect.gen(function*() {
     const found = yield* ownEvent(caller, id)
     if (Option.isNone(found)) return Option.none<{ readonly event: WebhookDelivery; readonly attempts: ReadonlyArray<DeliveryAttempt> }>()
@@ -72,7 +72,7 @@ export const eventWithAttempts = (caller: AuthenticatedMerchant, id: string) =>
   })
 
 /** Sends one of the caller's events again: same id and body, a fresh budget of attempts, due now. */
-export const redeliverEvent = (caller: AuthenticatedMerchant, id: string) =>
+export const redeliverEvent = (caller: MerchantScope, id: string) =>
   Effect.flatMap(ownEvent(caller, id), Option.match({
     onNone: () => Effect.succeed<Redelivery>({ _tag: "NotFound" }),
     onSome: (event) => redeliver(event.id)
@@ -84,7 +84,7 @@ export const redeliverEvent = (caller: AuthenticatedMerchant, id: string) =>
  * event id, so a receiver deduplicating by it sees each event once; an event queued again is no
  * longer failed, so asking twice queues nothing twice.
  */
-export const recoverEvents = (caller: AuthenticatedMerchant, range: { readonly since: Instant; readonly until?: Instant }) =>
+export const recoverEvents = (caller: MerchantScope, range: { readonly since: Instant; readonly until?: Instant }) =>
   Effect.gen(function*() {
     yield* orderedRange(range.since, range.until)
     const outbox = yield* WebhookOutbox
