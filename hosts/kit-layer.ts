@@ -13,6 +13,8 @@ import * as Readiness from "../core/shared/readiness.js"
 import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
+import * as DashboardSettings from "../adapters/http/dashboard/dashboard-settings.js"
+import type { PlatformSignIn } from "../adapters/http/dashboard/dashboard-settings.js"
 import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
 import * as MetricsExposition from "../adapters/metrics/prometheus-exposition.js"
 import * as ProcessMetrics from "../adapters/metrics/process-metrics.js"
@@ -77,6 +79,8 @@ export interface KitConfig {
   readonly manualClock?: ManualClock
   /** `/metrics` and what feeds it (default: on, behind the admin token). */
   readonly metrics?: MetricsConfig
+  /** The merchant dashboard's sign-in: the platform's own (`authenticate`), else the kit's merchant users. */
+  readonly dashboard?: { readonly platform?: PlatformSignIn | undefined }
 }
 
 export interface MetricsConfig {
@@ -173,6 +177,12 @@ export const kitLayer = (config: KitConfig) => {
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
+    DashboardSettings.layer({
+      baseUrl: config.baseUrl,
+      masterKey: config.masterKey,
+      previousMasterKey: config.previousMasterKey,
+      platform: config.dashboard?.platform
+    }),
     GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey, config.previousMasterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})
     }),

@@ -16,6 +16,7 @@ import { withRequestMetrics } from "./request/request-metrics.js"
 import { adminApi } from "./routes/admin-api.js"
 import { merchantApi } from "./routes/merchant-api.js"
 import { endpointRoutes } from "./endpoint/endpoint-routes.js"
+import { dashboardRoutes } from "./routes/dashboard-routes.js"
 
 const ADMIN_PREFIX = "/admin/v1"
 
@@ -25,6 +26,7 @@ export const router = HttpRouter.concatAll(
   healthRoutes,
   metricsRoutes,
   checkoutRoutes,
+  dashboardRoutes,
   gatewayNotifyRoutes,
   openApiRoutes
 )

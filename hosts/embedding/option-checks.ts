@@ -85,7 +85,8 @@ export const OPTION_BOUNDS = {
 
 const OPTIONS = [
   "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
-  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing"
+  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing",
+  "dashboard"
 ] as const
 
 const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`
@@ -158,6 +159,20 @@ const checkMetrics = (value: unknown): void => {
   expectBoolean("metrics.public", expectObject("metrics", value, ["public"])!["public"])
 }
 
+/** The platform's own sign-in for the dashboard: both parts, or neither (the kit's merchant users then). */
+const checkDashboard = (value: unknown): void => {
+  const dashboard = expectObject("dashboard", value, ["authenticate", "signInUrl"])
+  if (dashboard === undefined) return
+  const { authenticate, signInUrl } = dashboard
+  if (authenticate === undefined && signInUrl === undefined) return
+  if (typeof authenticate !== "function") {
+    problem("dashboard.authenticate", `dashboard.authenticate must be a function (request) => { merchantId, userId, role } | null (or a Promise of one), got ${describe(authenticate)}`)
+  }
+  if (typeof signInUrl !== "string" || !(signInUrl.startsWith("/") || /^https?:\/\//.test(signInUrl))) {
+    problem("dashboard.signInUrl", `dashboard.signInUrl must be where the platform signs people in, a path such as "/login" or an http(s) URL, got ${describe(signInUrl)}`)
+  }
+}
+
 /**
  * Throws `MerchantPaymentsConfigError` for the first missing or wrong option. A Promise (say,
  * `configFromEnv(...)` without `await`) and an empty object (the same Promise spread) are named as such.
@@ -205,4 +220,5 @@ export const checkOptions = (options: unknown): void => {
   expectInteger("pluginCallTimeoutMillis", options["pluginCallTimeoutMillis"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
   checkLogging(options["logging"])
   checkMetrics(options["metrics"])
+  checkDashboard(options["dashboard"])
 }

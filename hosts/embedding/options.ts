@@ -15,6 +15,7 @@ import { defaultWebhookConfig, type KitConfig, type StoreConfig, type WebhookCon
 import { checkOptions, problem } from "./option-checks.js"
 import { type TracingOptions, tracingOf } from "./tracing-options.js"
 import type { TracingConfig } from "../../adapters/tracing/tracing-config.js"
+import type { PlatformSignIn } from "../../adapters/http/dashboard/dashboard-settings.js"
 
 export { MerchantPaymentsConfigError } from "./option-checks.js"
 
@@ -61,6 +62,11 @@ export interface MerchantPaymentsOptions {
   readonly logging?: false | { readonly format?: LogFormat; readonly level?: LogLevelName; readonly write?: (line: string) => void }
   /** Traces over OpenTelemetry (default: off, no span made): an OTLP/HTTP endpoint, or the app's own TracerProvider. */
   readonly tracing?: TracingOptions
+  /**
+   * The merchant dashboard under `{basePath}/dashboard`. With `authenticate`, the platform's own session
+   * says who the merchant is (null: nobody, sent to `signInUrl`); without it, the kit's merchant users sign in.
+   */
+  readonly dashboard?: { readonly authenticate?: PlatformSignIn["authenticate"]; readonly signInUrl?: string }
 }
 
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
@@ -144,7 +150,10 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
     ...(manualClock !== undefined ? { manualClock } : {}),
     metrics: options.metrics === false
       ? { enabled: false, public: false }
-      : { enabled: true, public: typeof options.metrics === "object" && options.metrics.public === true }
+      : { enabled: true, public: typeof options.metrics === "object" && options.metrics.public === true },
+    ...(options.dashboard?.authenticate !== undefined && options.dashboard.signInUrl !== undefined
+      ? { dashboard: { platform: { authenticate: options.dashboard.authenticate, signInUrl: options.dashboard.signInUrl } } }
+      : {})
   }
   return { kit, basePath, manualClock, tracing: tracingOf(options.tracing) }
 }

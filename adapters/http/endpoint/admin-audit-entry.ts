@@ -70,7 +70,7 @@ const concernedMerchant = (operation: AuditedOperation, method: string, params: 
   })
 
 /** The id the request log gave this request (kept from X-Request-Id or made), to find its line. */
-const requestId = Effect.map(Effect.logAnnotations, (annotations) =>
+export const requestId = Effect.map(Effect.logAnnotations, (annotations) =>
   Option.getOrNull(Option.filter(HashMap.get(annotations, "request_id"), (value): value is string => typeof value === "string")))
 
 /** The entry for one admin call answered `status` (with `answer` when it succeeded). */

@@ -15,5 +15,11 @@ describe("the path as logged", () => {
   it("hides a checkout link's token: the link grants access to the page", () => {
     expect(loggedPath("/checkout/eyJhbGciOi.sig")).toBe("/checkout/:token")
     expect(loggedPath("/checkout/eyJhbGciOi.sig/pay?gateway_id=2")).toBe("/checkout/:token/pay?gateway_id")
+    expect(loggedPath("/payments/checkout/eyJhbGciOi.sig")).toBe("/payments/checkout/:token")
+  })
+
+  it("hides a set-password link's token, mounted or not", () => {
+    expect(loggedPath("/dashboard/set-password/Zm9vYmFyYmF6cXV4")).toBe("/dashboard/set-password/:token")
+    expect(loggedPath("/payments/dashboard/set-password/Zm9vYmFyYmF6cXV4")).toBe("/payments/dashboard/set-password/:token")
   })
 })

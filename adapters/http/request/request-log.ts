@@ -5,13 +5,16 @@ import { Ids } from "../../../core/signing/random-ids.js"
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** The bearer tokens some paths carry, under any base path: a checkout link's, a set-password link's. */
+const SECRET_SEGMENT = /\/(checkout|dashboard\/set-password)\/[^/]+/
+
 /**
  * The path as logged: query values dropped (they may carry references or e-mail addresses), keys
- * kept, and a checkout link's token replaced, since the link itself grants access to the page.
+ * kept, and a link's token replaced, since the link itself grants access to its page.
  */
 export const loggedPath = (url: string): string => {
   const queryStart = url.indexOf("?")
-  const pathname = (queryStart === -1 ? url : url.slice(0, queryStart)).replace(/^\/checkout\/[^/]+/, "/checkout/:token")
+  const pathname = (queryStart === -1 ? url : url.slice(0, queryStart)).replace(SECRET_SEGMENT, "/$1/:token")
   if (queryStart === -1) return pathname
   const keys = [...new Set(new URLSearchParams(url.slice(queryStart + 1)).keys())].map(encodeURIComponent)
   return keys.length === 0 ? pathname : `${pathname}?${keys.join("&")}`

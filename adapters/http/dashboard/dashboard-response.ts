@@ -1,0 +1,32 @@
+import { HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+
+/**
+ * Headers for every dashboard answer: nothing cached (pages show balances and secrets), no script or
+ * style but the kit's own files, no framing, forms post only back to the kit, and the referrer kept
+ * within the site.
+ */
+export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
+  "cache-control": "no-store",
+  "referrer-policy": "same-origin",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+}
+
+export const htmlAnswer = (status: number, html: string, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
+
+/** After a form: 303 so a reload never posts twice. */
+export const seeOther = (location: string, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.empty({ status: 303, headers: { ...DASHBOARD_HEADERS, ...headers, location } })
+
+/** Why a dashboard request ends on another answer than its page: a redirect, or a page saying why. */
+export class DashboardAnswer {
+  readonly _tag = "DashboardAnswer"
+  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
+}
+
+export const answerWith = <A, E, R>(flow: Effect.Effect<A, E | DashboardAnswer, R>) =>
+  Effect.catchIf(flow, (error): error is DashboardAnswer => error instanceof DashboardAnswer, (answer) => Effect.succeed(answer.response))

@@ -1,0 +1,97 @@
+import type { Environment } from "../../../core/shared/environment.js"
+import { escapeHtml } from "../pages/house-style.js"
+import { FORM_TOKEN_FIELD } from "./form-token.js"
+import type { DashboardVisitor } from "./visitor.js"
+
+/** The dashboard's sections, in the order the navigation lists them; `owners` ones are hidden from viewers. */
+export const SECTIONS = [
+  { path: "", label: "Overview" },
+  { path: "/payments", label: "Payments" },
+  { path: "/subscriptions", label: "Subscriptions" },
+  { path: "/webhooks", label: "Webhooks" },
+  { path: "/developers", label: "Developers" },
+  { path: "/api-config", label: "API Config" },
+  { path: "/statements", label: "Statements" },
+  { path: "/audit", label: "Audit log", owners: true }
+] as const
+
+export type SectionPath = typeof SECTIONS[number]["path"]
+
+/** Everything a signed-in page is drawn with. */
+export interface PageFrame {
+  readonly home: string
+  readonly visitor: DashboardVisitor
+  readonly environment: Environment
+  /** Production is offered only to an approved merchant. */
+  readonly environments: ReadonlyArray<Environment>
+  readonly formToken: string
+}
+
+/** A link inside the dashboard, in the frame's environment unless told otherwise. */
+export const linkTo = (frame: Pick<PageFrame, "home" | "environment">, path: string, query: Record<string, string | undefined> = {}) => {
+  const search = new URLSearchParams({ environment: frame.environment })
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== "") search.set(name, value)
+  return `${frame.home}${path}?${search.toString()}`
+}
+
+/** The hidden inputs every dashboard form carries: its CSRF token and the environment it acts in. */
+export const formFields = (frame: PageFrame) =>
+  `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(frame.formToken)}"><input type="hidden" name="environment" value="${frame.environment}">`
+
+const document = (home: string, title: string, body: string) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Merchant dashboard</title>
+<link rel="stylesheet" href="${home}/assets/dashboard.css">
+<script src="${home}/assets/dashboard.js" defer></script>
+</head>
+<body>${body}</body>
+</html>`
+
+/** A page outside the signed-in frame: sign-in, set password, and what goes wrong before a session. */
+export const plainPage = (home: string, title: string, body: string) =>
+  document(home, title, `<main id="main"><h1>${escapeHtml(title)}</h1>${body}</main>`)
+
+/** A short page saying what happened, with a way on. */
+export const messagePage = (home: string, title: string, text: string, link?: { readonly href: string; readonly label: string }) =>
+  plainPage(home, title, `<div class="card"><p>${escapeHtml(text)}</p>${link === undefined ? "" : `<p><a class="button" href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`}</div>`)
+
+const environmentSwitch = (frame: PageFrame, section: string) => {
+  if (frame.environments.length < 2) return ""
+  const items = frame.environments.map((environment) => {
+    const current = environment === frame.environment ? ` aria-current="page"` : ""
+    const label = environment === "sandbox" ? "Sandbox" : "Production"
+    return `<li><a href="${escapeHtml(linkTo({ home: frame.home, environment }, section))}"${current}>${label}</a></li>`
+  })
+  return `<nav class="environments" aria-label="Environment"><ul>${items.join("")}</ul></nav>`
+}
+
+const navigation = (frame: PageFrame, current: SectionPath) => {
+  const items = SECTIONS
+    .filter((section) => !("owners" in section) || frame.visitor.role === "owner")
+    .map((section) => {
+      const here = section.path === current ? ` aria-current="page"` : ""
+      return `<li><a href="${escapeHtml(linkTo(frame, section.path))}"${here}>${section.label}</a></li>`
+    })
+  return `<nav class="sections" aria-label="Dashboard"><ul>${items.join("")}</ul></nav>`
+}
+
+const signOut = (frame: PageFrame) =>
+  frame.visitor.signedInBy === "kit"
+    ? `<form class="inline" method="post" action="${frame.home}/logout">${formFields(frame)}<button type="submit" class="secondary">Sign out</button></form>`
+    : ""
+
+/** A signed-in page: header with merchant and environment, navigation, sandbox banner, the page itself. */
+export const dashboardPage = (frame: PageFrame, section: SectionPath, title: string, body: string) => {
+  const banner = frame.environment === "sandbox"
+    ? `<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>`
+    : ""
+  return document(frame.home, title, `<a class="skip" href="#content">Skip to content</a>
+<main class="dashboard" id="main">
+<header class="top"><span class="brand">${escapeHtml(frame.visitor.merchant.name)}</span><div class="who"><span class="muted">${escapeHtml(frame.visitor.name)} (${frame.visitor.role})</span>${signOut(frame)}</div></header>
+${environmentSwitch(frame, section)}${navigation(frame, section)}${banner}
+<div id="content" tabindex="-1"><h1>${escapeHtml(title)}</h1>${body}</div>
+</main>`)
+}

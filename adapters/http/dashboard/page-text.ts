@@ -1,0 +1,26 @@
+import { Effect, Option } from "effect"
+import type { Amount } from "../../../core/money/amount.js"
+import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { toCurrencyString } from "../../../core/money/format.js"
+import { type Instant, toIsoString } from "../../../core/shared/instant.js"
+import { formatAmount } from "../checkout/amount-format.js"
+import { escapeHtml } from "../pages/house-style.js"
+
+/** Writes an amount of a currency, exactly: the currency's own minor digits, grouped, then its code. */
+export type MoneyText = (amount: Amount, currency: string) => string
+
+/** The formatter of the kit's currency catalogue (checkout's, in English): `1,234.50 USD`. */
+export const moneyText = Effect.map(CurrencyCatalog, (catalog): MoneyText => (amount, currency) => {
+  const exponent = Option.getOrElse(catalog.exponentOf(currency), () => 2)
+  return formatAmount(toCurrencyString(amount, exponent), currency, exponent, "en")
+})
+
+/** A moment in UTC to the minute, machine-readable in its `datetime`: a page cannot know the reader's zone without script. */
+export const timeText = (instant: Instant): string => {
+  const iso = toIsoString(instant)
+  return `<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`
+}
+
+/** A status as a small coloured label; the colour only repeats what the word says. */
+export const statusLabel = (status: string): string =>
+  `<span class="status ${escapeHtml(status.replace(/[^a-z_]/g, ""))}">${escapeHtml(status.replace(/_/g, " "))}</span>`

@@ -1,0 +1,174 @@
+import { subtract } from "../../../core/money/arithmetic.js"
+import type { Payment } from "../../../core/payments/payment.js"
+import { PaymentStatus } from "../../../core/payments/payment.js"
+import type { PaymentDelivery, PaymentHistory } from "../../../core/payments/payment-history.js"
+import { toCurrencyString } from "../../../core/money/format.js"
+import { escapeHtml } from "../pages/house-style.js"
+import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
+import { type MoneyText, statusLabel, timeText } from "./page-text.js"
+
+export interface PaymentFilters {
+  readonly status: string
+  readonly from: string
+  readonly to: string
+  readonly reference: string
+  readonly amount: string
+  readonly currency: string
+}
+
+export interface PaymentListView {
+  readonly frame: PageFrame
+  readonly money: MoneyText
+  readonly filters: PaymentFilters
+  readonly payments: ReadonlyArray<Payment>
+  /** The next page's link; undefined on the last page. */
+  readonly next: string | undefined
+  /** Set when the page is past the first: a way back to it. */
+  readonly first: string | undefined
+  readonly problem: string | undefined
+}
+
+const problem = (text: string | undefined) => (text === undefined ? "" : `<div class="problem" role="alert">${escapeHtml(text)}</div>`)
+const notice = (text: string | undefined) => (text === undefined ? "" : `<div class="notice" role="status">${escapeHtml(text)}</div>`)
+
+const field = (name: string, label: string, value: string, attributes = "") =>
+  `<div><label for="filter-${name}">${label}</label><input id="filter-${name}" name="${name}" value="${escapeHtml(value)}" ${attributes}></div>`
+
+const statusSelect = (current: string) =>
+  `<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
+    PaymentStatus.literals.map((status) => `<option value="${status}"${status === current ? " selected" : ""}>${status}</option>`).join("")
+  }</select></div>`
+
+const filterForm = (view: PaymentListView) =>
+  `<form class="card" method="get" action="${view.frame.home}/payments" aria-label="Filter payments">
+<input type="hidden" name="environment" value="${view.frame.environment}">
+<div class="filters">${statusSelect(view.filters.status)}${field("from", "From (UTC date)", view.filters.from, `type="date"`)}${
+    field("to", "To (UTC date)", view.filters.to, `type="date"`)
+  }${field("reference", "Reference", view.filters.reference, `maxlength="60"`)}${field("amount", "Amount", view.filters.amount, `inputmode="decimal" maxlength="40"`)}${
+    field("currency", "Currency", view.filters.currency, `maxlength="10"`)
+  }</div>
+<div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${escapeHtml(linkTo(view.frame, "/payments"))}">Clear</a></div>
+</form>`
+
+const paymentRow = (view: PaymentListView, payment: Payment) =>
+  `<tr><td data-label="Created">${timeText(payment.createdAt)}</td><td data-label="Transaction"><a href="${escapeHtml(linkTo(view.frame, `/payments/${encodeURIComponent(payment.trxId)}`))}"><code class="trx">${escapeHtml(payment.trxId)}</code></a></td><td data-label="Reference">${escapeHtml(payment.refTrx)}</td><td data-label="Amount" class="amount">${escapeHtml(view.money(payment.amount, payment.currency))}</td><td data-label="Status">${statusLabel(payment.status)}</td></tr>`
+
+export const paymentListPage = (view: PaymentListView) => {
+  const rows = view.payments.length === 0
+    ? `<p>No payments match.</p>`
+    : `<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Transaction</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th></tr></thead><tbody>${
+      view.payments.map((payment) => paymentRow(view, payment)).join("")
+    }</tbody></table>`
+  const pager = view.next === undefined && view.first === undefined
+    ? ""
+    : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">First page</a>`}${
+      view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Next page</a>`
+    }</nav>`
+  return dashboardPage(view.frame, "/payments", "Payments", `${problem(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
+}
+
+export interface PaymentDetailView {
+  readonly frame: PageFrame
+  readonly money: MoneyText
+  readonly history: PaymentHistory
+  /** The currency's minor digits, for the refund form's amount. */
+  readonly exponent: number
+  /** A fresh idempotency key for the refund form: the same refund sent twice is made once. */
+  readonly refundKey: string
+  readonly notice: string | undefined
+  readonly problem: string | undefined
+}
+
+const facts = (view: PaymentDetailView) => {
+  const { payment } = view.history
+  const row = (label: string, value: string) => `<tr><th scope="row">${label}</th><td>${value}</td></tr>`
+  return `<section class="card" aria-labelledby="facts"><h2 id="facts">Payment</h2><table><tbody>${[
+    row("Transaction", `<code class="trx">${escapeHtml(payment.trxId)}</code>`),
+    row("Reference", escapeHtml(payment.refTrx)),
+    row("Status", statusLabel(payment.status) + (payment.failureReason === null ? "" : ` (${escapeHtml(payment.failureReason)})`)),
+    row("Amount", escapeHtml(view.money(payment.amount, payment.currency))),
+    row("Fee", payment.fee === null ? "–" : escapeHtml(view.money(payment.fee, payment.currency))),
+    row("Net", payment.net === null ? "–" : escapeHtml(view.money(payment.net, payment.currency))),
+    row("Refunded", escapeHtml(view.money(payment.refundedAmount, payment.currency))),
+    row("Description", escapeHtml(payment.description ?? "–")),
+    row("Customer", escapeHtml([payment.customerName, payment.customerEmail].filter((part) => part !== null).join(", ") || "–"))
+  ].join("")}</tbody></table></section>`
+}
+
+const attemptText = (attempt: PaymentDelivery["attempts"][number]) =>
+  `${timeText(attempt.at)}: ${attempt.statusCode === null ? "no answer" : `HTTP ${attempt.statusCode}`}${attempt.error === null ? "" : ` (${escapeHtml(attempt.error)})`}, ${attempt.durationMs} ms`
+
+const deliveryItem = (view: PaymentDetailView, delivery: PaymentDelivery) => {
+  const { event } = delivery
+  const redeliver = view.frame.visitor.role === "owner"
+    ? `<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(view.frame)}<input type="hidden" name="return_to" value="${escapeHtml(`/payments/${view.history.payment.trxId}`)}"><button type="submit" class="secondary" aria-label="Redeliver ${escapeHtml(event.event)} event ${escapeHtml(event.id)}">Redeliver</button></form>`
+    : ""
+  const attempts = delivery.attempts.length === 0 ? `<p class="muted">No attempt yet.</p>` : `<ul>${delivery.attempts.map((attempt) => `<li>${attemptText(attempt)}</li>`).join("")}</ul>`
+  return `<li class="delivery">${timeText(event.createdAt)}: webhook <strong>${escapeHtml(event.event)}</strong> to ${escapeHtml(event.url)}, ${statusLabel(event.status)}${
+    event.lastError === null ? "" : ` <span class="muted">${escapeHtml(event.lastError)}</span>`
+  }${attempts}${redeliver}</li>`
+}
+
+const timeline = (view: PaymentDetailView) => {
+  const { payment, choices, refunds, deliveries } = view.history
+  const items: Array<{ readonly at: bigint; readonly html: string }> = [
+    { at: payment.createdAt, html: `${timeText(payment.createdAt)}: created, ${escapeHtml(view.money(payment.amount, payment.currency))}` },
+    ...choices.map(({ attempt, gateway }) => ({ at: attempt.beganAt, html: `${timeText(attempt.beganAt)}: customer chose ${escapeHtml(gateway?.name ?? `gateway ${attempt.gatewayId}`)}` })),
+    ...(payment.completedAt === null ? [] : [{
+      at: payment.completedAt,
+      html: `${timeText(payment.completedAt)}: ${payment.status === "success" ? "completed" : `failed (${escapeHtml(payment.failureReason ?? "failed")})`}`
+    }]),
+    ...refunds.map((refund) => ({
+      at: refund.createdAt,
+      html: `${timeText(refund.createdAt)}: refunded ${escapeHtml(view.money(refund.amount, refund.currency))}${refund.reason === null ? "" : `: ${escapeHtml(refund.reason)}`}`
+    })),
+    ...deliveries.map((delivery) => ({ at: delivery.event.createdAt, html: deliveryItem(view, delivery) }))
+  ]
+  const ordered = [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+  return `<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => `<li>${item.html}</li>`).join("")}</ol></section>`
+}
+
+/** What can still be refunded, or undefined when nothing can. */
+const refundable = (payment: Payment) => {
+  if (payment.status !== "success") return undefined
+  const left = subtract(payment.amount, payment.refundedAmount)
+  return left > 0n ? left : undefined
+}
+
+const refundForm = (view: PaymentDetailView) => {
+  const { payment } = view.history
+  const left = refundable(payment)
+  if (view.frame.visitor.role !== "owner" || left === undefined) return ""
+  return `<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
+<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund">${formFields(view.frame)}
+<input type="hidden" name="idempotency_key" value="${escapeHtml(view.refundKey)}">
+<label for="refund-amount">Amount (${escapeHtml(payment.currency)}), up to ${escapeHtml(view.money(left, payment.currency))}</label>
+<input id="refund-amount" name="amount" inputmode="decimal" required maxlength="40" value="${toCurrencyString(left, view.exponent)}">
+<label for="refund-reason">Reason (optional)</label><input id="refund-reason" name="reason" maxlength="255">
+<button type="submit" class="primary">Review refund</button>
+</form></section>`
+}
+
+export const paymentDetailPage = (view: PaymentDetailView) =>
+  dashboardPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
+    `${notice(view.notice)}${problem(view.problem)}<p><a href="${escapeHtml(linkTo(view.frame, "/payments"))}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
+
+export interface RefundConfirmView {
+  readonly frame: PageFrame
+  readonly payment: Payment
+  readonly amountText: string
+  readonly amount: string
+  readonly reason: string
+  readonly idempotencyKey: string
+}
+
+/** The refund asked for, said back once before money moves; the button carries the same key, so a double click refunds once. */
+export const refundConfirmPage = (view: RefundConfirmView) =>
+  dashboardPage(view.frame, "/payments", "Confirm the refund", `<section class="card">
+<p>Refund <strong>${escapeHtml(view.amountText)}</strong> of payment <code class="trx">${escapeHtml(view.payment.trxId)}</code> (${escapeHtml(view.payment.refTrx)})${
+    view.reason === "" ? "" : `, reason: ${escapeHtml(view.reason)}`
+  }? Money leaves the ${escapeHtml(view.payment.currency)} wallet at once.</p>
+<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(view.payment.trxId)}/refund">${formFields(view.frame)}
+<input type="hidden" name="idempotency_key" value="${escapeHtml(view.idempotencyKey)}"><input type="hidden" name="amount" value="${escapeHtml(view.amount)}"><input type="hidden" name="reason" value="${escapeHtml(view.reason)}"><input type="hidden" name="confirm" value="yes">
+<div class="actions"><button type="submit" class="primary">Refund ${escapeHtml(view.amountText)}</button><a class="button" href="${escapeHtml(linkTo(view.frame, `/payments/${encodeURIComponent(view.payment.trxId)}`))}">Cancel</a></div>
+</form></section>`)

@@ -1,0 +1,200 @@
+import { randomUUID } from "node:crypto"
+import { HttpRouter } from "@effect/platform"
+import { Effect, Either, Option } from "effect"
+import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
+import { fingerprint, REPLAY_WINDOW_SECONDS } from "../../../core/idempotency/idempotency-policy.js"
+import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { toCurrencyString } from "../../../core/money/format.js"
+import { parseAmount } from "../../../core/money/parse.js"
+import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list-payments.js"
+import { paymentHistory } from "../../../core/payments/payment-history.js"
+import { verifyPayment } from "../../../core/payments/verify-payment.js"
+import { refundPayment } from "../../../core/refunds/refund-payment.js"
+import { fromMillis, fromIsoString, plusSeconds } from "../../../core/shared/instant.js"
+import { redeliverEvent } from "../../../core/webhooks/merchant-events.js"
+import * as ListParameters from "../contract/merchant-list-parameters.js"
+import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
+import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
+import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
+import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
+import { problemText } from "../dashboard/page-problems.js"
+import { moneyText } from "../dashboard/page-text.js"
+import { paymentDetailPage, type PaymentFilters, paymentListPage, refundConfirmPage } from "../dashboard/payment-pages.js"
+import { ListQuery } from "../request/page-query.js"
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** A UTC date from a date input, as the instant its day starts (`days` later), or undefined. */
+const dayStart = (text: string, days: number) => {
+  const start = DAY.test(text) ? fromIsoString(`${text}T00:00:00Z`) : undefined
+  return start === undefined ? undefined : plusSeconds(start, days * 86_400)
+}
+
+/**
+ * The list's query as the API reads it: the same parameters and rules as GET /api/v1/payments, with
+ * the form's empty fields left out and its dates (`from`, `to`, whole UTC days) as since and until.
+ */
+const paymentQuery = (query: URLSearchParams) => {
+  const filters: PaymentFilters = {
+    status: query.get("status") ?? "",
+    from: query.get("from") ?? "",
+    to: query.get("to") ?? "",
+    reference: query.get("reference") ?? "",
+    amount: query.get("amount") ?? "",
+    currency: query.get("currency") ?? ""
+  }
+  const params = new URLSearchParams()
+  for (const name of ["status", "reference", "amount", "currency", "cursor"] as const) {
+    const value = query.get(name)
+    if (value !== null && value !== "") params.set(name, value)
+  }
+  const problems: Array<string> = []
+  const since = filters.from === "" ? undefined : dayStart(filters.from, 0)
+  const until = filters.to === "" ? undefined : dayStart(filters.to, 1)
+  if (filters.from !== "" && since === undefined) problems.push("From must be a date such as 2030-01-31.")
+  if (filters.to !== "" && until === undefined) problems.push("To must be a date such as 2030-01-31.")
+  return { filters, reader: new ListQuery(params), since, until, problems }
+}
+
+const list = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  const money = yield* moneyText
+  const query = yield* requestQuery
+  const { filters, reader, since, until, problems } = paymentQuery(query)
+  const request = {
+    limit: DEFAULT_PAYMENT_LIMIT,
+    cursor: ListParameters.paymentCursorParameter.read(reader),
+    status: ListParameters.paymentStatusParameter.read(reader),
+    reference: ListParameters.paymentReferenceParameter.read(reader),
+    amount: ListParameters.paymentAmountParameter.read(reader),
+    currency: ListParameters.paymentCurrencyParameter.read(reader)
+  }
+  const refused = Object.values(reader.errors).flat()
+  const problem = [...refused, ...problems].join(" ")
+  const view = { frame, money, filters, payments: [], next: undefined, first: undefined, problem: problem === "" ? undefined : problem }
+  if (problem !== "") return htmlAnswer(400, paymentListPage(view))
+  const page = yield* listPayments(scopeOf(frame), {
+    limit: request.limit,
+    ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
+    ...(request.status !== undefined ? { status: request.status } : {}),
+    ...(request.reference !== undefined ? { reference: request.reference } : {}),
+    ...(request.amount !== undefined ? { amount: request.amount } : {}),
+    ...(request.currency !== undefined ? { currency: request.currency } : {}),
+    ...(since !== undefined ? { since } : {}),
+    ...(until !== undefined ? { until } : {})
+  }).pipe(Effect.catchTag("ValidationFailed", (error) => Effect.fail(new DashboardAnswer(htmlAnswer(400, paymentListPage({ ...view, problem: problemText(error) }))))))
+  const kept = { ...filters }
+  return htmlAnswer(200, paymentListPage({
+    ...view,
+    payments: page.payments,
+    next: page.nextCursor === null ? undefined : linkTo(frame, "/payments", { ...kept, cursor: page.nextCursor }),
+    first: request.cursor === undefined ? undefined : linkTo(frame, "/payments", kept)
+  }))
+}))
+
+const trxParam = Effect.map(HttpRouter.params, (params) => params["trx_id"] ?? "")
+
+/** Another merchant's payment, or another environment's, is simply not there: 404, never 403. */
+const paymentMissing = (frame: PageFrame) =>
+  new DashboardAnswer(htmlAnswer(404, messagePage(frame.home, "No such payment", "There is no payment with that transaction id here.", {
+    href: linkTo(frame, "/payments"),
+    label: "All payments"
+  })))
+
+const detailAnswer = (frame: PageFrame, trxId: string, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
+  Effect.gen(function*() {
+    const history = yield* paymentHistory(scopeOf(frame), trxId).pipe(Effect.catchTag("PaymentNotFound", () => Effect.fail(paymentMissing(frame))))
+    const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(history.payment.currency), () => 2)
+    return htmlAnswer(status, paymentDetailPage({
+      frame,
+      money: yield* moneyText,
+      history,
+      exponent,
+      refundKey: randomUUID(),
+      notice: messages.notice,
+      problem: messages.problem
+    }))
+  })
+
+const detail = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  const query = yield* requestQuery
+  const done = query.get("done")
+  const notice = done === "refunded" ? "Refund made." : done === "redelivered" ? "The webhook is queued to be sent again." : undefined
+  return yield* detailAnswer(frame, yield* trxParam, 200, notice === undefined ? {} : { notice })
+}))
+
+/**
+ * The refund form: first said back for confirmation, then made through the refund use case once
+ * per idempotency key. The key is the form's own, kept with the refund's answer in one
+ * transaction, so a double click, a reload or a second tab sending the same form refunds once.
+ */
+const refund = answerWith(Effect.gen(function*() {
+  const { form, frame } = yield* postedForm
+  yield* requireOwner(frame)
+  const trxId = yield* trxParam
+  const scope = scopeOf(frame)
+  const payment = yield* verifyPayment(scope, trxId).pipe(Effect.catchTag("PaymentNotFound", () => Effect.fail(paymentMissing(frame))))
+  const key = form.get("idempotency_key") ?? ""
+  const amount = (form.get("amount") ?? "").trim()
+  const reason = (form.get("reason") ?? "").trim()
+  if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* detailAnswer(frame, trxId, 400, { problem: "The refund form was incomplete; fill it in again." })
+  const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+  const parsed = parseAmount({ kind: "string", value: amount }, exponent, { allowZero: false })
+  if (Either.isLeft(parsed)) return yield* detailAnswer(frame, trxId, 422, { problem: `The amount: ${parsed.left.message}` })
+  if (form.get("confirm") !== "yes") {
+    const amountText = (yield* moneyText)(parsed.right, payment.currency)
+    return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(parsed.right, exponent), reason, idempotencyKey: key }))
+  }
+  // Replay windows follow real time, as the API's Idempotency-Key does.
+  const at = fromMillis(Date.now())
+  const made = refundPayment(scope, { trxId, amount: { kind: "string", value: amount }, reason: reason === "" ? null : reason, refRefund: null })
+  const audit = (status: number) =>
+    recordDashboardAction(frame, { operation: "refundPayment", route: "/dashboard/payments/{trx_id}/refund", pathParams: { trx_id: trxId }, status, fields: ["amount", "reason"] })
+  const outcome = yield* (yield* IdempotencyStore).once(
+    {
+      scope: { merchantId: frame.visitor.merchant.id, environment: frame.environment, key: `dashboard:${key}` },
+      fingerprint: fingerprint("POST", `/dashboard/payments/${trxId}/refund`, new TextEncoder().encode(`${amount}\n${reason}`)),
+      now: at,
+      expiresAt: plusSeconds(at, REPLAY_WINDOW_SECONDS)
+    },
+    made,
+    ({ refund }) => ({ status: 200, body: refund.refundTrxId })
+  ).pipe(Effect.catchIf(
+    (error) => error._tag !== "StorageError",
+    (error) => Effect.zipRight(audit(422), Effect.flatMap(detailAnswer(frame, trxId, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page))))
+  ))
+  switch (outcome._tag) {
+    case "Mismatch":
+      return yield* detailAnswer(frame, trxId, 409, { problem: "That refund form was already sent with another amount or reason. Fill in the form again." })
+    case "InFlight":
+      return yield* detailAnswer(frame, trxId, 409, { problem: "That refund is being made right now. Reload the page in a moment." })
+    case "Ran":
+      yield* audit(303)
+  }
+  return seeOther(linkTo(frame, `/payments/${encodeURIComponent(trxId)}`, { done: "refunded" }))
+}))
+
+/** Sends one of the merchant's webhook events again, from the page it was shown on. */
+const redeliver = answerWith(Effect.gen(function*() {
+  const { form, frame } = yield* postedForm
+  yield* requireOwner(frame)
+  const id = (yield* HttpRouter.params)["event_id"] ?? ""
+  const back = returnPath(form.get("return_to"))
+  const answer = yield* redeliverEvent(scopeOf(frame), id)
+  if (answer._tag === "NotFound") {
+    return htmlAnswer(404, messagePage(frame.home, "No such webhook event", "There is no webhook event with that id here.", { href: linkTo(frame, back), label: "Back" }))
+  }
+  yield* recordDashboardAction(frame, { operation: "redeliverEvent", route: "/dashboard/events/{event_id}/redeliver", pathParams: { event_id: id }, status: 303, fields: [] })
+  return seeOther(linkTo(frame, back, { done: "redelivered" }))
+}))
+
+/** Where a form asks to return to: a dashboard page's path, never another site. */
+const returnPath = (asked: string | null) => (asked !== null && /^\/[A-Za-z0-9/_.~%-]{0,200}$/.test(asked) && !asked.startsWith("//") ? asked : "/webhooks")
+
+export const dashboardPaymentRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/dashboard/payments", list),
+  HttpRouter.get("/dashboard/payments/:trx_id", detail),
+  HttpRouter.post("/dashboard/payments/:trx_id/refund", refund),
+  HttpRouter.post("/dashboard/events/:event_id/redeliver", redeliver)
+)

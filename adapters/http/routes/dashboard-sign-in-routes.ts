@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { passwordLinkUser, setPasswordWithLink } from "../../../core/merchant-users/password-link.js"
+import { signIn, signOut } from "../../../core/merchant-users/sign-in.js"
+import { cookieToken, PRE_SESSION_COOKIE, SESSION_COOKIE, withCookie, withoutCookie } from "../dashboard/cookies.js"
+import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
+import { DashboardSettings } from "../dashboard/dashboard-settings.js"
+import { formToken } from "../dashboard/form-token.js"
+import { messagePage } from "../dashboard/layout.js"
+import { checkFormToken, formBody, postedForm, refuseForgedForm, requestQuery } from "../dashboard/page-frame.js"
+import { setPasswordPage, signInPage } from "../dashboard/sign-in-pages.js"
+import { dashboardPath } from "../dashboard/visitor.js"
+import { clientAddress } from "../request/request-target.js"
+
+// Signing in with the kit's own merchant users: the sign-in form, the one-time set-password link and
+// sign-out. Before a session exists, forms are bound to a random pre-session cookie, so a page on
+// another site cannot sign a visitor in or set a password for them.
+
+const cookieScope = Effect.gen(function*() {
+  return { path: yield* dashboardPath, secure: (yield* DashboardSettings).secureCookies }
+})
+
+/** The pre-session value forms are bound to: the visitor's cookie, or a new one the answer sets. */
+const preSession = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const existing = cookieToken(request.cookies, PRE_SESSION_COOKIE)
+  const value = existing ?? randomBytes(24).toString("base64url")
+  const settings = yield* DashboardSettings
+  return { value, isNew: existing === undefined, token: formToken(settings.formKeys[0]!, `pre:${value}`) }
+})
+
+const withPreSession = (response: ReturnType<typeof htmlAnswer>, pre: { readonly value: string; readonly isNew: boolean }) =>
+  Effect.map(cookieScope, (scope) => (pre.isNew ? withCookie(response, PRE_SESSION_COOKIE, pre.value, scope) : response))
+
+/** A posted pre-session form: its fields, refused (403) without the visitor's pre-session token. */
+const prePostedForm = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const form = yield* formBody
+  const pre = cookieToken(request.cookies, PRE_SESSION_COOKIE)
+  if (pre === undefined) return yield* Effect.fail(refuseForgedForm(yield* dashboardPath))
+  yield* checkFormToken(form, `pre:${pre}`)
+  return { form, pre: { value: pre, isNew: false, token: formToken((yield* DashboardSettings).formKeys[0]!, `pre:${pre}`) } }
+})
+
+/** Where to go after signing in: a dashboard page the visitor asked for, never anywhere else. */
+const safeNext = (home: string, next: string | null): string | undefined =>
+  next !== null && next.length <= 2000 && (next === home || next.startsWith(`${home}/`) || next.startsWith(`${home}?`)) && !/[\\\s]|\/\//.test(next.slice(1))
+    ? next
+    : undefined
+
+/** The platform signs people in itself: its sign-in page is the only one. */
+const platformSignIn = Effect.gen(function*() {
+  const platform = (yield* DashboardSettings).platform
+  if (platform !== undefined) return yield* Effect.fail(new DashboardAnswer(seeOther(platform.signInUrl)))
+})
+
+const showSignIn = answerWith(Effect.gen(function*() {
+  yield* platformSignIn
+  const home = yield* dashboardPath
+  const query = yield* requestQuery
+  const pre = yield* preSession
+  const view = { home, formToken: pre.token, next: safeNext(home, query.get("next")) }
+  const notice = query.get("password") === "set" ? { notice: "Your password is set. Sign in with it." } : {}
+  return yield* withPreSession(htmlAnswer(200, signInPage({ ...view, ...notice })), pre)
+}))
+
+const minutes = (seconds: number) => Math.max(1, Math.ceil(seconds / 60))
+
+const submitSignIn = answerWith(Effect.gen(function*() {
+  yield* platformSignIn
+  const home = yield* dashboardPath
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { form, pre } = yield* prePostedForm
+  const email = form.get("email") ?? ""
+  const next = safeNext(home, form.get("next"))
+  const again = (status: number, problem: string, headers: Readonly<Record<string, string>> = {}) =>
+    htmlAnswer(status, signInPage({ home, formToken: pre.token, next, email, problem }), headers)
+  const signedIn = yield* signIn({ email, password: form.get("password") ?? "", address: clientAddress(request) }).pipe(
+    Effect.catchTags({
+      SignInFailed: () => Effect.fail(new DashboardAnswer(again(401, "That email and password do not match an account that can sign in."))),
+      SignInThrottled: ({ retryAfterSeconds }) =>
+        Effect.fail(new DashboardAnswer(again(429, `Too many failed attempts. Try again in ${minutes(retryAfterSeconds)} minute(s).`, {
+          "retry-after": String(retryAfterSeconds)
+        })))
+    })
+  )
+  // A new session every sign-in: whatever session the browser carried before is ended, not reused.
+  const previous = cookieToken(request.cookies, SESSION_COOKIE)
+  if (previous !== undefined) yield* signOut(previous)
+  const scope = yield* cookieScope
+  return withoutCookie(withCookie(seeOther(next ?? home), SESSION_COOKIE, signedIn.sessionToken, scope), PRE_SESSION_COOKIE, scope)
+}))
+
+const linkToken = Effect.map(HttpRouter.params, (params) => params["token"] ?? "")
+
+const linkGone = (home: string) =>
+  new DashboardAnswer(htmlAnswer(410, messagePage(home, "This link cannot be used", "It was used already or is more than 24 hours old. Ask whoever invited you for a new one.")))
+
+const showSetPassword = answerWith(Effect.gen(function*() {
+  const home = yield* dashboardPath
+  const token = yield* linkToken
+  const user = yield* passwordLinkUser(token).pipe(Effect.catchTag("PasswordLinkInvalid", () => Effect.fail(linkGone(home))))
+  const pre = yield* preSession
+  const page = setPasswordPage({ home, action: `${home}/set-password/${token}`, formToken: pre.token, email: user.email })
+  return yield* withPreSession(htmlAnswer(200, page), pre)
+}))
+
+const submitSetPassword = answerWith(Effect.gen(function*() {
+  const home = yield* dashboardPath
+  const token = yield* linkToken
+  const { form, pre } = yield* prePostedForm
+  const user = yield* passwordLinkUser(token).pipe(Effect.catchTag("PasswordLinkInvalid", () => Effect.fail(linkGone(home))))
+  yield* setPasswordWithLink(token, form.get("password") ?? "").pipe(
+    Effect.catchTags({
+      PasswordLinkInvalid: () => Effect.fail(linkGone(home)),
+      ValidationFailed: (failure) =>
+        Effect.fail(new DashboardAnswer(htmlAnswer(422, setPasswordPage({
+          home,
+          action: `${home}/set-password/${token}`,
+          formToken: pre.token,
+          email: user.email,
+          problem: Object.values(failure.errors).flat().join(" ") || "That password cannot be used."
+        }))))
+    })
+  )
+  return seeOther(`${home}/login?password=set`)
+}))
+
+const submitSignOut = answerWith(Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const { frame } = yield* postedForm
+  const token = cookieToken(request.cookies, SESSION_COOKIE)
+  if (token !== undefined) yield* signOut(token)
+  return withoutCookie(seeOther(`${frame.home}/login`), SESSION_COOKIE, yield* cookieScope)
+}))
+
+export const dashboardSignInRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/dashboard/login", showSignIn),
+  HttpRouter.post("/dashboard/login", submitSignIn),
+  HttpRouter.get("/dashboard/set-password/:token", showSetPassword),
+  HttpRouter.post("/dashboard/set-password/:token", submitSetPassword),
+  HttpRouter.post("/dashboard/logout", submitSignOut)
+)
