@@ -4,6 +4,7 @@ import { htmlAnswer } from "../dashboard/dashboard-response.js"
 import { messagePage } from "../dashboard/layout.js"
 import { dashboardPath } from "../dashboard/visitor.js"
 import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
+import { dashboardDeveloperRoutes } from "./dashboard-developer-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
 
@@ -16,5 +17,6 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardAssetRoutes,
   dashboardSignInRoutes,
   dashboardPaymentRoutes,
+  dashboardDeveloperRoutes,
   HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
 )

@@ -1,0 +1,93 @@
+// The merchant dashboard's must-show, in Debian's Chromium through playwright-core, on the standalone
+// host (SQLite) with the kit's own merchant users: an owner created through the admin API sets its
+// password and signs in with the keyboard, then the shared flow (testing/dashboard-flow.ts); a viewer
+// sees the same pages with no form. Screenshots of every page at 390 and 1280 px are kept.
+import { mkdtempSync, rmSync } from "node:fs"
+import type { Server } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Browser, BrowserContext } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { readHostConfig } from "../embedding/host-config.js"
+import { startServer, type RunningServer } from "./server.js"
+import { closeServer, freePort, hasChromium, launchChromium, startMerchantSite } from "./testing/browser-fixtures.js"
+import { checkPage } from "./testing/dashboard-checks.js"
+import { type DashboardWorld, ownerFlow, viewerFlow } from "./testing/dashboard-flow.js"
+import { addSecondGateway, merchantUser, strangerPayment } from "./testing/dashboard-setup.js"
+
+if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
+
+const PASSWORD = "correct horse battery staple"
+
+describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, standalone host, kit users)", () => {
+  let workDir = ""
+  let host: RunningServer | undefined
+  let site: { server: Server; url: string } | undefined
+  let browser: Browser | undefined
+  let world: DashboardWorld
+  const links = new Map<string, string>()
+
+  /** The one-time link, then the sign-in form, typed and sent with the keyboard alone. */
+  const signIn = async (context: BrowserContext, role: "owner" | "viewer") => {
+    const email = `${role}@shop.example`
+    const page = await context.newPage()
+    await page.goto(links.get(role)!)
+    if (role === "owner") await checkPage(page, "standalone-set-password")
+    await page.getByLabel("New password").fill(PASSWORD)
+    await page.getByRole("button", { name: "Set password" }).click()
+    await page.waitForURL(/\/dashboard\/login\?password=set$/)
+    if (role === "owner") await checkPage(page, "standalone-sign-in")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("email")
+    await page.keyboard.type(email)
+    await page.keyboard.press("Tab")
+    await page.keyboard.type(PASSWORD)
+    await page.keyboard.press("Enter")
+    await page.waitForURL((url) => url.pathname === "/dashboard")
+    return page
+  }
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), "mp-dashboard-browser-"))
+    const port = await freePort()
+    host = await startServer(readHostConfig({
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: join(workDir, "data"),
+      DEMO: "true",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
+    }))
+    site = await startMerchantSite()
+    browser = await launchChromium()
+    const admin = { base: host.url, adminToken: host.adminToken }
+    await addSecondGateway(admin)
+    const merchantId = host.demo!.merchant_id
+    links.set("owner", await merchantUser(admin, merchantId, "owner@shop.example", "owner"))
+    links.set("viewer", await merchantUser(admin, merchantId, "viewer@shop.example", "viewer"))
+    world = {
+      base: host.url,
+      basePath: "",
+      adminToken: host.adminToken,
+      merchantId,
+      credentials: host.demo!,
+      merchantSite: site.url,
+      strangerTrxId: await strangerPayment({ base: host.url, basePath: "", adminToken: host.adminToken, merchantSite: site.url }),
+      browser,
+      name: "standalone",
+      signIn
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await closeServer(site?.server)
+    await host?.close()
+    if (workDir !== "") rmSync(workDir, { recursive: true, force: true })
+  })
+
+  it("an owner sets a password, signs in, refunds half once, redelivers, rolls the secret, narrows API Config; a viewer sees no form", async () => {
+    const { trxId } = await ownerFlow(world)
+    await viewerFlow(world, trxId)
+  }, 300_000)
+})

@@ -1,0 +1,50 @@
+import { mkdirSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { expect } from "vitest"
+import { SHOT_DIR } from "./browser-fixtures.js"
+import { expectNoSideways, expectTapTargets } from "./page-checks.js"
+
+// What the dashboard's browser test asks of every page it visits, at a phone's and a desktop's width.
+
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js")
+export const WIDTHS = [390, 1280] as const
+
+interface Violation {
+  readonly id: string
+  readonly impact: string | null
+  readonly nodes: number
+}
+
+/** axe-core's serious and critical findings on the page as it stands. */
+export const seriousViolations = async (page: Page): Promise<ReadonlyArray<Violation>> => {
+  // The dashboard's CSP allows no foreign script: the test's context bypasses it to inject axe.
+  await page.addScriptTag({ path: AXE })
+  const all = await page.evaluate<ReadonlyArray<Violation>>(
+    "axe.run().then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))"
+  )
+  return all.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+}
+
+/**
+ * At both widths: axe-core clean, nothing wider than the screen, every link and button a 44 px target,
+ * and a screenshot kept. Leaves the page at the desktop width.
+ */
+export const checkPage = async (page: Page, name: string) => {
+  mkdirSync(SHOT_DIR, { recursive: true })
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 })
+    expect(await seriousViolations(page), `${name} at ${width} px`).toEqual([])
+    await expectNoSideways(page, width)
+    await expectTapTargets(page)
+    await page.screenshot({ path: join(SHOT_DIR, `dashboard-${name}-${width}.png`), fullPage: true })
+  }
+}
+
+/** The page's forms that change something (method post), by action, sign-out aside. */
+export const changingForms = async (page: Page): Promise<ReadonlyArray<string>> => {
+  const actions = await page.locator("form").evaluateAll((forms) =>
+    forms.filter((form) => (form.getAttribute("method") ?? "get").toLowerCase() === "post").map((form) => form.getAttribute("action") ?? ""))
+  return actions.filter((action) => !action.endsWith("/dashboard/logout"))
+}
