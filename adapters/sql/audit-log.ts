@@ -66,6 +66,7 @@ export const layer = Layer.effect(
         sql`SELECT * FROM audit_log WHERE ${
           sql.and([
             ...(query.merchantId !== undefined ? [sql`merchant_id = ${query.merchantId}`] : []),
+            ...(query.actorType !== undefined ? [sql`actor_type = ${query.actorType}`] : []),
             ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
             ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
             ...(query.before !== undefined

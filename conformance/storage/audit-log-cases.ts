@@ -68,6 +68,16 @@ export const auditLogCases = (it: StorageIt) => {
       expect(b.id).toBeLessThan(c.id)
     }))
 
+  it.effect("audit log: the actor type filters, so a merchant's owners see their dashboard's changes apart from the operator's", () =>
+    Effect.gen(function*() {
+      const log = yield* AuditLog
+      const merchant = yield* makeMerchant()
+      yield* log.record(entry(merchant.id, { operation: "updateMerchant" }), early(700))
+      const refund = yield* log.record(entry(merchant.id, { actorType: "merchant_user", actorId: "owner@shop.example", operation: "refundPayment" }), early(701))
+      expect(yield* log.list({ merchantId: merchant.id, actorType: "merchant_user", limit: 10 })).toEqual([refund])
+      expect((yield* log.list({ merchantId: merchant.id, actorType: "admin_token", limit: 10 })).map((item) => item.operation)).toEqual(["updateMerchant"])
+    }))
+
   it.effect("audit log: an entry written in a transaction that fails is rolled back with it", () =>
     Effect.gen(function*() {
       const log = yield* AuditLog

@@ -2,10 +2,11 @@ import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 
 /**
- * Who made a change: the operator's admin token today; a merchant's dashboard user later, in the
- * same log, so a merchant owner can be shown who refunded or rolled a secret.
+ * Who made a change: the operator's admin token, or a merchant's dashboard user in the same
+ * log, so a merchant's owners can be shown who refunded or rolled a secret.
  */
-export type ActorType = "admin_token" | "merchant_user"
+export const ACTOR_TYPES = ["admin_token", "merchant_user"] as const
+export type ActorType = typeof ACTOR_TYPES[number]
 
 /**
  * One change someone asked of the kit, as the audit log keeps it. It says who, what, when and from

@@ -2,7 +2,7 @@ import { Context, type Effect } from "effect"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { AuditEntry, NewAuditEntry } from "./audit-entry.js"
+import type { ActorType, AuditEntry, NewAuditEntry } from "./audit-entry.js"
 
 /** Where a page of the log continues: after the last entry shown, in (createdAt, id) order. */
 export interface AuditPosition {
@@ -12,6 +12,8 @@ export interface AuditPosition {
 
 export interface AuditQuery {
   readonly merchantId?: MerchantId
+  /** Only the changes of this kind of actor: the dashboard's own (merchant users) for a merchant's owners. */
+  readonly actorType?: ActorType
   /** Created at or after. */
   readonly since?: Instant
   /** Created before. */

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { MerchantId } from "../shared/ids.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
-import type { AuditEntry } from "./audit-entry.js"
+import type { ActorType, AuditEntry } from "./audit-entry.js"
 import { AuditLog } from "./audit-log.js"
 
 export const DEFAULT_AUDIT_LIMIT = 50
@@ -10,6 +10,7 @@ export const MAX_AUDIT_LIMIT = 200
 /** The shared paging (cursor, since, until, limit) and this list's own filters. */
 export interface AuditListRequest extends KeysetRequest {
   readonly merchantId?: MerchantId
+  readonly actorType?: ActorType
 }
 
 export interface AuditPage {
@@ -29,6 +30,7 @@ export const listAudit = (request: AuditListRequest) =>
         log.list({
           limit,
           ...(request.merchantId !== undefined ? { merchantId: request.merchantId } : {}),
+          ...(request.actorType !== undefined ? { actorType: request.actorType } : {}),
           ...(request.since !== undefined ? { since: request.since } : {}),
           ...(request.until !== undefined ? { until: request.until } : {}),
           ...(before !== undefined ? { before } : {})

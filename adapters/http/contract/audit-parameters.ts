@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import { ACTOR_TYPES, type ActorType } from "../../../core/audit/audit-entry.js"
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../../core/audit/list-audit.js"
 import { integerSchema } from "./field-rules.js"
 import { cursorParameter, limitParameter, timeParameter } from "./keyset-parameters.js"
@@ -20,6 +22,15 @@ export const auditMerchantParameter: ListParameter<number | undefined> = {
   read: (query) => query.integer("merchant_id", 1, MAX_MERCHANT_ID)
 }
 
+export const auditActorTypeParameter: ListParameter<ActorType | undefined> = {
+  name: "actor_type",
+  in: "query",
+  required: false,
+  description: "Only the changes of this kind of actor: admin_token (the admin API) or merchant_user (a merchant's dashboard).",
+  schema: Schema.Literal(...ACTOR_TYPES),
+  read: (query) => query.oneOf("actor_type", ACTOR_TYPES)
+}
+
 export const auditSinceParameter = timeParameter("since", "Only changes made at or after this time.")
 export const auditUntilParameter = timeParameter("until", "Only changes made before this time.")
 
@@ -27,6 +38,7 @@ export const auditListParameters = [
   auditLimitParameter,
   auditCursorParameter,
   auditMerchantParameter,
+  auditActorTypeParameter,
   auditSinceParameter,
   auditUntilParameter
 ] as const

@@ -29,7 +29,7 @@ const list = endpoint({
   path: "/admin/v1/audit",
   operationId: "listAuditEntries",
   summary: "The audit log, newest first",
-  description: "Every admin change (any method but GET), done or refused, with who asked it, from where and when. " +
+  description: "Every change made through the admin API (any method but GET) or a merchant's dashboard, done or refused, with who asked it, from where and when. " +
     "Pages follow next_cursor, which stays right while new entries arrive.",
   tag: "Admin: audit",
   security: "admin",
@@ -41,6 +41,7 @@ const list = endpoint({
       limit: Parameters.auditLimitParameter.read(query),
       cursor: Parameters.auditCursorParameter.read(query),
       merchantId: Parameters.auditMerchantParameter.read(query),
+      actorType: Parameters.auditActorTypeParameter.read(query),
       since: Parameters.auditSinceParameter.read(query),
       until: Parameters.auditUntilParameter.read(query)
     })
@@ -48,6 +49,7 @@ const list = endpoint({
       limit: request.limit,
       ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
       ...(request.merchantId !== undefined ? { merchantId: MerchantId(request.merchantId) } : {}),
+      ...(request.actorType !== undefined ? { actorType: request.actorType } : {}),
       ...(request.since !== undefined ? { since: request.since } : {}),
       ...(request.until !== undefined ? { until: request.until } : {})
     })

@@ -4,6 +4,7 @@ import { htmlAnswer } from "../dashboard/dashboard-response.js"
 import { messagePage } from "../dashboard/layout.js"
 import { dashboardPath } from "../dashboard/visitor.js"
 import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
+import { dashboardAuditRoutes } from "./dashboard-audit-routes.js"
 import { dashboardDeveloperRoutes } from "./dashboard-developer-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
@@ -18,5 +19,6 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardSignInRoutes,
   dashboardPaymentRoutes,
   dashboardDeveloperRoutes,
+  dashboardAuditRoutes,
   HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
 )
