@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { htmlAnswer } from "../dashboard/dashboard-response.js"
 import { messagePage } from "../dashboard/layout.js"
 import { dashboardPath } from "../dashboard/visitor.js"
+import { dashboardApiConfigRoutes } from "./dashboard-api-config-routes.js"
 import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
 import { dashboardAuditRoutes } from "./dashboard-audit-routes.js"
 import { dashboardDeveloperRoutes } from "./dashboard-developer-routes.js"
@@ -19,6 +20,7 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardSignInRoutes,
   dashboardPaymentRoutes,
   dashboardDeveloperRoutes,
+  dashboardApiConfigRoutes,
   dashboardAuditRoutes,
   HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
 )

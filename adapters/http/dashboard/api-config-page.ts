@@ -1,0 +1,52 @@
+import type { CheckoutSettings } from "../../../core/merchants/checkout-settings.js"
+import { escapeHtml } from "../pages/house-style.js"
+import { dashboardPage, formFields, type PageFrame } from "./layout.js"
+
+export interface ApiConfigView {
+  readonly frame: PageFrame
+  readonly settings: CheckoutSettings
+  readonly notice: string | undefined
+  readonly problem: string | undefined
+}
+
+/** Ticked means offered: every available gateway while no selection is in force, else the selection. */
+const offered = (settings: CheckoutSettings, gateway: CheckoutSettings["gateways"][number]) =>
+  settings.restricted ? gateway.selected : gateway.available
+
+const wallet = (state: CheckoutSettings["currencies"][number]["wallet"]) =>
+  state === "active" ? "" : state === "inactive" ? " (its wallet is inactive: ask the operator)" : " (no wallet yet: ask the operator)"
+
+/** The currencies worth a box: the ones on, and the ones with a wallet here; any other is added by code. */
+const currencyBoxes = (view: ApiConfigView, owner: boolean) => {
+  const shown = view.settings.currencies.filter((currency) => currency.enabled || currency.wallet !== "none")
+  const boxes = shown.map((currency) =>
+    `<label class="check"><input type="checkbox" name="currencies" value="${escapeHtml(currency.code)}"${currency.enabled ? " checked" : ""}${owner ? "" : " disabled"}>${escapeHtml(currency.code)}${wallet(currency.wallet)}</label>`)
+  const add = owner
+    ? `<label for="add-currencies">Add currencies (codes, separated by spaces)</label><input id="add-currencies" name="add_currencies" maxlength="200" autocomplete="off">`
+    : ""
+  return `<fieldset><legend>Currencies checkout takes</legend>${boxes.length === 0 ? "<p>None yet.</p>" : boxes.join("")}${add}</fieldset>`
+}
+
+const gatewayBoxes = (view: ApiConfigView, owner: boolean) => {
+  const currencies = [...new Set(view.settings.gateways.map((gateway) => gateway.currency))]
+  if (currencies.length === 0) return `<p>The operator has not set up a gateway yet.</p>`
+  return currencies.map((currency) => `<fieldset><legend>Gateways offered for ${escapeHtml(currency)}</legend>${
+    view.settings.gateways.filter((gateway) => gateway.currency === currency).map((gateway) =>
+      `<label class="check"><input type="checkbox" name="gateway_ids" value="${gateway.id}"${offered(view.settings, gateway) ? " checked" : ""}${owner ? "" : " disabled"}>${
+        escapeHtml(gateway.name)}${gateway.available ? "" : " (not available in this environment)"}</label>`).join("")
+  }</fieldset>`).join("")
+}
+
+/** Which currencies the merchant takes and which gateways hosted checkout offers (spec 1.6, 4.1 step 5). */
+export const apiConfigPage = (view: ApiConfigView) => {
+  const owner = view.frame.visitor.role === "owner"
+  const fields = `${currencyBoxes(view, owner)}${gatewayBoxes(view, owner)}`
+  const body = owner
+    ? `<form class="card" method="post" action="${view.frame.home}/api-config">${formFields(view.frame)}${fields}
+<p class="muted">Ticking every gateway offers every gateway, including ones the operator adds later.</p>
+<button type="submit" class="primary">Save API Config</button></form>`
+    : `<div class="card">${fields}</div>`
+  return dashboardPage(view.frame, "/api-config", "API Config", `${view.notice === undefined ? "" : `<div class="notice" role="status">${escapeHtml(view.notice)}</div>`}${
+    view.problem === undefined ? "" : `<div class="problem" role="alert">${escapeHtml(view.problem)}</div>`
+  }<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}`)
+}

@@ -1,0 +1,58 @@
+import { HttpRouter } from "@effect/platform"
+import { Effect } from "effect"
+import { checkoutSettings, updateCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
+import { apiConfigPage } from "../dashboard/api-config-page.js"
+import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
+import { answerWith, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
+import { linkTo, type PageFrame } from "../dashboard/layout.js"
+import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
+import { problemText } from "../dashboard/page-problems.js"
+
+const page = (frame: PageFrame, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
+  Effect.map(checkoutSettings(scopeOf(frame)), (settings) =>
+    htmlAnswer(status, apiConfigPage({ frame, settings, notice: messages.notice, problem: messages.problem })))
+
+const show = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  const saved = (yield* requestQuery).get("done") === "saved"
+  return yield* page(frame, 200, saved ? { notice: "Saved. The next checkout page offers exactly this." } : {})
+}))
+
+const WHOLE = /^[1-9]\d{0,14}$/
+
+/**
+ * Saves what the form ticked. Every available gateway ticked is no restriction at all (so a gateway
+ * the operator adds later is offered too); none ticked would leave checkout nothing to offer, so it
+ * is refused rather than read as "no restriction".
+ */
+const save = answerWith(Effect.gen(function*() {
+  const { form, frame } = yield* postedForm
+  yield* requireOwner(frame)
+  const current = yield* checkoutSettings(scopeOf(frame))
+  const ticked = form.getAll("gateway_ids").filter((id) => WHOLE.test(id)).map(Number)
+  const added = (form.get("add_currencies") ?? "").split(/[\s,]+/).filter((code) => code !== "").map((code) => code.toUpperCase())
+  const currencies = [...new Set([...form.getAll("currencies"), ...added])]
+  const available = current.gateways.filter((gateway) => gateway.available).map((gateway) => Number(gateway.id))
+  const audit = (status: number) =>
+    recordDashboardAction(frame, { operation: "updateCheckoutSettings", route: "/dashboard/api-config", pathParams: {}, status, fields: ["currencies", "gateway_ids"] })
+  if (ticked.length === 0 && current.gateways.length > 0) {
+    yield* audit(422)
+    return yield* page(frame, 422, { problem: "Tick at least one gateway: without one, checkout could offer nothing." })
+  }
+  const everything = available.length > 0 && available.every((id) => ticked.includes(id)) && ticked.every((id) => available.includes(id))
+  const outcome = yield* updateCheckoutSettings(frame.visitor.merchant.id, { currencies, gatewayIds: everything ? [] : ticked }).pipe(
+    Effect.map(() => undefined),
+    Effect.catchIf((error) => error._tag === "ValidationFailed", (error) => Effect.succeed(problemText(error)))
+  )
+  if (outcome !== undefined) {
+    yield* audit(422)
+    return yield* page(frame, 422, { problem: outcome })
+  }
+  yield* audit(303)
+  return seeOther(linkTo(frame, "/api-config", { done: "saved" }))
+}))
+
+export const dashboardApiConfigRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/dashboard/api-config", show),
+  HttpRouter.post("/dashboard/api-config", save)
+)
