@@ -22,8 +22,9 @@ const WHOLE = /^[1-9]\d{0,14}$/
 
 /**
  * Saves what the form ticked. Every available gateway ticked is no restriction at all (so a gateway
- * the operator adds later is offered too); none ticked would leave checkout nothing to offer, so it
- * is refused rather than read as "no restriction".
+ * the operator adds later is offered too). The selection is one list across currencies, so a
+ * currency taken with none of its gateways ticked would leave its checkout nothing to offer: that is
+ * refused, naming the currency.
  */
 const save = answerWith(Effect.gen(function*() {
   const { form, frame } = yield* postedForm
@@ -35,9 +36,12 @@ const save = answerWith(Effect.gen(function*() {
   const available = current.gateways.filter((gateway) => gateway.available).map((gateway) => Number(gateway.id))
   const audit = (status: number) =>
     recordDashboardAction(frame, { operation: "updateCheckoutSettings", route: "/dashboard/api-config", pathParams: {}, status, fields: ["currencies", "gateway_ids"] })
-  if (ticked.length === 0 && current.gateways.length > 0) {
+  const taken = new Set(currencies)
+  const starved = [...new Set(current.gateways.filter((gateway) => gateway.available && taken.has(gateway.currency)).map((gateway) => gateway.currency))]
+    .filter((currency) => !current.gateways.some((gateway) => gateway.currency === currency && ticked.includes(Number(gateway.id))))
+  if (starved.length > 0) {
     yield* audit(422)
-    return yield* page(frame, 422, { problem: "Tick at least one gateway: without one, checkout could offer nothing." })
+    return yield* page(frame, 422, { problem: `Tick at least one gateway for ${starved.join(", ")}: checkout would have nothing to offer in it.` })
   }
   const everything = available.length > 0 && available.every((id) => ticked.includes(id)) && ticked.every((id) => available.includes(id))
   const outcome = yield* updateCheckoutSettings(frame.visitor.merchant.id, { currencies, gatewayIds: everything ? [] : ticked }).pipe(
