@@ -7,6 +7,7 @@ import { dashboardApiConfigRoutes } from "./dashboard-api-config-routes.js"
 import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
 import { dashboardAuditRoutes } from "./dashboard-audit-routes.js"
 import { dashboardDeveloperRoutes } from "./dashboard-developer-routes.js"
+import { dashboardOverviewRoutes } from "./dashboard-overview-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
 
@@ -18,6 +19,7 @@ const noSuchPage = Effect.map(dashboardPath, (home) =>
 export const dashboardRoutes = HttpRouter.concatAll(
   dashboardAssetRoutes,
   dashboardSignInRoutes,
+  dashboardOverviewRoutes,
   dashboardPaymentRoutes,
   dashboardDeveloperRoutes,
   dashboardApiConfigRoutes,

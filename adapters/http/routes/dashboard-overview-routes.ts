@@ -1,0 +1,70 @@
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { Effect, Stream } from "effect"
+import { overview } from "../../../core/merchants/merchant-overview.js"
+import { WalletId } from "../../../core/shared/ids.js"
+import { merchantBalances } from "../../../core/wallets/merchant-balances.js"
+import { DEFAULT_STATEMENT_LIMIT, walletStatement } from "../../../core/wallets/statement.js"
+import { statementCsv } from "../../../core/wallets/statement-csv.js"
+import { answerWith, DASHBOARD_HEADERS, DashboardAnswer, htmlAnswer } from "../dashboard/dashboard-response.js"
+import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
+import { overviewPage } from "../dashboard/overview-page.js"
+import { pageFrame, requestQuery, scopeOf } from "../dashboard/page-frame.js"
+import { moneyText } from "../dashboard/page-text.js"
+import { statementPage } from "../dashboard/statement-page.js"
+
+const home = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  return htmlAnswer(200, overviewPage({ frame, money: yield* moneyText, figures: yield* overview(scopeOf(frame)) }))
+}))
+
+const WHOLE = /^[1-9]\d{0,14}$/
+
+const walletMissing = (frame: PageFrame) =>
+  new DashboardAnswer(htmlAnswer(404, messagePage(frame.home, "No such wallet", "There is no wallet with that id here.", { href: linkTo(frame, "/statements"), label: "Statements" })))
+
+/** A wallet's statement page: the one asked for, else the environment's first by currency. */
+const statements = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  const scope = scopeOf(frame)
+  const query = yield* requestQuery
+  const wallets = [...yield* merchantBalances(scope)]
+  const asked = query.get("wallet")
+  if (asked !== null && !WHOLE.test(asked)) return yield* Effect.fail(walletMissing(frame))
+  const walletId = asked === null ? wallets[0]?.id : WalletId(Number(asked))
+  const money = yield* moneyText
+  if (walletId === undefined) return htmlAnswer(200, statementPage({ frame, money, wallets, statement: undefined, next: undefined, first: undefined }))
+  const cursor = query.get("cursor") ?? undefined
+  const statement = yield* walletStatement(scope, walletId, { limit: DEFAULT_STATEMENT_LIMIT, ...(cursor !== undefined && cursor !== "" ? { cursor } : {}) }).pipe(
+    Effect.catchTags({
+      WalletNotFound: () => Effect.fail(walletMissing(frame)),
+      ValidationFailed: () => Effect.fail(walletMissing(frame))
+    })
+  )
+  const wallet = { wallet: String(statement.wallet.id) }
+  return htmlAnswer(200, statementPage({
+    frame,
+    money,
+    wallets,
+    statement,
+    next: statement.nextCursor === null ? undefined : linkTo(frame, "/statements", { ...wallet, cursor: statement.nextCursor }),
+    first: cursor === undefined ? undefined : linkTo(frame, "/statements", wallet)
+  }))
+}))
+
+/** The whole ledger of one wallet as CSV, streamed in batches: constant memory whatever its length. */
+const csv = answerWith(Effect.gen(function*() {
+  const frame = yield* pageFrame
+  const text = (yield* HttpRouter.params)["wallet_id"] ?? ""
+  if (!WHOLE.test(text)) return yield* Effect.fail(walletMissing(frame))
+  const lines = yield* statementCsv(scopeOf(frame), WalletId(Number(text))).pipe(Effect.catchTag("WalletNotFound", () => Effect.fail(walletMissing(frame))))
+  return HttpServerResponse.stream(lines.pipe(Stream.encodeText), {
+    contentType: "text/csv; charset=utf-8",
+    headers: { ...DASHBOARD_HEADERS, "content-disposition": `attachment; filename="statement-${text}-${frame.environment}.csv"` }
+  })
+}))
+
+export const dashboardOverviewRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/dashboard", home),
+  HttpRouter.get("/dashboard/statements", statements),
+  HttpRouter.get("/dashboard/statements/:wallet_id.csv", csv)
+)
