@@ -174,6 +174,13 @@ const redeliver = answerWith(Effect.gen(function*() {
   if (answer._tag === "NotFound") {
     return htmlAnswer(404, messagePage(frame.home, "No such webhook event", "There is no webhook event with that id here.", { href: linkTo(frame, back), label: "Back" }))
   }
+  // A worker is sending it this moment: asking again would send it twice, so nothing was queued.
+  if (answer._tag === "InFlight") {
+    return htmlAnswer(409, messagePage(frame.home, "This webhook is being sent right now", "Nothing was queued. Wait a moment, then look at its attempts before sending it again.", {
+      href: linkTo(frame, back),
+      label: "Back"
+    }))
+  }
   yield* recordDashboardAction(frame, { operation: "redeliverEvent", route: "/dashboard/events/{event_id}/redeliver", pathParams: { event_id: id }, status: 303, fields: [] })
   return seeOther(linkTo(frame, back, { done: "redelivered" }))
 }))
