@@ -6,6 +6,7 @@ import { dashboardPath } from "../dashboard/visitor.js"
 import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
+import { dashboardSubscriptionRoutes } from "./dashboard-subscription-routes.js"
 
 /** A dashboard address that names no page: a page saying so, not the API's JSON. */
 const noSuchPage = Effect.map(dashboardPath, (home) =>
@@ -16,5 +17,6 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardAssetRoutes,
   dashboardSignInRoutes,
   dashboardPaymentRoutes,
+  dashboardSubscriptionRoutes,
   HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
 )
