@@ -7,6 +7,7 @@ import { dashboardAssetRoutes } from "./dashboard-asset-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
 import { dashboardSubscriptionRoutes } from "./dashboard-subscription-routes.js"
+import { dashboardWebhookRoutes } from "./dashboard-webhook-routes.js"
 
 /** A dashboard address that names no page: a page saying so, not the API's JSON. */
 const noSuchPage = Effect.map(dashboardPath, (home) =>
@@ -18,5 +19,6 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardSignInRoutes,
   dashboardPaymentRoutes,
   dashboardSubscriptionRoutes,
+  dashboardWebhookRoutes,
   HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
 )
