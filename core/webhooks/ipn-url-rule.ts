@@ -8,20 +8,24 @@ import { refusalBeforeLookup, WebhookTargets } from "./target-rule.js"
  * the same functions when a body is refused anyway, so every field's problem is told at once.
  */
 
-const invalid = (ipnUrl: string) => (URL.canParse(ipnUrl) ? undefined : "The ipn url field must be a valid URL.")
+const invalid = (ipnUrl: string, field = "ipn url") => (URL.canParse(ipnUrl) ? undefined : `The ${field} field must be a valid URL.`)
 
 /**
- * A payment's (spec 4.1: a URL): refused when delivery would certainly refuse it (scheme,
- * credentials, a private literal address, a localhost name). Names are not resolved, so initiate
- * stays free of DNS; delivery checks every address a name resolves to.
+ * Any webhook URL a merchant gives for events that are sent soon (a payment's, a test event's):
+ * refused when delivery would certainly refuse it (scheme, credentials, a private literal address,
+ * a localhost name). Names are not resolved, so the request stays free of DNS; delivery checks every
+ * address a name resolves to. `field` is the form's or body's name for the URL in the message.
  */
-export const paymentIpnUrlRefusal = (ipnUrl: string): Effect.Effect<string | undefined> =>
+export const webhookUrlRefusal = (url: string, field: string): Effect.Effect<string | undefined> =>
   Effect.map(WebhookTargets, (targets) => {
-    const malformed = invalid(ipnUrl)
+    const malformed = invalid(url, field)
     if (malformed !== undefined) return malformed
-    const refusal = refusalBeforeLookup(new URL(ipnUrl), targets)
-    return refusal === undefined ? undefined : `The ipn url field must be a public http or https address; refused: ${refusal}.`
+    const refusal = refusalBeforeLookup(new URL(url), targets)
+    return refusal === undefined ? undefined : `The ${field} field must be a public http or https address; refused: ${refusal}.`
   })
+
+/** A payment's (spec 4.1: a URL), under the rule of every URL whose events are sent soon. */
+export const paymentIpnUrlRefusal = (ipnUrl: string): Effect.Effect<string | undefined> => webhookUrlRefusal(ipnUrl, "ipn url")
 
 /**
  * A subscription's (spec 4.5: HTTPS, resolving to public addresses only): stored for months, so the

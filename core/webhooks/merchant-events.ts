@@ -98,3 +98,17 @@ export const recoverEvents = (caller: MerchantScope, range: { readonly since: In
     })
     return { queued, resumedTargets }
   })
+
+/**
+ * Resumes the caller's paused targets: their waiting events go out, and every event of the caller's
+ * that failed since the oldest of them began failing is queued again (recoverEvents), as those are
+ * what the outage cost. Nothing paused: nothing done.
+ */
+export const resumePausedTargets = (caller: MerchantScope) =>
+  Effect.gen(function*() {
+    const failing = yield* (yield* WebhookOutbox).failingTargets({ merchantId: caller.merchant.id, environment: caller.environment })
+    const paused = failing.filter(isPaused)
+    if (paused.length === 0) return { queued: 0, resumedTargets: 0 }
+    const since = paused.reduce((oldest, target) => (target.failingSince < oldest ? target.failingSince : oldest), paused[0]!.failingSince)
+    return yield* recoverEvents(caller, { since })
+  })

@@ -25,7 +25,10 @@ h2{font-size:1.1rem;margin:0 0 .75rem}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:start;padding:.5rem;border-bottom:1px solid #e3e6eb;vertical-align:top}
 th{color:#5b6475;font-weight:600;font-size:.9rem}
-td.amount,th.amount{text-align:end;white-space:nowrap}
+th[scope=row]{white-space:nowrap;overflow-wrap:normal}
+td.amount,th.amount{text-align:end;white-space:nowrap;margin:0}
+td.amount{font-size:inherit;font-weight:inherit}
+th.amount{font-size:.9rem;font-weight:600}
 td a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{display:block;width:100%;min-height:44px;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #8a93a3;border-radius:10px;font:inherit;background:#fff;color:#1d2330}
@@ -40,9 +43,11 @@ legend{font-weight:600;padding:0 .25rem}
 form.inline{display:inline}
 .pager{display:flex;justify-content:space-between;gap:.5rem;margin-top:.75rem}
 .pager .button{width:auto;display:inline-block}
+.wrap{overflow-wrap:anywhere}
+pre.payload{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;border-radius:8px;padding:.5rem;margin:0;font-size:.85rem}
 ol.timeline{list-style:none;padding:0;margin:0}
 ol.timeline li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
-.status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600}
+.status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600;white-space:nowrap}
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
 .status.failed,.status.dead,.status.canceled,.status.cancelled{background:#fdecec;color:#7f1d1d}
 .status.pending,.status.retrying{background:#fff4cc;color:#5c4400}
@@ -51,7 +56,9 @@ ol.timeline li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1re
   table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%;box-sizing:border-box}
   table.cards tr{border-bottom:1px solid #e3e6eb;padding:.5rem 0}
   table.cards td{border:none;padding:.15rem 0;display:flex;justify-content:space-between;gap:1rem;text-align:end}
-  table.cards td::before{content:attr(data-label);color:#5b6475;font-weight:600;text-align:start}
+  table.cards td::before{content:attr(data-label);color:#5b6475;font-weight:600;text-align:start;flex:none}
+  table.cards td{flex-wrap:wrap}
+  table.cards caption{display:block;text-align:start}
   td.amount{white-space:normal}
 }
 `

@@ -5,6 +5,7 @@ import type { PaymentDelivery, PaymentHistory } from "../../../core/payments/pay
 import { toCurrencyString } from "../../../core/money/format.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
+import { filterField, noticeBox, problemBox } from "./page-parts.js"
 import { type MoneyText, statusLabel, timeText } from "./page-text.js"
 
 export interface PaymentFilters {
@@ -28,12 +29,6 @@ export interface PaymentListView {
   readonly problem: string | undefined
 }
 
-const problem = (text: string | undefined) => (text === undefined ? "" : `<div class="problem" role="alert">${escapeHtml(text)}</div>`)
-const notice = (text: string | undefined) => (text === undefined ? "" : `<div class="notice" role="status">${escapeHtml(text)}</div>`)
-
-const field = (name: string, label: string, value: string, attributes = "") =>
-  `<div><label for="filter-${name}">${label}</label><input id="filter-${name}" name="${name}" value="${escapeHtml(value)}" ${attributes}></div>`
-
 const statusSelect = (current: string) =>
   `<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
     PaymentStatus.literals.map((status) => `<option value="${status}"${status === current ? " selected" : ""}>${status}</option>`).join("")
@@ -42,10 +37,10 @@ const statusSelect = (current: string) =>
 const filterForm = (view: PaymentListView) =>
   `<form class="card" method="get" action="${view.frame.home}/payments" aria-label="Filter payments">
 <input type="hidden" name="environment" value="${view.frame.environment}">
-<div class="filters">${statusSelect(view.filters.status)}${field("from", "From (UTC date)", view.filters.from, `type="date"`)}${
-    field("to", "To (UTC date)", view.filters.to, `type="date"`)
-  }${field("reference", "Reference", view.filters.reference, `maxlength="60"`)}${field("amount", "Amount", view.filters.amount, `inputmode="decimal" maxlength="40"`)}${
-    field("currency", "Currency", view.filters.currency, `maxlength="10"`)
+<div class="filters">${statusSelect(view.filters.status)}${filterField("from", "From (UTC date)", view.filters.from, `type="date"`)}${
+    filterField("to", "To (UTC date)", view.filters.to, `type="date"`)
+  }${filterField("reference", "Reference", view.filters.reference, `maxlength="60"`)}${filterField("amount", "Amount", view.filters.amount, `inputmode="decimal" maxlength="40"`)}${
+    filterField("currency", "Currency", view.filters.currency, `maxlength="10"`)
   }</div>
 <div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${escapeHtml(linkTo(view.frame, "/payments"))}">Clear</a></div>
 </form>`
@@ -64,7 +59,7 @@ export const paymentListPage = (view: PaymentListView) => {
     : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">First page</a>`}${
       view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Next page</a>`
     }</nav>`
-  return dashboardPage(view.frame, "/payments", "Payments", `${problem(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
+  return dashboardPage(view.frame, "/payments", "Payments", `${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
 }
 
 export interface PaymentDetailView {
@@ -151,7 +146,7 @@ const refundForm = (view: PaymentDetailView) => {
 
 export const paymentDetailPage = (view: PaymentDetailView) =>
   dashboardPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
-    `${notice(view.notice)}${problem(view.problem)}<p><a href="${escapeHtml(linkTo(view.frame, "/payments"))}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
+    `${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${escapeHtml(linkTo(view.frame, "/payments"))}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
 
 export interface RefundConfirmView {
   readonly frame: PageFrame

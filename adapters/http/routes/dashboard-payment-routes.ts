@@ -10,25 +10,18 @@ import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list
 import { paymentHistory } from "../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"
-import { fromMillis, fromIsoString, plusSeconds } from "../../../core/shared/instant.js"
+import { fromMillis, plusSeconds } from "../../../core/shared/instant.js"
 import { redeliverEvent } from "../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
 import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
+import { dateRange } from "../dashboard/date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
 import { problemText } from "../dashboard/page-problems.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { paymentDetailPage, type PaymentFilters, paymentListPage, refundConfirmPage } from "../dashboard/payment-pages.js"
 import { ListQuery } from "../request/page-query.js"
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-
-/** A UTC date from a date input, as the instant its day starts (`days` later), or undefined. */
-const dayStart = (text: string, days: number) => {
-  const start = DAY.test(text) ? fromIsoString(`${text}T00:00:00Z`) : undefined
-  return start === undefined ? undefined : plusSeconds(start, days * 86_400)
-}
 
 /**
  * The list's query as the API reads it: the same parameters and rules as GET /api/v1/payments, with
@@ -48,11 +41,7 @@ const paymentQuery = (query: URLSearchParams) => {
     const value = query.get(name)
     if (value !== null && value !== "") params.set(name, value)
   }
-  const problems: Array<string> = []
-  const since = filters.from === "" ? undefined : dayStart(filters.from, 0)
-  const until = filters.to === "" ? undefined : dayStart(filters.to, 1)
-  if (filters.from !== "" && since === undefined) problems.push("From must be a date such as 2030-01-31.")
-  if (filters.to !== "" && until === undefined) problems.push("To must be a date such as 2030-01-31.")
+  const { since, until, problems } = dateRange(filters.from, filters.to)
   return { filters, reader: new ListQuery(params), since, until, problems }
 }
 
@@ -184,6 +173,13 @@ const redeliver = answerWith(Effect.gen(function*() {
   const answer = yield* redeliverEvent(scopeOf(frame), id)
   if (answer._tag === "NotFound") {
     return htmlAnswer(404, messagePage(frame.home, "No such webhook event", "There is no webhook event with that id here.", { href: linkTo(frame, back), label: "Back" }))
+  }
+  // A worker is sending it this moment: asking again would send it twice, so nothing was queued.
+  if (answer._tag === "InFlight") {
+    return htmlAnswer(409, messagePage(frame.home, "This webhook is being sent right now", "Nothing was queued. Wait a moment, then look at its attempts before sending it again.", {
+      href: linkTo(frame, back),
+      label: "Back"
+    }))
   }
   yield* recordDashboardAction(frame, { operation: "redeliverEvent", route: "/dashboard/events/{event_id}/redeliver", pathParams: { event_id: id }, status: 303, fields: [] })
   return seeOther(linkTo(frame, back, { done: "redelivered" }))

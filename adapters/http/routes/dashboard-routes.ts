@@ -10,6 +10,8 @@ import { dashboardDeveloperRoutes } from "./dashboard-developer-routes.js"
 import { dashboardOverviewRoutes } from "./dashboard-overview-routes.js"
 import { dashboardPaymentRoutes } from "./dashboard-payment-routes.js"
 import { dashboardSignInRoutes } from "./dashboard-sign-in-routes.js"
+import { dashboardSubscriptionRoutes } from "./dashboard-subscription-routes.js"
+import { dashboardWebhookRoutes } from "./dashboard-webhook-routes.js"
 
 /** A dashboard address that names no page: a page saying so, not the API's JSON. */
 const noSuchPage = Effect.map(dashboardPath, (home) =>
@@ -21,6 +23,8 @@ export const dashboardRoutes = HttpRouter.concatAll(
   dashboardSignInRoutes,
   dashboardOverviewRoutes,
   dashboardPaymentRoutes,
+  dashboardSubscriptionRoutes,
+  dashboardWebhookRoutes,
   dashboardDeveloperRoutes,
   dashboardApiConfigRoutes,
   dashboardAuditRoutes,
