@@ -1,7 +1,7 @@
 import type { Environment } from "../../../core/shared/environment.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { FORM_TOKEN_FIELD } from "./form-token.js"
-import type { DashboardVisitor } from "./visitor.js"
+import type { DashboardVisitor } from "./dashboard-visitor.js"
 
 /** The dashboard's sections, in the order the navigation lists them; `owners` ones are hidden from viewers. */
 export const SECTIONS = [

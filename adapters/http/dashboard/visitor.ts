@@ -1,8 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { Merchant } from "../../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../../core/merchants/merchant-repository.js"
 import { USER_ROLES, type UserRole } from "../../../core/merchant-users/merchant-user.js"
+import type { DashboardVisitor } from "./dashboard-visitor.js"
 import { resumeSession } from "../../../core/merchant-users/sign-in.js"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { incomingMessageOf } from "../request/node-body-reader.js"
@@ -10,20 +10,6 @@ import { cookieToken, SESSION_COOKIE, withoutCookie } from "./cookies.js"
 import { DashboardAnswer, htmlAnswer, seeOther } from "./dashboard-response.js"
 import { DashboardSettings, type PlatformIdentity } from "./dashboard-settings.js"
 import { messagePage } from "./layout.js"
-
-/** Who is looking at the dashboard, and for which merchant: from the kit's session or the platform's. */
-export interface DashboardVisitor {
-  readonly merchant: Merchant
-  /** The kit user's id, or the platform's own user id. */
-  readonly userId: string
-  /** What the header shows and the audit log keeps: the kit user's email, or the platform's user id. */
-  readonly name: string
-  readonly role: UserRole
-  /** What the visitor's form tokens are bound to: its kit session, or its platform user. */
-  readonly boundTo: string
-  /** Whether the kit signed the visitor in (and offers sign-out) or the platform did. */
-  readonly signedInBy: "kit" | "platform"
-}
 
 /** The dashboard's own path under the kit's base path. */
 export const dashboardPath = Effect.map(DashboardSettings, (settings) => `${settings.basePath}/dashboard`)
