@@ -36,7 +36,7 @@ export const signIn = (input: { readonly email: string; readonly password: strin
     const found = Option.getOrUndefined(yield* users.findByEmail(email))
     // No password longer than the maximum was ever set: such a one fails, after hashing its start only,
     // so a megabyte of password costs no more than any other.
-    const tooLong = [...input.password].length > PASSWORD_MAX_LENGTH
+    const tooLong = input.password.length > PASSWORD_MAX_LENGTH * 2 || [...input.password].length > PASSWORD_MAX_LENGTH
     const stored = found?.passwordHash ?? null
     const matches = yield* verifyPassword(input.password.slice(0, PASSWORD_MAX_LENGTH * 2), stored !== null && !tooLong ? stored : UNMATCHABLE_HASH)
     // A disabled or invited user is refused like a wrong password, after the same work.
