@@ -78,6 +78,13 @@ describe("dashboard sign-in", () => {
     expect((await run(signIn({ email, password, address: "203.0.113.51" }))).user.email).toBe(email)
   }, 30_000)
 
+  it("refuses a password longer than any that can be set, even one that starts with the right one", async () => {
+    const { email, password } = await activeUser("x".repeat(1024))
+    expect((await run(signIn({ email, password, address: "192.0.2.8" }))).user.email).toBe(email)
+    expect(await failure(signIn({ email, password: `${password}x`, address: "192.0.2.8" }))).toMatchObject({ _tag: "SignInFailed" })
+    expect(await failure(signIn({ email, password: password.repeat(1024), address: "192.0.2.8" }))).toMatchObject({ _tag: "SignInFailed" })
+  })
+
   it("refuses a disabled user with the right password, as a wrong one", async () => {
     const { user, email, password } = await activeUser()
     await run(Effect.flatMap(MerchantUserRepository, (users) => users.setDisabled(user.id, true)))
