@@ -79,7 +79,8 @@ describe("dashboard sign-in", () => {
   }, 30_000)
 
   it("refuses a password longer than any that can be set, even one that starts with the right one", async () => {
-    const { email, password } = await activeUser("x".repeat(1024))
+    // 1024 code points, 2048 UTF-16 units: the longest password there is.
+    const { email, password } = await activeUser("\u{1F600}".repeat(1024))
     expect((await run(signIn({ email, password, address: "192.0.2.8" }))).user.email).toBe(email)
     expect(await failure(signIn({ email, password: `${password}x`, address: "192.0.2.8" }))).toMatchObject({ _tag: "SignInFailed" })
     expect(await failure(signIn({ email, password: password.repeat(1024), address: "192.0.2.8" }))).toMatchObject({ _tag: "SignInFailed" })
