@@ -3,6 +3,8 @@ import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
 import type { MerchantRepository } from "./merchants/merchant-repository.js"
+import type { DashboardSessionRepository } from "./merchant-users/dashboard-session-repository.js"
+import type { MerchantUserRepository } from "./merchant-users/merchant-user-repository.js"
 import type { CheckoutAttempts } from "./payments/checkout-attempts.js"
 import type { GatewayRepository } from "./gateways/gateway-repository.js"
 import type { PaymentFlags } from "./payments/payment-flags.js"
@@ -39,3 +41,5 @@ export type Storage =
   | SettingsRepository
   | StoreHealth
   | AuditLog
+  | MerchantUserRepository
+  | DashboardSessionRepository

@@ -6,6 +6,7 @@ import * as StatusSyncSweeper from "../core/payments/status-sync.js"
 import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.js"
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import * as RetiredCredentialPurger from "../core/merchants/retired-credential-purger.js"
+import * as DashboardPurger from "../core/merchant-users/dashboard-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
@@ -136,6 +137,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
     }),
     IdempotencyRecordPurger.layer(),
     RetiredCredentialPurger.layer(),
+    DashboardPurger.layer(clock !== undefined ? { clock } : {}),
     config.scheduler?.enabled === false
       ? Layer.empty
       : SubscriptionScheduler.loopLayer({

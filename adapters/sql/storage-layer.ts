@@ -3,10 +3,12 @@ import * as Audit from "./audit-log.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
+import * as DashboardSessions from "./dashboard-session-repository.js"
 import * as GatewayRefunds from "./gateway-refund-repository.js"
 import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
 import * as Merchants from "./merchant-repository.js"
+import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
@@ -39,5 +41,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   SchedulerLease.layer,
   WebhookOutbox.layer,
   StoreHealth.layer,
-  Audit.layer
+  Audit.layer,
+  MerchantUsers.layer,
+  DashboardSessions.layer
 )

@@ -6,6 +6,7 @@ import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
+import { merchantUserCases } from "./merchant-user-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { refundCases } from "./refund-cases.js"
@@ -37,4 +38,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     requestGuardCases(it)
     transactionCases(it)
     auditLogCases(it)
+    merchantUserCases(it)
   })

@@ -85,6 +85,21 @@ describe("rate limiter", () => {
       expect(store.totals.get(`${NOW}|m1|ip`)).toBe(6)
     }))
 
+  it.scoped("peek answers what the next check would, counting nothing, from the store's total near the limit", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const a = yield* host(store)
+      const b = yield* host(store)
+      expect((yield* a.peek("m1|ip", 3, NOW + 5)).allowed).toBe(true)
+      yield* checks(b, 3, 3)
+      // Another host counted three: a limit of three is reached, though this host counted none itself.
+      const peeked = yield* a.peek("m1|ip", 3, NOW + 5)
+      expect(peeked).toEqual({ allowed: false, count: 4, retryAfterSeconds: 55 })
+      expect(yield* a.peek("m1|ip", 3, NOW + 5)).toEqual(peeked)
+      expect(store.totals.get(`${NOW}|m1|ip`)).toBe(3)
+      expect((yield* b.peek("m1|ip", 3, NOW + 65)).allowed).toBe(true)
+    }))
+
   it("tells a refused caller how long the window has left", () => {
     expect(RateLimiter.decide(121, 120, NOW + 50)).toEqual({ allowed: false, count: 121, retryAfterSeconds: 10 })
     expect(RateLimiter.decide(120, 120, NOW + 59)).toEqual({ allowed: true, count: 120, retryAfterSeconds: 1 })

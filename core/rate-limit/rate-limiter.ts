@@ -16,6 +16,11 @@ const WINDOW_SECONDS = 60
 export class RateLimiter extends Context.Tag("merchant-payments/RateLimiter")<RateLimiter, {
   /** `nowSeconds` is real time: limits follow the wall clock even when business time is manual. */
   readonly check: (key: string, limitPerMinute: number, nowSeconds: number) => Effect.Effect<RateDecision, StorageError>
+  /**
+   * The decision `check` would give one more request, without counting it: for limits on failures,
+   * which must refuse before the attempt is made but count only the attempts that failed.
+   */
+  readonly peek: (key: string, limitPerMinute: number, nowSeconds: number) => Effect.Effect<RateDecision, StorageError>
 }>() {}
 
 export const decide = (count: number, limitPerMinute: number, nowSeconds: number): RateDecision => {
@@ -73,6 +78,16 @@ export const layer = (options: { readonly flushInterval?: Duration.DurationInput
           const requests = view.pending + 1
           view.pending = 0
           return Effect.map(write({ view, requests }), (total) => decide(total, limitPerMinute, nowSeconds))
+        },
+        peek: (key, limitPerMinute, nowSeconds) => {
+          latestSeconds = Math.max(latestSeconds, nowSeconds)
+          const view = windows.view(key, nowSeconds - (nowSeconds % WINDOW_SECONDS))
+          const estimate = view.shared + view.pending + 1
+          if (view.known && estimate < exactFrom(limitPerMinute)) return Effect.succeed(decide(estimate, limitPerMinute, nowSeconds))
+          // Near the limit the store is asked: writing what is pending (perhaps nothing) brings back its total.
+          const requests = view.pending
+          view.pending = 0
+          return Effect.map(write({ view, requests }), (total) => decide(total + 1, limitPerMinute, nowSeconds))
         }
       })
     })

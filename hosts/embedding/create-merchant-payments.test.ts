@@ -147,6 +147,21 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     expect(audit.data[0]).toMatchObject({ actor_type: "admin_token", source_address: "unknown", merchant_id: merchant.id })
     expect((await payments.admin.audit.list({ limit: 50 })).data.some((entry) => entry.operation === "createMerchant" && entry.status === 422)).toBe(true)
   })
+
+  it("manages dashboard users through payments.admin, their set-password links under the base path", async () => {
+    const merchant = await payments.admin.merchants.create({ name: "Dashboard Owner" })
+    const invited = await payments.admin.users.create(merchant.id, { email: "Owner@Shop.example", role: "owner" })
+    expect(invited.data).toMatchObject({ email: "owner@shop.example", role: "owner" })
+    expect(invited.data.set_password_url).toMatch(new RegExp(`^${origin}/payments/dashboard/set-password/[A-Za-z0-9_-]{43}$`))
+    const fresh = await payments.admin.users.passwordLink(merchant.id, invited.data.id)
+    expect(fresh.data.set_password_url).not.toBe(invited.data.set_password_url)
+    expect((await payments.admin.users.setDisabled(merchant.id, invited.data.id, true)).data.status).toBe("disabled")
+    expect((await payments.admin.users.list(merchant.id)).data.map((user) => [user.email, user.status])).toEqual([["owner@shop.example", "disabled"]])
+    const taken = await payments.admin.users.create(merchant.id, { email: "owner@shop.example", role: "viewer" }).then(() => undefined, (error: unknown) => error)
+    expect(taken).toMatchObject({ status: 409, errorCode: "USER_EXISTS" })
+    expect(await payments.admin.users.delete(merchant.id, invited.data.id)).toEqual({ data: { id: invited.data.id, deleted: true } })
+    expect((await payments.admin.users.list(merchant.id)).data).toEqual([])
+  })
 })
 
 /** An Express app on a free port with a kit beside it, for one case; everything closed after. */

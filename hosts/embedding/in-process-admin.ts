@@ -4,6 +4,7 @@ import { adminApi } from "../../adapters/http/routes/admin-api.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
+import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
 
 /** An admin resource as `payments.admin` returns it: amounts as exact decimal strings, never floats. */
 export type AdminResource<T> = T extends ExactNumber ? string
@@ -19,6 +20,9 @@ export type AdminAdjustment = AdminResource<ReturnType<typeof adjustmentJson>>
 export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
 export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
 export type AdminAuditEntry = AdminResource<typeof AuditEntry.Type>
+export type AdminMerchantUser = AdminResource<typeof MerchantUser.Type>
+/** A dashboard user with its set-password link: shown once, when issued. */
+export type AdminPasswordLink = AdminResource<typeof PasswordLinkIssued.Type>
 export type JsonObject = Readonly<Record<string, unknown>>
 
 export interface AdminPage<T> {
@@ -107,6 +111,20 @@ export const makeAdminApi = (call: AdminCall) => {
     currencies: {
       replace: (merchantId: number, codes: ReadonlyArray<string>) =>
         request<JsonObject>("PUT", `/merchants/${merchantId}/currencies`, { currency_codes: codes })
+    },
+    users: {
+      /** Invites a dashboard user: `data.set_password_url` (once, within 24 hours) lets it set its password. */
+      create: (merchantId: number, input: { readonly email: string; readonly role: "owner" | "viewer" }) =>
+        request<AdminPasswordLink>("POST", `/merchants/${merchantId}/users`, input),
+      list: (merchantId: number) => request<{ readonly data: ReadonlyArray<AdminMerchantUser> }>("GET", `/merchants/${merchantId}/users`),
+      /** Disabling signs the user out everywhere; enabling makes it active again (invited without a password). */
+      setDisabled: (merchantId: number, userId: string, disabled: boolean) =>
+        request<{ readonly data: AdminMerchantUser }>("PATCH", `/merchants/${merchantId}/users/${encodeURIComponent(userId)}`, { disabled }),
+      delete: (merchantId: number, userId: string) =>
+        request<{ readonly data: { readonly id: string; readonly deleted: true } }>("DELETE", `/merchants/${merchantId}/users/${encodeURIComponent(userId)}`),
+      /** A fresh set-password link (a forgotten password); earlier links stop working. */
+      passwordLink: (merchantId: number, userId: string) =>
+        request<AdminPasswordLink>("POST", `/merchants/${merchantId}/users/${encodeURIComponent(userId)}/password-link`)
     },
     wallets: {
       create: (merchantId: number, input: { readonly currency_code: string; readonly environment: "sandbox" | "production" }) =>

@@ -1,7 +1,9 @@
 import { environments } from "../../../core/shared/environment.js"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { GatewayType } from "../../../core/gateways/gateway.js"
-import { amount, boolean, type FieldRule, integer, integerArray, jsonObject, oneOf, string, stringArray, url, withDefault } from "./field-rules.js"
+import { USER_ROLES } from "../../../core/merchant-users/merchant-user.js"
+import { MAX_EMAIL_LENGTH } from "../../../core/merchant-users/user-admin.js"
+import { amount, boolean, email, type FieldRule, integer, integerArray, jsonObject, oneOf, string, stringArray, url, withDefault } from "./field-rules.js"
 import { bodyContract } from "./read-body.js"
 
 const merchantFields = <N extends FieldRule<string>>(name: N) => ({
@@ -93,4 +95,13 @@ const TEN_YEARS_SECONDS = 10 * 366 * 24 * 60 * 60
 export const advanceClockBody = bodyContract("AdvanceClockRequest", "How far business time moves forward.", {
   // Business time only moves forward: entries already written keep their order.
   seconds: integer({ required: true, min: 1, max: TEN_YEARS_SECONDS })
+})
+
+export const createMerchantUserBody = bodyContract("CreateMerchantUserRequest", "A dashboard user to invite.", {
+  email: email({ required: true, max: MAX_EMAIL_LENGTH, description: "Stored lower-cased; unique across every merchant." }),
+  role: oneOf(USER_ROLES, { required: true })
+})
+
+export const updateMerchantUserBody = bodyContract("UpdateMerchantUserRequest", "Disables a dashboard user (signing it out everywhere) or enables it again.", {
+  disabled: boolean({ required: true })
 })

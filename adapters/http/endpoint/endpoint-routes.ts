@@ -29,7 +29,7 @@ const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
       ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {})
     })
     : merchantEndpoint<ApiError, R>(answer, schemeOptions(endpoint))
-  return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH", routerPath(endpoint.path), handler)
+  return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routerPath(endpoint.path), handler)
 }
 
 /** What the router of `R`-needing endpoints needs: theirs and the schemes', less what a route is given. */

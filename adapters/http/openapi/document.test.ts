@@ -52,6 +52,7 @@ describe("the OpenAPI document and the router", () => {
     expect((await kit.merchant("POST", `/api/v1/sandbox/payments/${paid}/simulate`, { outcome: "success" })).status).toBe(200)
     const subscription = JSON.parse((await kit.merchant("POST", "/api/v1/subscriptions", subscriptionBody("doc-plan"))).text).data.id
     const delivery = (await kit.outbox())[0]!.id
+    const user = JSON.parse((await kit.admin("POST", `/merchants/${merchantId}/users`, { email: "doc-user@shop.example", role: "viewer" })).text).data.id
     let pending = 0
     const freshToken = async () => {
       const session = JSON.parse((await kit.merchant("POST", "/api/v1/initiate-payment", initiateBody(`doc-pending-${++pending}`))).text)
@@ -68,7 +69,7 @@ describe("the OpenAPI document and the router", () => {
       const token = operation.path.includes("{token}") ? await freshToken() : ""
       const path = operation.path
         .replace("{trxId}", paid).replace("{trx_id}", paid).replace("{subscriptionId}", subscription)
-        .replace("{token}", token).replace("{gateway_id}", String(sandboxGatewayId)).replace("{id}", String(idFor(operation.path)))
+        .replace("{token}", token).replace("{gateway_id}", String(sandboxGatewayId)).replace("{id}", String(idFor(operation.path))).replace("{user_id}", user)
       const method = operation.method.toUpperCase()
       const body = operation.body === undefined ? undefined : {}
       const { status } = operation.security === "admin" && path.startsWith("/admin/v1/")

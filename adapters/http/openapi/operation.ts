@@ -19,7 +19,7 @@ export interface OtherResponse {
 }
 
 export interface Operation {
-  readonly method: "get" | "post" | "put" | "patch"
+  readonly method: "get" | "post" | "put" | "patch" | "delete"
   /** The OpenAPI path template, `{name}` for each path parameter. */
   readonly path: string
   readonly operationId: string

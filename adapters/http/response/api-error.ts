@@ -1,6 +1,7 @@
 import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../../core/merchants/authentication-errors.js"
 import type { MerchantKeyTaken } from "../../../core/merchants/credentials.js"
 import type { MerchantNotFound } from "../../../core/merchants/merchant.js"
+import type { MerchantUserEmailTaken, MerchantUserNotFound } from "../../../core/merchant-users/merchant-user.js"
 import type { GatewayCodeTaken, GatewayNotFound } from "../../../core/gateways/gateway.js"
 import type { NotificationTargetUnknown } from "../../../core/payments/gateway-notifications.js"
 import type { PluginCallFailed, UnknownGatewayPlugin } from "../../../core/gateways/gateway-plugin.js"
@@ -67,6 +68,8 @@ export type ApiError =
   | ResourceNotFound
   | MerchantNotFound
   | MerchantKeyTaken
+  | MerchantUserNotFound
+  | MerchantUserEmailTaken
   | WalletNotFound
   | GatewayNotFound
   | GatewayCodeTaken

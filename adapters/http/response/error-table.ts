@@ -118,6 +118,16 @@ export const describeError = (error: ApiError): ErrorDescription => {
       }
     case "MerchantNotFound":
       return { status: 404, message: "Merchant not found.", errorCode: "NOT_FOUND" }
+    case "MerchantUserNotFound":
+      return { status: 404, message: "User not found.", errorCode: "NOT_FOUND" }
+    case "MerchantUserEmailTaken":
+      // Emails are unique across every merchant: one sign-in names one merchant.
+      return {
+        status: 409,
+        message: "A dashboard user with this email already exists.",
+        errorCode: "USER_EXISTS",
+        errors: { email: ["This email already signs in to a merchant's dashboard."] }
+      }
     case "WalletNotFound":
       return { status: 404, message: "Wallet not found.", errorCode: "NOT_FOUND" }
     case "GatewayNotFound":

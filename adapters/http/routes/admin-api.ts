@@ -2,6 +2,7 @@ import { adminAuditEndpoints } from "./admin-audit-routes.js"
 import { adminClockEndpoints } from "./admin-clock-routes.js"
 import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
+import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
@@ -14,6 +15,7 @@ import { adminWebhookEndpoints } from "./admin-webhook-routes.js"
  */
 export const adminApi = [
   ...adminMerchantEndpoints,
+  ...adminMerchantUserEndpoints,
   ...adminWalletEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,

@@ -9,6 +9,8 @@ import { GatewayRefundRow } from "../gateway-refund-repository.js"
 import { GatewayRow } from "../gateway-repository.js"
 import { RecordRow } from "../idempotency-store.js"
 import { MerchantRow } from "../merchant-repository.js"
+import { MerchantUserRow, PasswordLinkRow } from "../merchant-user-repository.js"
+import { DashboardSessionRow } from "../dashboard-session-repository.js"
 import { FlagRow } from "../payment-flag-repository.js"
 import { PG_TYPES } from "../payment-repository.js"
 import { PaymentRow } from "../payment-rows.js"
@@ -53,6 +55,9 @@ const TABLES: ReadonlyArray<Table> = [
   { table: "webhook_targets", row: FailingTargetRow },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: "audit_log", row: AuditRow },
+  { table: "merchant_users", row: MerchantUserRow },
+  { table: "password_links", row: PasswordLinkRow },
+  { table: "dashboard_sessions", row: DashboardSessionRow },
   { table: "idempotency_keys", row: RecordRow, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
 

@@ -1,0 +1,56 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { type DashboardSession, DashboardSessionRepository } from "../../core/merchant-users/dashboard-session-repository.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+export const DashboardSessionRow = Schema.Struct({
+  id_hash: Schema.String,
+  user_id: Schema.String,
+  merchant_id: SafeInt,
+  created_at: Int64,
+  last_seen_at: Int64
+})
+
+const sessions = rowMapper(DashboardSessionRow, (row): DashboardSession => ({
+  idHash: row.id_hash,
+  userId: row.user_id,
+  merchantId: MerchantId(row.merchant_id),
+  createdAt: Instant(row.created_at),
+  lastSeenAt: Instant(row.last_seen_at)
+}))
+
+export const layer = Layer.effect(
+  DashboardSessionRepository,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    DashboardSessionRepository.of({
+      create: (session) =>
+        sql`INSERT INTO dashboard_sessions ${
+          sql.insert({
+            id_hash: session.idHash,
+            user_id: session.userId,
+            merchant_id: session.merchantId,
+            created_at: session.createdAt,
+            last_seen_at: session.lastSeenAt
+          })
+        }`.pipe(Effect.asVoid, dbCall),
+      find: (idHash) => sql`SELECT * FROM dashboard_sessions WHERE id_hash = ${idHash}`.pipe(Effect.flatMap(sessions.first), dbCall),
+      // Never backwards: two requests of one session touching at once leave the later time.
+      touch: (idHash, lastSeenAt) =>
+        sql`UPDATE dashboard_sessions SET last_seen_at = ${lastSeenAt} WHERE id_hash = ${idHash} AND last_seen_at < ${lastSeenAt}`.pipe(
+          Effect.asVoid,
+          dbCall
+        ),
+      delete: (idHash) => sql`DELETE FROM dashboard_sessions WHERE id_hash = ${idHash}`.pipe(Effect.asVoid, dbCall),
+      deleteForUser: (userId) =>
+        sql`DELETE FROM dashboard_sessions WHERE user_id = ${userId} RETURNING id_hash`.pipe(Effect.map((rows) => rows.length), dbCall),
+      deleteExpired: (idleBefore, createdBefore) =>
+        sql`DELETE FROM dashboard_sessions WHERE last_seen_at < ${idleBefore} OR created_at < ${createdBefore} RETURNING id_hash`.pipe(
+          Effect.map((rows) => rows.length),
+          dbCall
+        )
+    }))
+)

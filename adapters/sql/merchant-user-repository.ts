@@ -1,0 +1,94 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Schema } from "effect"
+import { MerchantUserEmailTaken, type MerchantUser, USER_ROLES } from "../../core/merchant-users/merchant-user.js"
+import { MerchantUserRepository, type PasswordLink } from "../../core/merchant-users/merchant-user-repository.js"
+import { MerchantId } from "../../core/shared/ids.js"
+import { Instant } from "../../core/shared/instant.js"
+import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { dbCall } from "./query.js"
+import { rowMapper } from "./row-mapper.js"
+
+export const MerchantUserRow = Schema.Struct({
+  id: Schema.String,
+  merchant_id: SafeInt,
+  email: Schema.String,
+  role: Schema.Literal(...USER_ROLES),
+  status: Schema.Literal("invited", "active", "disabled"),
+  password_hash: NullableString,
+  created_at: Int64,
+  last_sign_in_at: NullableInt64
+})
+
+const toUser = (row: typeof MerchantUserRow.Type): MerchantUser => ({
+  id: row.id,
+  merchantId: MerchantId(row.merchant_id),
+  email: row.email,
+  role: row.role,
+  status: row.status,
+  createdAt: Instant(row.created_at),
+  lastSignInAt: row.last_sign_in_at === null ? null : Instant(row.last_sign_in_at)
+})
+
+const users = rowMapper(MerchantUserRow, toUser)
+const credentials = rowMapper(MerchantUserRow, (row) => ({ user: toUser(row), passwordHash: row.password_hash }))
+
+export const PasswordLinkRow = Schema.Struct({ token_hash: Schema.String, user_id: Schema.String, expires_at: Int64 })
+
+const links = rowMapper(PasswordLinkRow, (row): PasswordLink => ({ tokenHash: row.token_hash, userId: row.user_id, expiresAt: Instant(row.expires_at) }))
+
+export const layer = Layer.effect(
+  MerchantUserRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return MerchantUserRepository.of({
+      // The conflict target names the email alone: an id collision is a bug, not a taken email.
+      create: (user) =>
+        Effect.gen(function*() {
+          const rows = yield* sql`INSERT INTO merchant_users ${
+            sql.insert({
+              id: user.id,
+              merchant_id: user.merchantId,
+              email: user.email,
+              role: user.role,
+              status: "invited",
+              password_hash: null,
+              created_at: user.createdAt,
+              last_sign_in_at: null
+            })
+          } ON CONFLICT (email) DO NOTHING RETURNING *`
+          if (rows.length === 0) return yield* new MerchantUserEmailTaken({ email: user.email })
+          return yield* users.one(rows)
+        }).pipe(dbCall),
+      findById: (id) => sql`SELECT * FROM merchant_users WHERE id = ${id}`.pipe(Effect.flatMap(users.first), dbCall),
+      findByEmail: (email) => sql`SELECT * FROM merchant_users WHERE email = ${email}`.pipe(Effect.flatMap(credentials.first), dbCall),
+      listByMerchant: (merchantId) =>
+        sql`SELECT * FROM merchant_users WHERE merchant_id = ${merchantId} ORDER BY created_at, id`.pipe(Effect.flatMap(users.all), dbCall),
+      setDisabled: (id, disabled) => {
+        const status = disabled ? sql`'disabled'` : sql`CASE WHEN password_hash IS NULL THEN 'invited' ELSE 'active' END`
+        return sql`UPDATE merchant_users SET status = ${status} WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(users.first), dbCall)
+      },
+      setPassword: (id, passwordHash) =>
+        sql`UPDATE merchant_users SET password_hash = ${passwordHash},
+            status = CASE WHEN status = 'disabled' THEN 'disabled' ELSE 'active' END
+            WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(users.first), dbCall),
+      recordSignIn: (id, at) => sql`UPDATE merchant_users SET last_sign_in_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, dbCall),
+      delete: (id) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* sql`DELETE FROM password_links WHERE user_id = ${id}`
+          yield* sql`DELETE FROM dashboard_sessions WHERE user_id = ${id}`
+          const rows = yield* sql`DELETE FROM merchant_users WHERE id = ${id} RETURNING id`
+          return rows.length > 0
+        })).pipe(dbCall),
+      createPasswordLink: (link) =>
+        sql.withTransaction(Effect.zipRight(
+          sql`DELETE FROM password_links WHERE user_id = ${link.userId}`,
+          sql`INSERT INTO password_links ${sql.insert({ token_hash: link.tokenHash, user_id: link.userId, expires_at: link.expiresAt })}`
+        )).pipe(Effect.asVoid, dbCall),
+      findPasswordLink: (tokenHash) => sql`SELECT * FROM password_links WHERE token_hash = ${tokenHash}`.pipe(Effect.flatMap(links.first), dbCall),
+      consumePasswordLink: (tokenHash) =>
+        sql`DELETE FROM password_links WHERE token_hash = ${tokenHash} RETURNING *`.pipe(Effect.flatMap(links.first), dbCall),
+      deleteExpiredLinks: (before) =>
+        sql`DELETE FROM password_links WHERE expires_at < ${before} RETURNING token_hash`.pipe(Effect.map((rows) => rows.length), dbCall)
+    })
+  })
+)
