@@ -43,9 +43,10 @@ const prePostedForm = Effect.gen(function*() {
   return { form, pre: { value: pre, isNew: false, token: formToken((yield* DashboardSettings).formKeys[0]!, `pre:${pre}`) } }
 })
 
-/** Where to go after signing in: a dashboard page the visitor asked for, never anywhere else. */
+/** Where to go after signing in: a dashboard page the visitor asked for, never anywhere else (no `//`, `..` or backslash trick). */
 const safeNext = (home: string, next: string | null): string | undefined =>
-  next !== null && next.length <= 2000 && (next === home || next.startsWith(`${home}/`) || next.startsWith(`${home}?`)) && !/[\\\s]|\/\//.test(next.slice(1))
+  next !== null && next.length <= 2000 && (next === home || next.startsWith(`${home}/`) || next.startsWith(`${home}?`)) &&
+    !/[\\\s]|\/\/|(^|\/)\.\.?(\/|\?|$)|%2e|%2f|%5c/i.test(next)
     ? next
     : undefined
 
