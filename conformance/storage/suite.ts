@@ -15,6 +15,7 @@ import { requestGuardCases } from "./request-guard-cases.js"
 import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
+import { paymentTotalsCases } from "./payment-totals-cases.js"
 
 /**
  * The contract every storage adapter must meet, as a function of its Layer, so a third-party
@@ -37,4 +38,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     requestGuardCases(it)
     transactionCases(it)
     auditLogCases(it)
+    paymentTotalsCases(it)
   })
