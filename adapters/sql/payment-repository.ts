@@ -1,14 +1,20 @@
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Option } from "effect"
-import { MAX_BALANCE } from "../../core/money/amount.js"
+import { Effect, Layer, Option, Schema } from "effect"
+import { Amount, ATOMS_PER_UNIT, MAX_BALANCE } from "../../core/money/amount.js"
 import { type NewPayment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
 import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 import { PaymentRow, toPayment } from "./payment-rows.js"
+import { Int64, SafeInt } from "./columns.js"
 
 const payments = rowMapper(PaymentRow, toPayment)
+
+const totals = rowMapper(
+  Schema.Struct({ currency: Schema.String, count: SafeInt, units: Int64, atoms: Int64 }),
+  (row) => ({ currency: row.currency, count: row.count, volume: Amount(row.units * ATOMS_PER_UNIT + row.atoms) })
+)
 
 /** A completed payment holds its reference for good; a failed one releases it. */
 const HELD_FOREVER = MAX_BALANCE
@@ -160,6 +166,17 @@ export const layer = Layer.effect(
               : [])
           ])
         } ORDER BY created_at DESC, trx_id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(payments.all), dbCall),
+      // Whole units and the atoms below them are summed apart and joined in bigint: a plain SUM of
+      // amounts overflows a BIGINT after ten maximal payments (SQLite raises, PostgreSQL's cast would),
+      // while each part stays far inside it for any number of rows a store can hold.
+      successTotals: ({ environment, merchantId, since }) => {
+        const unit = sql.literal(ATOMS_PER_UNIT.toString())
+        return sql`SELECT currency, COUNT(*) AS count,
+            CAST(SUM(amount / ${unit}) AS BIGINT) AS units, CAST(SUM(amount % ${unit}) AS BIGINT) AS atoms
+          FROM payments
+          WHERE merchant_id = ${merchantId} AND environment = ${environment} AND status = 'success' AND completed_at >= ${since}
+          GROUP BY currency ORDER BY currency`.pipe(Effect.flatMap(totals.all), dbCall)
+      },
       listExpiredPending: (now, limit) =>
         sql`SELECT * FROM payments WHERE status = 'pending' AND expires_at <= ${now}
           ORDER BY expires_at, trx_id LIMIT ${limit}`.pipe(Effect.flatMap(payments.all), dbCall)

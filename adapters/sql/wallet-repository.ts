@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Effect, Layer, Schema } from "effect"
 import { Environment } from "../../core/shared/environment.js"
 import { Amount, MAX_BALANCE } from "../../core/money/amount.js"
@@ -11,6 +11,7 @@ import {
   WalletExists,
   WalletNotFound,
   type LedgerEntry,
+  type LedgerEntryWithPayment,
   type Wallet
 } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
@@ -68,11 +69,21 @@ const toEntry = (row: typeof LedgerRow.Type): LedgerEntry => ({
 
 const wallets = rowMapper(WalletRow, toWallet)
 const entries = rowMapper(LedgerRow, toEntry)
+const entriesWithPayment = rowMapper(
+  Schema.Struct({ ...LedgerRow.fields, payment_trx_id: NullableString }),
+  (row): LedgerEntryWithPayment => ({ ...toEntry(row), paymentTrxId: row.payment_trx_id })
+)
 
 export const layer = Layer.effect(
   WalletRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    // A credit names its payment; a refund debit names its refund, whose row names the payment.
+    const withPayment = (where: Statement.Fragment, order: "ASC" | "DESC", limit: number) =>
+      sql`SELECT le.*, CASE WHEN le.kind = 'payment_credit' THEN le.reference ELSE r.payment_trx_id END AS payment_trx_id
+        FROM ledger_entries le LEFT JOIN refunds r ON le.kind = 'refund_debit' AND r.refund_trx_id = le.reference
+        WHERE ${where} ORDER BY le.id ${sql.literal(order)} LIMIT ${limit}`.pipe(Effect.flatMap(entriesWithPayment.all), dbCall)
 
     const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(wallets.first), dbCall)
 
@@ -149,6 +160,9 @@ export const layer = Layer.effect(
           Effect.flatMap(entries.all),
           dbCall
         ),
+      ledgerBefore: (walletId, { beforeId, limit }) =>
+        withPayment(beforeId === undefined ? sql`le.wallet_id = ${walletId}` : sql`le.wallet_id = ${walletId} AND le.id < ${beforeId}`, "DESC", limit),
+      ledgerAfter: (walletId, { afterId, limit }) => withPayment(sql`le.wallet_id = ${walletId} AND le.id > ${afterId}`, "ASC", limit),
       ledgerSum: (walletId) =>
         // PostgreSQL's SUM over BIGINT is NUMERIC; the cast keeps both dialects answering an integer.
         sql`SELECT CAST(COALESCE(SUM(delta), 0) AS BIGINT) AS total FROM ledger_entries WHERE wallet_id = ${walletId}`.pipe(

@@ -284,6 +284,13 @@ export const layer = Layer.effect(
           ])
         } ORDER BY failing_since, target`.pipe(Effect.flatMap(failingTargetRows.all), dbCall),
 
+      failedCount: (merchantId, environment) =>
+        sql`SELECT COUNT(*) AS n FROM webhook_deliveries
+          WHERE merchant_id = ${merchantId} AND environment = ${environment} AND status = 'failed'`.pipe(
+          Effect.flatMap((rows) => Schema.decodeUnknown(SafeInt)(rows[0]?.["n"])),
+          dbCall
+        ),
+
       resumeTargets: (merchantId, environment) =>
         sql`DELETE FROM webhook_targets WHERE merchant_id = ${merchantId} AND environment = ${environment} RETURNING paused_at`.pipe(
           Effect.map((rows) => rows.filter((row) => row["paused_at"] !== null).length),

@@ -6,9 +6,10 @@ import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount, ATOMS_PER_UNIT } from "../../core/money/amount.js"
 import type { NewPayment } from "../../core/payments/payment.js"
 import type { MerchantId } from "../../core/shared/ids.js"
-import type { Instant } from "../../core/shared/instant.js"
+import { type Instant, plusSeconds } from "../../core/shared/instant.js"
 import type { NewWallet } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
+import { PaymentRepository } from "../../core/payments/payment-repository.js"
 
 /** Suites share one store per adapter run; every case makes its own rows with unique names. */
 export const unique = (prefix: string): string => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`
@@ -53,3 +54,16 @@ export const newPayment = (
   invoiceId: null,
   ...overrides
 })
+
+/** A payment opened at `createdAt` and paid in full (no fee) at `paidAt`. */
+export const paidPayment = (
+  merchantId: MerchantId,
+  at: { readonly createdAt: Instant; readonly paidAt: Instant },
+  overrides: { readonly amount?: Amount; readonly currency?: string; readonly environment?: Environment } = {}
+) =>
+  Effect.gen(function*() {
+    const payments = yield* PaymentRepository
+    const payment = yield* payments.insert(newPayment(merchantId, { expiresAt: plusSeconds(at.createdAt, 86_400), ...overrides }), at.createdAt)
+    yield* payments.complete(payment.trxId, { outcome: "paid", fee: Amount(0n), net: payment.amount, gatewayId: null }, at.paidAt)
+    return payment
+  })

@@ -16,6 +16,8 @@ import { requestGuardCases } from "./request-guard-cases.js"
 import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
+import { paymentTotalsCases } from "./payment-totals-cases.js"
+import { statementCases } from "./statement-cases.js"
 
 /**
  * The contract every storage adapter must meet, as a function of its Layer, so a third-party
@@ -39,4 +41,6 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     transactionCases(it)
     auditLogCases(it)
     merchantUserCases(it)
+    paymentTotalsCases(it)
+    statementCases(it)
   })

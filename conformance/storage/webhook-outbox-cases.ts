@@ -416,4 +416,25 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(Option.map(yield* outbox.findById(othersFailed.id), (d) => d.status)).toEqual(Option.some("failed"))
       expect(pending.status).toBe("pending")
     }))
+
+  it.effect("webhook outbox: failedCount counts the merchant's events failed for good, in one environment", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const t0 = yield* now
+      const fail = { statusCode: 500, error: "HTTP 500", durationMs: 1, next: { status: "failed" } } as const
+      const sandbox = [yield* outbox.enqueue(newDelivery(merchant.id, t0)), yield* outbox.enqueue(newDelivery(merchant.id, t0))]
+      const production = yield* outbox.enqueue(newDelivery(merchant.id, t0, { environment: "production" }))
+      const retrying = yield* outbox.enqueue(newDelivery(merchant.id, t0))
+      const ids = [...sandbox, production, retrying].map((delivery) => delivery.id)
+      expect((yield* claimOwn(ids, "w1", t0)).length).toBe(4)
+      for (const delivery of [...sandbox, production]) yield* outbox.recordAttempt(report(delivery.id, "w1", t0, fail))
+      yield* outbox.recordAttempt(report(retrying.id, "w1", t0, { ...fail, next: { status: "pending", nextAttemptAt: plusSeconds(t0, 60) } }))
+
+      expect(yield* outbox.failedCount(merchant.id, "sandbox")).toBe(2)
+      expect(yield* outbox.failedCount(merchant.id, "production")).toBe(1)
+      expect(yield* outbox.failedCount((yield* makeMerchant()).id, "sandbox")).toBe(0)
+      yield* outbox.requeueFailed({ merchantId: merchant.id, environment: "sandbox", since: t0, until: undefined, now: t0 })
+      expect(yield* outbox.failedCount(merchant.id, "sandbox")).toBe(0)
+    }))
 }

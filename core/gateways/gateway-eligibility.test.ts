@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { GatewayId } from "../shared/ids.js"
 import { Instant } from "../shared/instant.js"
 import { type Gateway, gatewayCode } from "./gateway.js"
-import { eligibleGateways, narrowByKeywords } from "./gateway-eligibility.js"
+import { eligibleGateways, narrowByKeywords, servedIn } from "./gateway-eligibility.js"
 import { normalizeKeywords } from "./method-list.js"
 
 const gateway = (id: number, name: string, method: string, currency: string, overrides: Partial<Gateway> = {}): Gateway => ({
@@ -92,5 +92,15 @@ describe("narrowByKeywords", () => {
       for (const g of narrowed) expect(input).toContain(g)
       expect(narrowed.length).toBeLessThanOrEqual(input.length)
     }))
+  })
+})
+
+describe("servedIn", () => {
+  it("keeps the gateways whose plugin takes payments in the environment, none of an unknown plugin", () => {
+    const stripe = gateway(8, "Stripe", "stripe", "USD", { plugin: "stripe" })
+    const gone = gateway(9, "Removed", "gone", "USD", { plugin: "removed" })
+    const plugins = [{ id: "sandbox", environments: ["sandbox" as const] }, { id: "stripe", environments: ["sandbox" as const, "production" as const] }]
+    expect(ids(servedIn("sandbox", [card, stripe, gone], plugins))).toEqual([1, 8])
+    expect(ids(servedIn("production", [card, stripe, gone], plugins))).toEqual([8])
   })
 })

@@ -1,3 +1,4 @@
+import type { Environment } from "../shared/environment.js"
 import type { GatewayId } from "../shared/ids.js"
 import type { Gateway } from "./gateway.js"
 
@@ -14,18 +15,33 @@ export interface EligibilityInput {
   readonly currency: string
 }
 
+/** Manual gateways need an operator, so hosted checkout never offers them; nor an inactive one. */
+export const offeredOnCheckout = (gateway: Gateway): boolean => gateway.active && gateway.type === "automatic"
+
 /**
  * Active automatic gateways of exactly the payment's currency, limited to the merchant's selection
- * when it has one. Manual gateways need an operator, so hosted checkout never offers them.
+ * when it has one.
  */
 export const eligibleGateways = ({ currency, gateways, selection }: EligibilityInput): ReadonlyArray<Gateway> => {
   const selected = new Set<GatewayId>(selection)
   return gateways.filter((gateway) =>
     (selected.size === 0 || selected.has(gateway.id)) &&
-    gateway.active &&
-    gateway.type === "automatic" &&
+    offeredOnCheckout(gateway) &&
     gateway.currency === currency
   )
+}
+
+/**
+ * The gateways whose plugin takes payments in the environment. One that cannot (a simulator in
+ * production, a plugin no longer installed) could only fail on the page, so it is never offered.
+ */
+export const servedIn = (
+  environment: Environment,
+  gateways: ReadonlyArray<Gateway>,
+  plugins: ReadonlyArray<{ readonly id: string; readonly environments: ReadonlyArray<Environment> }>
+): ReadonlyArray<Gateway> => {
+  const serving = new Set(plugins.filter((plugin) => plugin.environments.includes(environment)).map((plugin) => plugin.id))
+  return gateways.filter((gateway) => serving.has(gateway.plugin))
 }
 
 /**

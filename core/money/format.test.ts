@@ -2,7 +2,7 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Amount, MAX_AMOUNT, atomsPerMinorUnit } from "./amount.js"
-import { toCurrencyString, toFixed8String, toJsonNumberText } from "./format.js"
+import { toCurrencyString, toExactCurrencyString, toFixed8String, toJsonNumberText } from "./format.js"
 import { type AmountInput, parseAmount, parseSignedAmount } from "./parse.js"
 
 const json = (text: string): AmountInput => ({ kind: "json-number", text })
@@ -130,5 +130,22 @@ describe("toCurrencyString", () => {
         expect(ok(parseAmount(str(text), e, { allowNegative: true }))).toBe(x)
       })
     )
+  })
+})
+
+describe("toExactCurrencyString", () => {
+  it("writes the currency's digits, and more rather than rounding an amount finer than its minor unit", () => {
+    expect(toExactCurrencyString(a(1_250_000_000n), 2)).toBe("12.50")
+    expect(toExactCurrencyString(a(-1_250_000_000n), 2)).toBe("-12.50")
+    expect(toExactCurrencyString(a(150_000_000_000n), 0)).toBe("1500")
+    expect(toExactCurrencyString(a(1_250_500_000n), 2)).toBe("12.505")
+    expect(toExactCurrencyString(a(1n), 3)).toBe("0.00000001")
+    expect(toExactCurrencyString(a(0n), 3)).toBe("0.000")
+  })
+
+  it("reads back as the very amount at scale, whatever the currency", () => {
+    fc.assert(fc.property(anyAmount, exponent, (amount, e) => {
+      expect(ok(parseSignedAmount(str(toExactCurrencyString(amount, e)), 8))).toBe(amount)
+    }))
   })
 })

@@ -40,3 +40,10 @@ export const toCurrencyString = (amount: Amount, exponent: number): string => {
   // A tiny negative that rounds to zero prints "0.00", not "-0.00": bigint has no negative zero.
   return exponent === 0 ? `${sign}${units}` : `${sign}${units}.${fraction.slice(0, exponent)}`
 }
+
+/**
+ * The currency's digits ("12.50" in USD), or more when the amount is finer than its minor unit,
+ * never rounded: for statements and exports, which must add up to the atom against the ledger.
+ */
+export const toExactCurrencyString = (amount: Amount, exponent: number): string =>
+  amount % atomsPerMinorUnit(exponent) === 0n ? toCurrencyString(amount, exponent) : toJsonNumberText(amount)

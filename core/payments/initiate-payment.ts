@@ -9,7 +9,7 @@ import { Ids } from "../signing/random-ids.js"
 import { CheckoutConfigCache } from "./checkout-config.js"
 import { CheckoutLinks } from "./checkout-links.js"
 import type { Gateway } from "../gateways/gateway.js"
-import { eligibleGateways, narrowByCodes, narrowByKeywords } from "../gateways/gateway-eligibility.js"
+import { eligibleGateways, narrowByCodes, narrowByKeywords, servedIn } from "../gateways/gateway-eligibility.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
 import { type MethodListInput, normalizeKeywords } from "../gateways/method-list.js"
 import { paymentIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
@@ -76,11 +76,7 @@ export const checkoutTerms = (owner: CheckoutOwner, currency: string, amountInpu
     const amount = parseAmount(amountInput, exponent.value)
     if (Either.isLeft(amount)) return yield* amountInvalid(amount.left.message)
 
-    // A gateway whose plugin cannot take payments in this environment (a simulator in production,
-    // or a plugin no longer installed) could only fail on the page: it is not eligible.
-    const serving = new Set((yield* GatewayPlugins).list.filter((plugin) => plugin.environments.includes(environment)).map((plugin) => plugin.id))
-    const eligible = eligibleGateways({ gateways: yield* config.gateways, selection, currency })
-      .filter((gateway) => serving.has(gateway.plugin))
+    const eligible = servedIn(environment, eligibleGateways({ gateways: yield* config.gateways, selection, currency }), (yield* GatewayPlugins).list)
     return { amount: amount.right, exponent: exponent.value, eligible, restricted: selection.length > 0 }
   })
 

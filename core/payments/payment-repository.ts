@@ -29,6 +29,13 @@ export interface PaymentListQuery {
   readonly limit: number
 }
 
+/** Successful payments of one currency: how many, and the sum of their amounts (gross, exact). */
+export interface CurrencyTotal {
+  readonly currency: string
+  readonly count: number
+  readonly volume: Amount
+}
+
 export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRepository")<PaymentRepository, {
   /**
    * Inserts a pending payment and claims its ref_trx for the merchant and environment in one step.
@@ -68,6 +75,15 @@ export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRep
   readonly addRefunded: (trxId: string, amount: Amount, now: Instant) => Effect.Effect<Option.Option<Payment>, StorageError>
   /** Newest first by (created_at, trx_id). */
   readonly list: (query: PaymentListQuery) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
+  /**
+   * The merchant's successful payments in one environment completed at or after `since`, totalled
+   * per currency, in currency order. Summed by the store on integers, exactly.
+   */
+  readonly successTotals: (query: {
+    readonly merchantId: MerchantId
+    readonly environment: Environment
+    readonly since: Instant
+  }) => Effect.Effect<ReadonlyArray<CurrencyTotal>, StorageError>
   /** Pending payments whose checkout expired at or before `now`, oldest first. */
   readonly listExpiredPending: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
 }>() {}

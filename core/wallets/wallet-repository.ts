@@ -7,6 +7,7 @@ import type {
   BalanceOverflow,
   InsufficientBalance,
   LedgerEntry,
+  LedgerEntryWithPayment,
   LedgerPosting,
   NewWallet,
   Wallet,
@@ -32,6 +33,19 @@ export class WalletRepository extends Context.Tag("merchant-payments/WalletRepos
     posting: LedgerPosting
   ) => Effect.Effect<LedgerEntry, InsufficientBalance | BalanceOverflow | WalletNotFound | StorageError>
   readonly ledger: (walletId: WalletId) => Effect.Effect<ReadonlyArray<LedgerEntry>, StorageError>
+  /**
+   * Entries newest first, below `beforeId` when given: a statement's pages. By id, the order the
+   * balance moved in (each entry's balance_after follows the one before it), whatever the clock said.
+   */
+  readonly ledgerBefore: (
+    walletId: WalletId,
+    query: { readonly beforeId?: number; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<LedgerEntryWithPayment>, StorageError>
+  /** Entries oldest first, above `afterId` (0 for the first): an export read one batch at a time. */
+  readonly ledgerAfter: (
+    walletId: WalletId,
+    query: { readonly afterId: number; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<LedgerEntryWithPayment>, StorageError>
   /** Sum of every ledger delta: equals the balance unless something is badly wrong. */
   readonly ledgerSum: (walletId: WalletId) => Effect.Effect<Amount, StorageError>
 }>() {}

@@ -38,6 +38,11 @@ export interface LedgerEntry {
   readonly createdAt: Instant
 }
 
+/** A ledger entry with the payment it concerns: the one it credited, or the one a refund debit paid back. */
+export interface LedgerEntryWithPayment extends LedgerEntry {
+  readonly paymentTrxId: string | null
+}
+
 export interface LedgerPosting {
   readonly walletId: WalletId
   readonly kind: LedgerEntryKind

@@ -56,6 +56,8 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
     readonly merchantId?: MerchantId
     readonly environment?: Environment
   }) => Effect.Effect<ReadonlyArray<FailingTarget>, StorageError>
+  /** How many of the merchant's events in the environment failed for good: what a recover would queue again. */
+  readonly failedCount: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
   /** Forgets the failures of the merchant's targets in the environment, unpausing them. How many were paused. */
   readonly resumeTargets: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
   /**

@@ -46,7 +46,7 @@ const browser = () => {
 }
 
 const newUser = async (email: string, role: "owner" | "viewer" = "owner") => {
-  const { set_password_url } = await payments.admin.users.create(merchantId, { email, role })
+  const { data: { set_password_url } } = await payments.admin.users.create(merchantId, { email, role })
   return new URL(set_password_url).pathname
 }
 

@@ -12,6 +12,7 @@ import pausedTargets from "./0007_paused_targets.js"
 import adminAudit from "./0008_admin_audit.js"
 import merchantLists from "./0009_merchant_lists.js"
 import merchantUsers from "./0010_merchant_users.js"
+import dashboardFigures from "./0011_dashboard_figures.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -24,7 +25,8 @@ export const migrations = {
   "0007_paused_targets": pausedTargets,
   "0008_admin_audit": adminAudit,
   "0009_merchant_lists": merchantLists,
-  "0010_merchant_users": merchantUsers
+  "0010_merchant_users": merchantUsers,
+  "0011_dashboard_figures": dashboardFigures
 }
 
 const migrate = Migrator.make({})
