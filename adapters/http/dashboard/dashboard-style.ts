@@ -29,7 +29,7 @@ th[scope=row]{white-space:nowrap;overflow-wrap:normal}
 td.amount,th.amount{text-align:end;white-space:nowrap;margin:0}
 td.amount{font-size:inherit;font-weight:inherit}
 th.amount{font-size:.9rem;font-weight:600}
-td a{display:inline-flex;align-items:center;min-height:44px;min-width:44px}
+main a:not(.button):not(.skip){display:inline-flex;align-items:center;min-height:44px;min-width:44px}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{display:block;width:100%;min-height:44px;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #8a93a3;border-radius:10px;font:inherit;background:#fff;color:#1d2330}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #93b4f5;outline-offset:2px}
@@ -51,7 +51,10 @@ ol.timeline li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1re
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
 .status.failed,.status.dead,.status.canceled,.status.cancelled{background:#fdecec;color:#7f1d1d}
 .status.pending,.status.retrying{background:#fff4cc;color:#5c4400}
+main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
 @media (max-width:40rem){
+  table:not(.cards) tr,table:not(.cards) th,table:not(.cards) td{display:block;width:100%;box-sizing:border-box}
+  table:not(.cards) th{border:none;padding-bottom:0}
   table.cards thead{position:absolute;left:-9999px}
   table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%;box-sizing:border-box}
   table.cards tr{border-bottom:1px solid #e3e6eb;padding:.5rem 0}

@@ -35,9 +35,8 @@ export interface SetPasswordView {
 export const setPasswordPage = (view: SetPasswordView) =>
   plainPage(view.home, "Choose your password", `${problem(view.problem)}<form class="card" method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(view.formToken)}">
-<p>For <strong>${escapeHtml(view.email)}</strong>. At least 12 characters; a passphrase of a few words is easiest to remember.</p>
-<input type="text" name="username" autocomplete="username" value="${escapeHtml(view.email)}" hidden>
+<label for="username">Email</label><input id="username" name="username" type="email" autocomplete="username" value="${escapeHtml(view.email)}" readonly>
 <label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" maxlength="1024" aria-describedby="password-rule">
-<p id="password-rule" class="muted">At least 12 characters.</p>
+<p id="password-rule" class="muted">At least 12 characters; a passphrase of a few words is easiest to remember.</p>
 <button type="submit" class="primary">Set password</button>
 </form>`)

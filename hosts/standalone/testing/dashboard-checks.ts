@@ -14,7 +14,8 @@ export const WIDTHS = [390, 1280] as const
 interface Violation {
   readonly id: string
   readonly impact: string | null
-  readonly nodes: number
+  /** Where: each offending node's selector, to find it from the failure alone. */
+  readonly nodes: ReadonlyArray<string>
 }
 
 /** axe-core's serious and critical findings on the page as it stands. */
@@ -22,10 +23,17 @@ export const seriousViolations = async (page: Page): Promise<ReadonlyArray<Viola
   // The dashboard's CSP allows no foreign script: the test's context bypasses it to inject axe.
   await page.addScriptTag({ path: AXE })
   const all = await page.evaluate<ReadonlyArray<Violation>>(
-    "axe.run().then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))"
+    "axe.run().then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) })))"
   )
   return all.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
 }
+
+/** The elements that reach past the screen's right edge, by tag and class: what a sideways scroll would be for. */
+const overflowing = (page: Page) =>
+  page.evaluate<ReadonlyArray<string>>(`[...document.querySelectorAll("body *")]
+    .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+    .map((element) => element.tagName.toLowerCase() + (element.className ? "." + String(element.className).replace(/ /g, ".") : ""))
+    .slice(0, 8)`)
 
 /**
  * At both widths: axe-core clean, nothing wider than the screen, every link and button a 44 px target,
@@ -35,10 +43,12 @@ export const checkPage = async (page: Page, name: string) => {
   mkdirSync(SHOT_DIR, { recursive: true })
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
+    // Kept first, so a failing page is there to look at.
+    await page.screenshot({ path: join(SHOT_DIR, `dashboard-${name}-${width}.png`), fullPage: true })
     expect(await seriousViolations(page), `${name} at ${width} px`).toEqual([])
+    expect(await overflowing(page), `${name} at ${width} px: wider than the screen`).toEqual([])
     await expectNoSideways(page, width)
     await expectTapTargets(page)
-    await page.screenshot({ path: join(SHOT_DIR, `dashboard-${name}-${width}.png`), fullPage: true })
   }
 }
 
