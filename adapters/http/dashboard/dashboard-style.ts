@@ -46,7 +46,7 @@ form.inline{display:inline}
 .wrap{overflow-wrap:anywhere}
 pre.payload{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;border-radius:8px;padding:.5rem;margin:0;font-size:.85rem}
 ol.timeline{list-style:none;padding:0;margin:0}
-ol.timeline li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
+ol.timeline>li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600;white-space:nowrap}
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
 .status.failed,.status.dead,.status.canceled,.status.cancelled{background:#fdecec;color:#7f1d1d}
