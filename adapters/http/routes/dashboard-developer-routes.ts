@@ -1,17 +1,16 @@
 import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
-import { CredentialRepository } from "../../../core/merchants/credentials.js"
+import { liveCredentials } from "../../../core/merchants/live-credentials.js"
 import { endCredentialOverlap, issueCredentials } from "../../../core/merchants/merchant-admin.js"
-import { realNow } from "../../../core/shared/real-clock.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
 import { answerWith, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
 import { developersPage, issuedPage, ROLL_OVERLAPS } from "../dashboard/developer-pages.js"
 import { linkTo } from "../dashboard/layout.js"
-import { pageFrame, postedForm, requestQuery, requireOwner } from "../dashboard/page-frame.js"
+import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
 
 const show = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
-  const live = yield* (yield* CredentialRepository).liveSets(frame.visitor.merchant.id, frame.environment, yield* realNow)
+  const live = yield* liveCredentials(scopeOf(frame))
   const notice = (yield* requestQuery).get("done") === "overlap-ended" ? "The overlap is over: only the current credentials work." : undefined
   return htmlAnswer(200, developersPage({ frame, live, notice }))
 }))

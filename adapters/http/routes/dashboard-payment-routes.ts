@@ -1,16 +1,13 @@
 import { randomUUID } from "node:crypto"
 import { HttpRouter } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
-import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
-import { fingerprint, REPLAY_WINDOW_SECONDS } from "../../../core/idempotency/idempotency-policy.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { parseAmount } from "../../../core/money/parse.js"
 import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list-payments.js"
 import { paymentHistory } from "../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../core/payments/verify-payment.js"
-import { refundPayment } from "../../../core/refunds/refund-payment.js"
-import { fromMillis, plusSeconds } from "../../../core/shared/instant.js"
+import { refundOncePerKey } from "../../../core/refunds/refund-once.js"
 import { redeliverEvent } from "../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
@@ -135,30 +132,20 @@ const refund = answerWith(Effect.gen(function*() {
     const amountText = (yield* moneyText)(parsed.right, payment.currency)
     return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(parsed.right, exponent), reason, idempotencyKey: key }))
   }
-  // Replay windows follow real time, as the API's Idempotency-Key does.
-  const at = fromMillis(Date.now())
-  const made = refundPayment(scope, { trxId, amount: { kind: "string", value: amount }, reason: reason === "" ? null : reason, refRefund: null })
   const audit = (status: number) =>
     recordDashboardAction(frame, { operation: "refundPayment", route: "/dashboard/payments/{trx_id}/refund", pathParams: { trx_id: trxId }, status, fields: ["amount", "reason"] })
-  const outcome = yield* (yield* IdempotencyStore).once(
-    {
-      scope: { merchantId: frame.visitor.merchant.id, environment: frame.environment, key: `dashboard:${key}` },
-      fingerprint: fingerprint("POST", `/dashboard/payments/${trxId}/refund`, new TextEncoder().encode(`${amount}\n${reason}`)),
-      now: at,
-      expiresAt: plusSeconds(at, REPLAY_WINDOW_SECONDS)
-    },
-    made,
-    ({ refund }) => ({ status: 200, body: refund.refundTrxId })
-  ).pipe(Effect.catchIf(
-    (error) => error._tag !== "StorageError",
-    (error) => Effect.zipRight(audit(422), Effect.flatMap(detailAnswer(frame, trxId, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page))))
-  ))
+  const outcome = yield* refundOncePerKey(scope, { trxId, amount: { kind: "string", value: amount }, reason: reason === "" ? null : reason, refRefund: null }, key).pipe(
+    Effect.catchIf(
+      (error) => error._tag !== "StorageError",
+      (error) => Effect.zipRight(audit(422), Effect.flatMap(detailAnswer(frame, trxId, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page))))
+    )
+  )
   switch (outcome._tag) {
     case "Mismatch":
       return yield* detailAnswer(frame, trxId, 409, { problem: "That refund form was already sent with another amount or reason. Fill in the form again." })
     case "InFlight":
       return yield* detailAnswer(frame, trxId, 409, { problem: "That refund is being made right now. Reload the page in a moment." })
-    case "Ran":
+    case "Made":
       yield* audit(303)
   }
   return seeOther(linkTo(frame, `/payments/${encodeURIComponent(trxId)}`, { done: "refunded" }))
