@@ -119,8 +119,10 @@ describe("the OpenAPI document itself", () => {
 
   it("describes the merchant signature as header schemes, admin as a bearer token, and every webhook event", () => {
     const { securitySchemes } = served.document.components
-    expect(Object.values<any>(securitySchemes).filter((scheme) => scheme.type === "apiKey").map((scheme) => scheme.name))
+    expect(Object.values<any>(securitySchemes).filter((scheme) => scheme.type === "apiKey" && scheme.in === "header").map((scheme) => scheme.name))
       .toEqual(["X-Environment", "X-Merchant-Key", "X-API-Key", "X-Timestamp", "X-Signature"])
+    expect(securitySchemes.DashboardSession).toMatchObject({ type: "apiKey", in: "cookie", name: "mp_dashboard" })
+    expect(served.document.paths["/dashboard/payments/{trx_id}"].get.security).toEqual([{ DashboardSession: [] }])
     expect(securitySchemes.Signature.description).toContain("<X-Timestamp>.<METHOD>.<path with query>.<raw body>")
     expect(securitySchemes.AdminBearer).toMatchObject({ type: "http", scheme: "bearer" })
     expect(served.document.paths["/api/v1/initiate-payment"].post.security).toEqual([{ Environment: [], MerchantKey: [], ApiKey: [], Timestamp: [], Signature: [] }])

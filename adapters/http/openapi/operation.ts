@@ -5,9 +5,10 @@ import type { BodyContract } from "../contract/read-body.js"
 
 /**
  * Who may call: the merchant signature scheme (spec 5), the same with X-Environment defaulting to
- * production (the subscription endpoints), the operator's bearer token, or anyone.
+ * production (the subscription endpoints), the operator's bearer token, a merchant user's dashboard
+ * session, or anyone.
  */
-export type Security = "merchant" | "merchant-production-default" | "admin" | "none"
+export type Security = "merchant" | "merchant-production-default" | "admin" | "dashboard" | "none"
 
 export type ErrorTag = ApiError["_tag"]
 

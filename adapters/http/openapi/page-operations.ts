@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { gatewayIdInPath, type Parameter } from "../contract/parameters.js"
 import { Health, Readiness } from "../contract/payment-resources.js"
+import { dashboardOperations } from "../routes/dashboard-routes.js"
 import { HTML, type Operation } from "./operation.js"
 
 const token: Parameter = {
@@ -20,7 +21,7 @@ const UNAVAILABLE = { status: 403, description: "The merchant cannot accept paym
 
 const checkout = (operation: Omit<Operation, "tag" | "security">): Operation => ({ ...operation, tag: "Hosted checkout", security: "none" })
 
-/** The customer's pages, the gateways' notification address and the host's own routes: no merchant signature. */
+/** The customer's pages, the gateways' notification address, the host's own routes and the merchant dashboard: no merchant signature. */
 export const pageOperations: ReadonlyArray<Operation> = [
   checkout({
     method: "get",
@@ -147,5 +148,6 @@ export const pageOperations: ReadonlyArray<Operation> = [
     tag: "Host",
     security: "none",
     success: { status: 200, description: "The standalone bundle of @scalar/api-reference, served by the kit itself.", contentType: "application/javascript" }
-  }
+  },
+  ...dashboardOperations
 ]

@@ -17,7 +17,13 @@ export const securitySchemes = {
       "payload then ends with a dot). A bare hex value is accepted too; the comparison is constant-time."
     ].join(" ")
   ),
-  AdminBearer: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN. Merchant credentials never open the admin API." }
+  AdminBearer: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN. Merchant credentials never open the admin API." },
+  DashboardSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "mp_dashboard",
+    description: "A merchant user's session, set by signing in at `/dashboard/login` (or the platform's own sign-in when it supplies `dashboard.authenticate`). Every form also carries its `csrf_token`."
+  }
 } as const
 
 const signed = { MerchantKey: [], ApiKey: [], Timestamp: [], Signature: [] }
@@ -31,6 +37,8 @@ export const securityRequirements = (security: Security): ReadonlyArray<Record<s
       return [{ Environment: [], ...signed }, signed]
     case "admin":
       return [{ AdminBearer: [] }]
+    case "dashboard":
+      return [{ DashboardSession: [] }]
     case "none":
       return []
   }

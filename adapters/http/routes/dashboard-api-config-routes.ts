@@ -1,4 +1,3 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { checkoutSettings, updateCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
 import { apiConfigPage } from "../dashboard/api-config-page.js"
@@ -7,6 +6,7 @@ import { answerWith, htmlAnswer, seeOther } from "../dashboard/dashboard-respons
 import { linkTo, type PageFrame } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
 import { problemText } from "../dashboard/page-problems.js"
+import { dashboardPage, HTML_PAGE } from "../dashboard/dashboard-page.js"
 
 const page = (frame: PageFrame, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
   Effect.map(checkoutSettings(scopeOf(frame)), (settings) =>
@@ -56,7 +56,19 @@ const save = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, "/api-config", { done: "saved" }))
 }))
 
-export const dashboardApiConfigRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/api-config", show),
-  HttpRouter.post("/dashboard/api-config", save)
-)
+export const dashboardApiConfigPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/api-config", operationId: "dashboardApiConfig", signedIn: true,
+    summary: "API Config: the currencies checkout takes and the gateways it offers per currency",
+    success: { status: 200, description: "The page; owners get the form.", contentType: HTML_PAGE },
+    handler: show
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/api-config", operationId: "dashboardSaveApiConfig", signedIn: true,
+    summary: "Save the API Config (owners)",
+    description: "Form fields `currencies` and `gateway_ids` (repeated), `add_currencies`, `csrf_token`, `environment`. The next checkout page on this host offers exactly this.",
+    success: { status: 303, description: "Saved: back to the page." },
+    others: [{ status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }, { status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
+    handler: save
+  })
+] as const

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLESHEET } from "../dashboard/dashboard-style.js"
+import { dashboardPage } from "../dashboard/dashboard-page.js"
 
 // The dashboard's stylesheet and enhancement script, served by the kit itself: its Content-Security-
 // Policy allows no inline style or script and nothing from elsewhere. Revalidated by ETag, so a new
@@ -18,7 +19,17 @@ const asset = (text: string, contentType: string) => {
       }))
 }
 
-export const dashboardAssetRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/assets/dashboard.css", asset(DASHBOARD_STYLESHEET, "text/css; charset=utf-8")),
-  HttpRouter.get("/dashboard/assets/dashboard.js", asset(DASHBOARD_SCRIPT, "text/javascript; charset=utf-8"))
-)
+export const dashboardAssetPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/assets/dashboard.css", operationId: "dashboardStylesheet", signedIn: false,
+    summary: "The dashboard's stylesheet",
+    success: { status: 200, description: "CSS; 304 when the ETag matches.", contentType: "text/css" },
+    handler: asset(DASHBOARD_STYLESHEET, "text/css; charset=utf-8")
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/assets/dashboard.js", operationId: "dashboardScript", signedIn: false,
+    summary: "The dashboard's one enhancement script (every page works without it)",
+    success: { status: 200, description: "JavaScript; 304 when the ETag matches.", contentType: "text/javascript" },
+    handler: asset(DASHBOARD_SCRIPT, "text/javascript; charset=utf-8")
+  })
+] as const

@@ -1,10 +1,10 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { DEFAULT_AUDIT_LIMIT, listAudit } from "../../../core/audit/list-audit.js"
 import { auditPage } from "../dashboard/audit-page.js"
 import { answerWith, DashboardAnswer, htmlAnswer } from "../dashboard/dashboard-response.js"
 import { linkTo, messagePage } from "../dashboard/layout.js"
 import { pageFrame, requestQuery, requireOwner } from "../dashboard/page-frame.js"
+import { dashboardPage, HTML_PAGE } from "../dashboard/dashboard-page.js"
 
 /** Owners only: the dashboard's changes to their account (the operator's own changes stay in the admin API). */
 const show = answerWith(Effect.gen(function*() {
@@ -26,4 +26,13 @@ const show = answerWith(Effect.gen(function*() {
   }))
 }))
 
-export const dashboardAuditRoutes = HttpRouter.empty.pipe(HttpRouter.get("/dashboard/audit", show))
+export const dashboardAuditPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/audit", operationId: "dashboardAudit", signedIn: true,
+    summary: "The dashboard's changes to the merchant's account (owners)",
+    description: "Who refunded, rolled credentials, changed API Config..., when and from where, newest first; `cursor` pages.",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 403, description: "A viewer.", contentType: HTML_PAGE }],
+    handler: show
+  })
+] as const

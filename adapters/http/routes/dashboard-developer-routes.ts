@@ -1,4 +1,3 @@
-import { HttpRouter } from "@effect/platform"
 import { Effect } from "effect"
 import { liveCredentials } from "../../../core/merchants/live-credentials.js"
 import { endCredentialOverlap, issueCredentials } from "../../../core/merchants/merchant-admin.js"
@@ -7,6 +6,7 @@ import { answerWith, htmlAnswer, seeOther } from "../dashboard/dashboard-respons
 import { developersPage, issuedPage, ROLL_OVERLAPS } from "../dashboard/developer-pages.js"
 import { linkTo } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
+import { dashboardPage, HTML_PAGE } from "../dashboard/dashboard-page.js"
 
 const show = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
@@ -34,8 +34,26 @@ const endOverlap = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, "/developers", { done: "overlap-ended" }))
 }))
 
-export const dashboardDeveloperRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/developers", show),
-  HttpRouter.post("/dashboard/developers/roll", roll),
-  HttpRouter.post("/dashboard/developers/end-overlap", endOverlap)
-)
+export const dashboardDeveloperPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/developers", operationId: "dashboardDevelopers", signedIn: true,
+    summary: "The merchant key, overlaps in progress, how requests and webhooks are signed",
+    success: { status: 200, description: "The page; owners get the roll form.", contentType: HTML_PAGE },
+    handler: show
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/developers/roll", operationId: "dashboardRollCredentials", signedIn: true,
+    summary: "Roll the environment's credentials (owners)",
+    description: "Form field `overlap_seconds` (0, 3600 or 86400). The answer shows the new set once and is never stored.",
+    success: { status: 200, description: "The new credentials, shown this once.", contentType: HTML_PAGE },
+    others: [{ status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }],
+    handler: roll
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/developers/end-overlap", operationId: "dashboardEndCredentialOverlap", signedIn: true,
+    summary: "End an overlap now: replaced credentials stop working (owners)",
+    success: { status: 303, description: "Done: back to the page." },
+    others: [{ status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }],
+    handler: endOverlap
+  })
+] as const

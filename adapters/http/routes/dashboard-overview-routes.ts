@@ -11,6 +11,7 @@ import { overviewPage } from "../dashboard/overview-page.js"
 import { pageFrame, requestQuery, scopeOf } from "../dashboard/page-frame.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { statementPage } from "../dashboard/statement-page.js"
+import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 const home = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
@@ -63,8 +64,28 @@ const csv = answerWith(Effect.gen(function*() {
   })
 }))
 
-export const dashboardOverviewRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard", home),
-  HttpRouter.get("/dashboard/statements", statements),
-  HttpRouter.get("/dashboard/statements/:wallet_id.csv", csv)
-)
+export const dashboardOverviewPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard", operationId: "dashboardOverview", signedIn: true,
+    summary: "Overview: balances, today's and the last seven days' payments, failing webhooks",
+    description: "`?environment=sandbox|production` on every page (production for an approved merchant only).",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    handler: home
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/statements", operationId: "dashboardStatements", signedIn: true,
+    summary: "A wallet's ledger with the balance after each entry",
+    description: "`wallet` (its id; the first by currency otherwise) and `cursor` for older entries.",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 404, description: "No such wallet here.", contentType: HTML_PAGE }],
+    handler: statements
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/statements/{wallet_id}.csv", operationId: "dashboardStatementCsv", signedIn: true,
+    summary: "Every entry of a wallet as CSV, streamed",
+    parameters: [pathText("wallet_id", "The wallet's id.")],
+    success: { status: 200, description: "RFC 4180 CSV, oldest entry first.", contentType: "text/csv" },
+    others: [{ status: 404, description: "No such wallet here.", contentType: HTML_PAGE }],
+    handler: csv
+  })
+] as const

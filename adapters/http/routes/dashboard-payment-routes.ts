@@ -19,6 +19,7 @@ import { problemText } from "../dashboard/page-problems.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { paymentDetailPage, type PaymentFilters, paymentListPage, refundConfirmPage } from "../dashboard/payment-pages.js"
 import { ListQuery } from "../request/page-query.js"
+import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 /**
  * The list's query as the API reads it: the same parameters and rules as GET /api/v1/payments, with
@@ -175,9 +176,49 @@ const redeliver = answerWith(Effect.gen(function*() {
 /** Where a form asks to return to: a dashboard page's path, never another site. */
 const returnPath = (asked: string | null) => (asked !== null && /^\/[A-Za-z0-9/_.~%-]{0,200}$/.test(asked) && !asked.startsWith("//") ? asked : "/webhooks")
 
-export const dashboardPaymentRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/payments", list),
-  HttpRouter.get("/dashboard/payments/:trx_id", detail),
-  HttpRouter.post("/dashboard/payments/:trx_id/refund", refund),
-  HttpRouter.post("/dashboard/events/:event_id/redeliver", redeliver)
-)
+const TRX = pathText("trx_id", "The payment's transaction id (trx_id).")
+const NO_PAYMENT = { status: 404, description: "No such payment for this merchant in this environment.", contentType: HTML_PAGE }
+const FORGED = { status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }
+
+export const dashboardPaymentPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/payments", operationId: "dashboardPayments", signedIn: true,
+    summary: "Payments, newest first, with filters and cursor paging",
+    description: "`status`, `from` and `to` (UTC dates), `reference`, `amount`, `currency`, `cursor`: the rules of GET /api/v1/payments.",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 400, description: "A filter could not be read, said on the page.", contentType: HTML_PAGE }],
+    handler: list
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/payments/{trx_id}", operationId: "dashboardPayment", signedIn: true,
+    summary: "A payment with its timeline, refund form and webhook deliveries",
+    parameters: [TRX],
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [NO_PAYMENT],
+    handler: detail
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/payments/{trx_id}/refund", operationId: "dashboardRefund", signedIn: true,
+    summary: "Refund a payment (owners), once per form key",
+    description: "Form fields `amount`, `reason`, `idempotency_key`, `csrf_token`, `environment`; without `confirm=yes` the refund is said back for confirmation.",
+    parameters: [TRX],
+    success: { status: 303, description: "Refunded: back to the payment." },
+    others: [
+      { status: 200, description: "The confirmation page.", contentType: HTML_PAGE },
+      FORGED,
+      NO_PAYMENT,
+      { status: 409, description: "The form's key was used for another refund, or the refund is being made.", contentType: HTML_PAGE },
+      { status: 422, description: "Refused, in the API's words.", contentType: HTML_PAGE }
+    ],
+    handler: refund
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/events/{event_id}/redeliver", operationId: "dashboardRedeliverEvent", signedIn: true,
+    summary: "Send a webhook event again (owners)",
+    description: "Form field `return_to`: the dashboard page to come back to.",
+    parameters: [pathText("event_id", "The event's id.")],
+    success: { status: 303, description: "Queued: back to the page." },
+    others: [FORGED, { status: 404, description: "No such event here.", contentType: HTML_PAGE }, { status: 409, description: "It is being sent right now.", contentType: HTML_PAGE }],
+    handler: redeliver
+  })
+] as const

@@ -12,6 +12,7 @@ import { checkFormToken, formBody, postedForm, refuseForgedForm, requestQuery } 
 import { setPasswordPage, signInPage } from "../dashboard/sign-in-pages.js"
 import { dashboardPath } from "../dashboard/visitor.js"
 import { clientAddress } from "../request/request-target.js"
+import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 // Signing in with the kit's own merchant users: the sign-in form, the one-time set-password link and
 // sign-out. Before a session exists, forms are bound to a random pre-session cookie, so a page on
@@ -93,7 +94,7 @@ const submitSignIn = answerWith(Effect.gen(function*() {
   return withoutCookie(withCookie(seeOther(next ?? home), SESSION_COOKIE, signedIn.sessionToken, scope), PRE_SESSION_COOKIE, scope)
 }))
 
-const linkToken = Effect.map(HttpRouter.params, (params) => params["token"] ?? "")
+const linkToken = Effect.map(HttpRouter.params, (params) => params["link_token"] ?? "")
 
 const linkGone = (home: string) =>
   new DashboardAnswer(htmlAnswer(410, messagePage(home, "This link cannot be used", "It was used already or is more than 24 hours old. Ask whoever invited you for a new one.")))
@@ -136,10 +137,51 @@ const submitSignOut = answerWith(Effect.gen(function*() {
   return withoutCookie(seeOther(`${frame.home}/login`), SESSION_COOKIE, yield* cookieScope)
 }))
 
-export const dashboardSignInRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/login", showSignIn),
-  HttpRouter.post("/dashboard/login", submitSignIn),
-  HttpRouter.get("/dashboard/set-password/:token", showSetPassword),
-  HttpRouter.post("/dashboard/set-password/:token", submitSetPassword),
-  HttpRouter.post("/dashboard/logout", submitSignOut)
-)
+const TOKEN = pathText("link_token", "The one-time token of a set_password_url.")
+const FORGED = { status: 403, description: "The form's token is not this browser's.", contentType: HTML_PAGE }
+
+export const dashboardSignInPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/login", operationId: "dashboardSignInForm", signedIn: false,
+    summary: "The sign-in form (inputs email and password)",
+    description: "`next`: the dashboard page to go to afterwards. With the platform's own sign-in, a 303 to it.",
+    success: { status: 200, description: "The form.", contentType: HTML_PAGE },
+    others: [{ status: 303, description: "The platform signs people in: to its sign-in page." }],
+    handler: showSignIn
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/login", operationId: "dashboardSignIn", signedIn: false,
+    summary: "Sign in",
+    description: "Form fields `email`, `password`, `csrf_token`, `next`. A new session every time; failures are told alike whether or not the account exists.",
+    success: { status: 303, description: "Signed in: to the dashboard, with the session cookie." },
+    others: [
+      { status: 401, description: "The email and password do not match an account that can sign in.", contentType: HTML_PAGE },
+      FORGED,
+      { status: 429, description: "Too many failures for this account or address: Retry-After says when to try again.", contentType: HTML_PAGE }
+    ],
+    handler: submitSignIn
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/set-password/{link_token}", operationId: "dashboardSetPasswordForm", signedIn: false,
+    summary: "A merchant user's one-time link: the form that sets its password",
+    parameters: [TOKEN],
+    success: { status: 200, description: "The form.", contentType: HTML_PAGE },
+    others: [{ status: 410, description: "The link was used or is older than 24 hours.", contentType: HTML_PAGE }],
+    handler: showSetPassword
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/set-password/{link_token}", operationId: "dashboardSetPassword", signedIn: false,
+    summary: "Set the password (12 characters at least); the link is then spent",
+    parameters: [TOKEN],
+    success: { status: 303, description: "Set: to the sign-in form." },
+    others: [FORGED, { status: 410, description: "The link was used or is older than 24 hours.", contentType: HTML_PAGE }, { status: 422, description: "The password cannot be used, said on the page.", contentType: HTML_PAGE }],
+    handler: submitSetPassword
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/logout", operationId: "dashboardSignOut", signedIn: true,
+    summary: "Sign out: the session ends on every host",
+    success: { status: 303, description: "To the sign-in form, the cookie cleared." },
+    others: [FORGED],
+    handler: submitSignOut
+  })
+] as const

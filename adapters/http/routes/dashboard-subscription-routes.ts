@@ -13,6 +13,7 @@ import { moneyText } from "../dashboard/page-text.js"
 import { subscriptionDetailPage, subscriptionListPage } from "../dashboard/subscription-pages.js"
 import { ListQuery } from "../request/page-query.js"
 import { describeError } from "../response/error-table.js"
+import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 /** The API's list, page-numbered as GET /api/v1/subscriptions is, with its `page` parameter read by the same rule. */
 const list = answerWith(Effect.gen(function*() {
@@ -79,8 +80,37 @@ const cancel = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, `/subscriptions/${encodeURIComponent(id)}`, { done: outcome }))
 }))
 
-export const dashboardSubscriptionRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/subscriptions", list),
-  HttpRouter.get("/dashboard/subscriptions/:subscription_id", detail),
-  HttpRouter.post("/dashboard/subscriptions/:subscription_id/cancel", cancel)
-)
+const SUBSCRIPTION = pathText("subscription_id", "The subscription's id.")
+const NO_SUBSCRIPTION = { status: 404, description: "No such subscription for this merchant in this environment.", contentType: HTML_PAGE }
+
+export const dashboardSubscriptionPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/subscriptions", operationId: "dashboardSubscriptions", signedIn: true,
+    summary: "Subscriptions, paged by number (`page`)",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 400, description: "No such page number.", contentType: HTML_PAGE }],
+    handler: list
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/subscriptions/{subscription_id}", operationId: "dashboardSubscription", signedIn: true,
+    summary: "A subscription with its invoices",
+    parameters: [SUBSCRIPTION],
+    success: { status: 200, description: "The page; owners get the cancel form.", contentType: HTML_PAGE },
+    others: [NO_SUBSCRIPTION],
+    handler: detail
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/subscriptions/{subscription_id}/cancel", operationId: "dashboardCancelSubscription", signedIn: true,
+    summary: "Cancel now or at the period's end (owners)",
+    description: "Form field `when`: `now` or `period_end`.",
+    parameters: [SUBSCRIPTION],
+    success: { status: 303, description: "Done: back to the subscription." },
+    others: [
+      { status: 400, description: "No choice made.", contentType: HTML_PAGE },
+      { status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE },
+      NO_SUBSCRIPTION,
+      { status: 409, description: "Refused (already cancelled...), in the API's words.", contentType: HTML_PAGE }
+    ],
+    handler: cancel
+  })
+] as const

@@ -11,6 +11,7 @@ import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../d
 import { problemText } from "../dashboard/page-problems.js"
 import { type EventFilters, webhookDetailPage, type WebhookListView, webhookListPage } from "../dashboard/webhook-pages.js"
 import { ListQuery } from "../request/page-query.js"
+import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 /**
  * The list's query as the API reads it: the same parameters and rules as GET /api/v1/events, with
@@ -125,9 +126,38 @@ const resume = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, "/webhooks", { done: "resumed" }))
 }))
 
-export const dashboardWebhookRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/dashboard/webhooks", list),
-  HttpRouter.get("/dashboard/webhooks/:event_id", detail),
-  HttpRouter.post("/dashboard/webhooks/test", sendTest),
-  HttpRouter.post("/dashboard/webhooks/resume", resume)
-)
+const FORGED = { status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }
+
+export const dashboardWebhookPages = [
+  dashboardPage({
+    method: "get", path: "/dashboard/webhooks", operationId: "dashboardWebhooks", signedIn: true,
+    summary: "Webhook events with their delivery, filters and cursor paging; paused receivers",
+    description: "`type`, `object_id`, `from` and `to` (UTC dates), `cursor`: the rules of GET /api/v1/events.",
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 400, description: "A filter could not be read, said on the page.", contentType: HTML_PAGE }],
+    handler: list
+  }),
+  dashboardPage({
+    method: "get", path: "/dashboard/webhooks/{event_id}", operationId: "dashboardWebhookEvent", signedIn: true,
+    summary: "A webhook event: its body and every attempt",
+    parameters: [pathText("event_id", "The event's id.")],
+    success: { status: 200, description: "The page.", contentType: HTML_PAGE },
+    others: [{ status: 404, description: "No such event here.", contentType: HTML_PAGE }],
+    handler: detail
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/webhooks/test", operationId: "dashboardSendTestEvent", signedIn: true,
+    summary: "Send a signed test event to a URL (owners)",
+    description: "Form field `url`, held to the rules of a payment's ipn_url.",
+    success: { status: 303, description: "Queued: to the event's page." },
+    others: [FORGED, { status: 422, description: "The URL is refused, said on the page.", contentType: HTML_PAGE }],
+    handler: sendTest
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/webhooks/resume", operationId: "dashboardResumeWebhooks", signedIn: true,
+    summary: "Resume paused receivers and queue their failed events again (owners)",
+    success: { status: 303, description: "Resumed: back to the page." },
+    others: [FORGED, { status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
+    handler: resume
+  })
+] as const
