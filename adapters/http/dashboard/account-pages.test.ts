@@ -1,0 +1,148 @@
+// The dashboard's account pages over HTTP, the platform signing visitors in: the environment switch
+// (production for an approved merchant only), statements and their CSV, API Config's refusals, and
+// rolling credentials with an overlap. The kit's own cookies are Secure under an https base address.
+import { randomUUID } from "node:crypto"
+import { HttpApp } from "@effect/platform"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ManagedRuntime } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeCurrencyCatalog } from "../../../core/money/currencies.js"
+import { defaultSiteSettings } from "../../../core/settings/site-settings.js"
+import { defaultWebhookConfig, kitLayer } from "../../../hosts/kit-layer.js"
+import type { IssuedCredentials } from "../../../hosts/embedding/index.js"
+import { httpApp } from "../app.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "./testing/platform-dashboard.js"
+
+let kit: PlatformDashboard
+let shop: { readonly id: number; readonly credentials: IssuedCredentials }
+
+beforeAll(async () => {
+  kit = await startPlatformDashboard()
+  shop = await kit.onboard("Account Shop")
+}, 60_000)
+afterAll(() => kit.close())
+
+const owner = () => ({ merchant: shop.id })
+
+const paid = async (amount: number) => {
+  const started = await kit.api(shop.credentials, "POST", "/api/v1/initiate-payment", {
+    payment_amount: amount, currency_code: "USD", ref_trx: `acct-${randomUUID()}`,
+    success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: "https://shop.example/ipn"
+  })
+  const trxId = started.json.info.trx_id as string
+  expect((await kit.api(shop.credentials, "POST", `/api/v1/sandbox/payments/${trxId}/simulate`, { outcome: "success" })).status).toBe(200)
+  return trxId
+}
+
+describe("the environment switch", () => {
+  it("offers production to an approved merchant only; anything else asked for is sandbox, with its banner", async () => {
+    const approved = await kit.page("/dashboard?environment=production", owner())
+    expect(approved.status).toBe(200)
+    expect(approved.text).toContain('href="/dashboard?environment=sandbox"')
+    expect(approved.text).not.toContain("Sandbox: test data only")
+    const pending = (await kit.payments.admin.merchants.create({ name: "Pending Shop", status: "pending" })).id
+    const page = await kit.page("/dashboard?environment=production", { merchant: pending })
+    expect(page.status).toBe(200)
+    expect(page.text).not.toContain("environment=production")
+    expect(page.text).toContain("Sandbox: test data only")
+  })
+})
+
+describe("statements", () => {
+  it("shows each entry with the balance after it, and the CSV has every entry, oldest first, ending at the balance", async () => {
+    await paid(40)
+    await paid(60)
+    const page = await kit.page("/dashboard/statements?environment=sandbox", owner())
+    expect(page.status).toBe(200)
+    const wallet = /\/dashboard\/statements\/(\d+)\.csv/.exec(page.text)![1]!
+    const balance = (await kit.api(shop.credentials, "GET", "/api/v1/balances")).json
+    expect(textOf(page.text)).toContain("Balance")
+    const csv = await fetch(`${kit.origin}/dashboard/statements/${wallet}.csv?environment=sandbox`, { headers: { "x-test-merchant": String(shop.id) } })
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/)
+    expect(csv.headers.get("content-disposition")).toContain("attachment")
+    const lines = (await csv.text()).trim().split("\r\n")
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    const header = lines[0]!.split(",")
+    const last = lines[lines.length - 1]!.split(",")
+    const balanceAfter = last[header.indexOf("balance_after")]
+    expect(JSON.stringify(balance)).toContain(balanceAfter!.replace(/\.?0+$/, ""))
+  })
+
+  it("answers another merchant's wallet, or one that does not exist, with a 404 page", async () => {
+    const stranger = await kit.onboard("Statement Stranger")
+    const theirs = (await kit.payments.admin.wallets.list(stranger.id)).data[0]!.id
+    expect((await kit.page(`/dashboard/statements?environment=sandbox&wallet=${theirs}`, owner())).status).toBe(404)
+    expect((await kit.page(`/dashboard/statements/${theirs}.csv?environment=sandbox`, owner())).status).toBe(404)
+    expect((await kit.page("/dashboard/statements/not-a-wallet.csv?environment=sandbox", owner())).status).toBe(404)
+  })
+})
+
+describe("API Config", () => {
+  it("refuses a currency taken with none of its gateways ticked, naming it, and changes nothing", async () => {
+    const page = await kit.page("/dashboard/api-config?environment=sandbox", owner())
+    expect(page.status).toBe(200)
+    const refused = await kit.post("/dashboard/api-config", { csrf_token: formTokenOf(page.text), environment: "sandbox", currencies: "USD" }, owner())
+    expect(refused.status).toBe(422)
+    expect(textOf(refused.text)).toContain("Tick at least one gateway for USD")
+    const viewer = await kit.page("/dashboard/api-config?environment=sandbox", { merchant: shop.id, role: "viewer" })
+    expect(viewer.text).not.toContain('method="post"')
+    expect((await kit.post("/dashboard/api-config", { csrf_token: formTokenOf(page.text), environment: "sandbox", currencies: "USD" }, { merchant: shop.id, role: "viewer" })).status).toBe(403)
+  })
+})
+
+describe("rolling credentials", () => {
+  it("with an overlap: the new set works at once, the old until the overlap ends, which an owner can end now", async () => {
+    const page = await kit.page("/dashboard/developers?environment=sandbox", owner())
+    const token = formTokenOf(page.text)
+    const rolled = await kit.post("/dashboard/developers/roll", { csrf_token: token, environment: "sandbox", overlap_seconds: "3600" }, owner())
+    expect(rolled.status).toBe(200)
+    const secret = (id: string) => new RegExp(`id="${id}">([^<]+)<`).exec(rolled.text)![1]!
+    const fresh: IssuedCredentials = { ...shop.credentials, merchant_key: secret("merchant-key"), api_key: secret("api-key"), client_secret: secret("client-secret"), webhook_secret: secret("webhook-secret") }
+    expect(textOf(rolled.text)).toContain("keep working until")
+    expect((await kit.api(fresh, "GET", "/api/v1/balances")).status).toBe(200)
+    expect((await kit.api(shop.credentials, "GET", "/api/v1/balances")).status).toBe(200)
+    const during = await kit.page("/dashboard/developers?environment=sandbox", owner())
+    expect(textOf(during.text)).toContain(shop.credentials.merchant_key)
+    expect((await kit.post("/dashboard/developers/end-overlap", { csrf_token: token, environment: "sandbox" }, owner())).status).toBe(303)
+    expect((await kit.api(shop.credentials, "GET", "/api/v1/balances")).status).toBe(401)
+    expect((await kit.api(fresh, "GET", "/api/v1/balances")).status).toBe(200)
+    // Shown once: the page never shows the secrets again.
+    const after = await kit.page("/dashboard/developers?environment=sandbox", owner())
+    expect(after.text).not.toContain(fresh.client_secret)
+    expect(after.text).not.toContain(fresh.api_key)
+    shop = { ...shop, credentials: fresh }
+  })
+})
+
+describe("cookies under an https base address", () => {
+  it("are marked Secure", async () => {
+    const currencies = makeCurrencyCatalog({ cryptoCodes: [] })
+    if (currencies._tag === "Left") throw currencies.left
+    const runtime = ManagedRuntime.make(kitLayer({
+      store: { kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-secure-")), "store.db") },
+      masterKey: new Uint8Array(32).fill(9),
+      adminToken: "secure-cookie-test",
+      settings: defaultSiteSettings,
+      currencies: currencies.right,
+      baseUrl: "https://shop.example/payments",
+      checkoutLifetimeSeconds: 3600,
+      webhooks: defaultWebhookConfig,
+      backgroundJobs: false
+    }))
+    try {
+      const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp)
+      const answer = await handler(new Request("https://shop.example/dashboard/login"))
+      expect(answer.status).toBe(200)
+      const cookie = answer.headers.getSetCookie().find((line) => line.startsWith("mp_dashboard_pre="))!
+      expect(cookie).toContain("Secure")
+      expect(cookie).toContain("Path=/payments/dashboard")
+      // Links under the base path, as the browser sees them.
+      expect(await answer.text()).toContain('action="/payments/dashboard/login"')
+    } finally {
+      await runtime.dispose()
+    }
+  })
+})
