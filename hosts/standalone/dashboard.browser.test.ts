@@ -37,6 +37,8 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
     await page.getByRole("button", { name: "Set password" }).click()
     await page.waitForURL(/\/dashboard\/login\?password=set$/)
     if (role === "owner") await checkPage(page, "standalone-sign-in")
+    // From the top of a freshly loaded page: the first Tab is the email field.
+    await page.reload()
     await page.keyboard.press("Tab")
     expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("email")
     await page.keyboard.type(email)

@@ -36,8 +36,32 @@ const overflowing = (page: Page) =>
     .slice(0, 8)`)
 
 /**
+ * Keyboard alone: Tab from the top of the page reaches every link, button and field a person can see,
+ * in turn (disabled ones aside; a radio group is one stop, its arrows choose), and the skip link comes first.
+ */
+const expectKeyboardReach = async (page: Page, name: string) => {
+  const total = await page.evaluate<number>(`(() => {
+    const all = [...document.querySelectorAll("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]):not([type=radio]:not(:checked)), select:not([disabled]), textarea:not([disabled])")]
+      .filter((element) => element.getClientRects().length > 0 || element.classList.contains("skip"))
+    all.forEach((element, index) => element.setAttribute("data-reach", String(index)))
+    return all.length
+  })()`)
+  await page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+  const reached = new Set<string>()
+  let first: string | null = null
+  for (let press = 0; press < total + 10 && reached.size < total; press++) {
+    await page.keyboard.press("Tab")
+    const at = await page.evaluate<string | null>("document.activeElement?.getAttribute('data-reach') ?? null")
+    if (at !== null) reached.add(at)
+    if (first === null) first = await page.evaluate<string | null>("document.activeElement?.className ?? null")
+  }
+  expect(reached.size, `${name}: elements reached with Tab`).toBe(total)
+  if (await page.locator("a.skip").count() > 0) expect(first, `${name}: the first Tab lands on the skip link`).toBe("skip")
+}
+
+/**
  * At both widths: axe-core clean, nothing wider than the screen, every link and button a 44 px target,
- * and a screenshot kept. Leaves the page at the desktop width.
+ * and a screenshot kept; then, at the desktop width it leaves the page at, everything reachable by Tab.
  */
 export const checkPage = async (page: Page, name: string) => {
   mkdirSync(SHOT_DIR, { recursive: true })
@@ -50,6 +74,7 @@ export const checkPage = async (page: Page, name: string) => {
     await expectNoSideways(page, width)
     await expectTapTargets(page)
   }
+  await expectKeyboardReach(page, name)
 }
 
 /** The page's forms that change something (method post), by action, sign-out aside. */
