@@ -51,7 +51,11 @@ export const exportLines = (demo: DemoCredentials): ReadonlyArray<string> => [
 
 /** What `npm start` prints: where it listens, how to administer it, and requests to try. */
 export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredentials | undefined): string => {
-  const lines = [`merchant-payments listening on ${baseUrl}`, ...adminLines(baseUrl, secrets)]
+  const lines = [
+    `merchant-payments listening on ${baseUrl}`,
+    ...adminLines(baseUrl, secrets),
+    `merchant dashboard: ${baseUrl}/dashboard  (its users: POST ${baseUrl}/admin/v1/merchants/{id}/users {"email", "role"})`
+  ]
   if (demo === undefined) return lines.join("\n")
   const commands = demoCommands(baseUrl, demo)
   return [

@@ -64,6 +64,7 @@ describe("standalone quickstart", () => {
     const first = resolveSecrets(config)
     expect(first.adminTokenSource).toBe("generated")
     expect(banner(config.baseUrl, first, undefined)).toContain(first.adminToken)
+    expect(banner(config.baseUrl, first, undefined)).toContain(`merchant dashboard: ${config.baseUrl}/dashboard`)
     const later = resolveSecrets(config)
     expect(later.adminToken).toBe(first.adminToken)
     const laterBanner = banner(config.baseUrl, later, undefined)
