@@ -1,5 +1,6 @@
 import type { CheckoutSettings } from "../../../core/merchants/checkout-settings.js"
 import { escapeHtml } from "../pages/house-style.js"
+import { noticeBox, problemBox } from "./page-parts.js"
 import { dashboardPage, formFields, type PageFrame } from "./layout.js"
 
 export interface ApiConfigView {
@@ -46,7 +47,5 @@ export const apiConfigPage = (view: ApiConfigView) => {
 <p class="muted">Ticking every gateway offers every gateway, including ones the operator adds later.</p>
 <button type="submit" class="primary">Save API Config</button></form>`
     : `<div class="card">${fields}</div>`
-  return dashboardPage(view.frame, "/api-config", "API Config", `${view.notice === undefined ? "" : `<div class="notice" role="status">${escapeHtml(view.notice)}</div>`}${
-    view.problem === undefined ? "" : `<div class="problem" role="alert">${escapeHtml(view.problem)}</div>`
-  }<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}`)
+  return dashboardPage(view.frame, "/api-config", "API Config", `${noticeBox(view.notice)}${problemBox(view.problem)}<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}`)
 }

@@ -1,5 +1,6 @@
 import type { AuditEntry } from "../../../core/audit/audit-entry.js"
 import { escapeHtml } from "../pages/house-style.js"
+import { cursorPager } from "./page-parts.js"
 import { dashboardPage, type PageFrame } from "./layout.js"
 import { timeText } from "./page-text.js"
 
@@ -27,10 +28,6 @@ export const auditPage = (view: AuditView) => {
   const table = view.entries.length === 0
     ? "<p>No change has been made from the dashboard yet.</p>"
     : `<table class="cards"><caption class="muted">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">From</th><th scope="col">Outcome</th></tr></thead><tbody>${view.entries.map(row).join("")}</tbody></table>`
-  const pager = view.next === undefined && view.first === undefined
-    ? ""
-    : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">First page</a>`}${
-      view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Next page</a>`
-    }</nav>`
+  const pager = cursorPager(view.first, view.next)
   return dashboardPage(view.frame, "/audit", "Audit log", `<section class="card" aria-label="Dashboard changes">${table}${pager}</section>`)
 }

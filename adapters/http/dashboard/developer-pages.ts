@@ -2,6 +2,7 @@ import type { StoredCredentials } from "../../../core/merchants/credentials.js"
 import type { Environment } from "../../../core/shared/environment.js"
 import type { Instant } from "../../../core/shared/instant.js"
 import { escapeHtml } from "../pages/house-style.js"
+import { noticeBox, problemBox } from "./page-parts.js"
 import { dashboardPage, formFields, type PageFrame } from "./layout.js"
 import { timeText } from "./page-text.js"
 
@@ -61,7 +62,7 @@ const signing = (view: DevelopersView) => `<section class="card" aria-labelledby
 </section>`
 
 export const developersPage = (view: DevelopersView) =>
-  dashboardPage(view.frame, "/developers", "Developers", `${view.notice === undefined ? "" : `<div class="notice" role="status">${escapeHtml(view.notice)}</div>`}${overlaps(view)}
+  dashboardPage(view.frame, "/developers", "Developers", `${noticeBox(view.notice)}${overlaps(view)}
 <section class="card" aria-labelledby="keys"><h2 id="keys">Credentials (${environmentName(view.frame.environment)})</h2>${currentSet(view)}</section>${rollForm(view)}${signing(view)}`)
 
 export interface IssuedView {
@@ -78,7 +79,7 @@ const secretRow = (label: string, id: string, value: string) =>
 
 /** The new set, shown this once: the page is the answer to the roll and is never stored or cached. */
 export const issuedPage = (view: IssuedView) =>
-  dashboardPage(view.frame, "/developers", "New credentials", `<div class="problem" role="alert">Copy these now: the API key and the secrets are not shown again.</div>
+  dashboardPage(view.frame, "/developers", "New credentials", `${problemBox("Copy these now: the API key and the secrets are not shown again.")}
 <section class="card"><table><tbody>${secretRow("Merchant key", "merchant-key", view.merchantKey)}${secretRow("API key", "api-key", view.apiKey)}${
     secretRow("Client secret", "client-secret", view.clientSecret)
   }${secretRow("Webhook secret", "webhook-secret", view.webhookSecret)}</tbody></table>

@@ -14,3 +14,14 @@ export const filterField = (name: string, label: string, value: string, attribut
 
 /** A row of a facts table: the label as the row's header. */
 export const factRow = (label: string, value: string) => `<tr><th scope="row">${label}</th><td>${value}</td></tr>`
+
+/**
+ * A keyset list's way on: back to its first page once past it, and to the next while there is one.
+ * The labels are the list's own ("Older entries" for a ledger).
+ */
+export const cursorPager = (first: string | undefined, next: string | undefined, labels = { first: "First page", next: "Next page" }) =>
+  first === undefined && next === undefined
+    ? ""
+    : `<nav class="pager" aria-label="Pages">${first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(first)}">${labels.first}</a>`}${
+      next === undefined ? "" : `<a class="button" href="${escapeHtml(next)}">${labels.next}</a>`
+    }</nav>`

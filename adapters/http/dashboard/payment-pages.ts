@@ -5,7 +5,7 @@ import type { PaymentDelivery, PaymentHistory } from "../../../core/payments/pay
 import { toCurrencyString } from "../../../core/money/format.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
-import { filterField, noticeBox, problemBox } from "./page-parts.js"
+import { cursorPager, filterField, noticeBox, problemBox } from "./page-parts.js"
 import { type MoneyText, statusLabel, timeText } from "./page-text.js"
 
 export interface PaymentFilters {
@@ -54,11 +54,7 @@ export const paymentListPage = (view: PaymentListView) => {
     : `<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Transaction</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th></tr></thead><tbody>${
       view.payments.map((payment) => paymentRow(view, payment)).join("")
     }</tbody></table>`
-  const pager = view.next === undefined && view.first === undefined
-    ? ""
-    : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">First page</a>`}${
-      view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Next page</a>`
-    }</nav>`
+  const pager = cursorPager(view.first, view.next)
   return dashboardPage(view.frame, "/payments", "Payments", `${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
 }
 

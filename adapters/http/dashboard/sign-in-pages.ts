@@ -1,9 +1,8 @@
 import { escapeHtml } from "../pages/house-style.js"
 import { FORM_TOKEN_FIELD } from "./form-token.js"
 import { plainPage } from "./layout.js"
+import { noticeBox, problemBox } from "./page-parts.js"
 
-const problem = (text: string | undefined) => (text === undefined ? "" : `<div class="problem" role="alert">${escapeHtml(text)}</div>`)
-const notice = (text: string | undefined) => (text === undefined ? "" : `<div class="notice" role="status">${escapeHtml(text)}</div>`)
 
 export interface SignInView {
   readonly home: string
@@ -16,7 +15,7 @@ export interface SignInView {
 
 /** The sign-in form: inputs `email` and `password`, posted back to itself. */
 export const signInPage = (view: SignInView) =>
-  plainPage(view.home, "Sign in", `${notice(view.notice)}${problem(view.problem)}<form class="card" method="post" action="${view.home}/login">
+  plainPage(view.home, "Sign in", `${noticeBox(view.notice)}${problemBox(view.problem)}<form class="card" method="post" action="${view.home}/login">
 <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(view.formToken)}">${view.next === undefined ? "" : `<input type="hidden" name="next" value="${escapeHtml(view.next)}">`}
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(view.email ?? "")}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
@@ -33,7 +32,7 @@ export interface SetPasswordView {
 
 /** The one-time link's page: a new password of at least 12 characters. */
 export const setPasswordPage = (view: SetPasswordView) =>
-  plainPage(view.home, "Choose your password", `${problem(view.problem)}<form class="card" method="post" action="${escapeHtml(view.action)}">
+  plainPage(view.home, "Choose your password", `${problemBox(view.problem)}<form class="card" method="post" action="${escapeHtml(view.action)}">
 <input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(view.formToken)}">
 <label for="username">Email</label><input id="username" name="username" type="email" autocomplete="username" value="${escapeHtml(view.email)}" readonly>
 <label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="12" maxlength="1024" aria-describedby="password-rule">

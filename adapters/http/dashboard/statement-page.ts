@@ -1,6 +1,7 @@
 import type { StatementEntry, StatementPage } from "../../../core/wallets/statement.js"
 import type { Wallet } from "../../../core/wallets/wallet.js"
 import { escapeHtml } from "../pages/house-style.js"
+import { cursorPager } from "./page-parts.js"
 import { dashboardPage, linkTo, type PageFrame } from "./layout.js"
 import { type MoneyText, timeText } from "./page-text.js"
 
@@ -39,11 +40,7 @@ export const statementPage = (view: StatementView) => {
     : `<table class="cards"><caption class="muted">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Kind</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col" class="amount">Balance</th></tr></thead><tbody>${
       statement.entries.map((entry) => row(view, wallet, entry)).join("")
     }</tbody></table>`
-  const pager = view.next === undefined && view.first === undefined
-    ? ""
-    : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">Newest entries</a>`}${
-      view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Older entries</a>`
-    }</nav>`
+  const pager = cursorPager(view.first, view.next, { first: "Newest entries", next: "Older entries" })
   const csv = `${view.frame.home}/statements/${wallet.id}.csv?environment=${view.frame.environment}`
   return dashboardPage(view.frame, "/statements", `Statement: ${wallet.currency}`, `${walletPicker(view)}<section class="card" aria-labelledby="balance"><h2 id="balance">Balance ${
     escapeHtml(view.money(wallet.balance, wallet.currency))}</h2><p><a class="button" href="${escapeHtml(csv)}" download>Download CSV (every entry)</a></p>${table}${pager}</section>`)

@@ -2,7 +2,7 @@ import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/de
 import type { PausedTarget } from "../../../core/webhooks/merchant-events.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
-import { factRow, filterField, noticeBox, problemBox } from "./page-parts.js"
+import { cursorPager, factRow, filterField, noticeBox, problemBox } from "./page-parts.js"
 import { statusLabel, timeText } from "./page-text.js"
 
 export interface EventFilters {
@@ -93,11 +93,7 @@ export const webhookListPage = (view: WebhookListView) => {
     : `<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">About</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th>${view.frame.visitor.role === "owner" ? `<th scope="col">Action</th>` : ""}</tr></thead><tbody>${
       view.events.map((event) => eventRow(view, event)).join("")
     }</tbody></table>`
-  const pager = view.next === undefined && view.first === undefined
-    ? ""
-    : `<nav class="pager" aria-label="Pages">${view.first === undefined ? "<span></span>" : `<a class="button" href="${escapeHtml(view.first)}">First page</a>`}${
-      view.next === undefined ? "" : `<a class="button" href="${escapeHtml(view.next)}">Next page</a>`
-    }</nav>`
+  const pager = cursorPager(view.first, view.next)
   return dashboardPage(view.frame, "/webhooks", "Webhooks", `${noticeBox(view.notice)}${problemBox(view.problem)}${pausedSection(view)}${filterForm(view)}<section class="card" aria-labelledby="events"><h2 id="events">Events</h2>${rows}${pager}</section>${testForm(view)}`)
 }
 
