@@ -1,12 +1,12 @@
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Exit, Metric } from "effect"
+import { Context, Effect, Exit, Metric, MetricKey, MetricLabel } from "effect"
 import { secondsBoundaries } from "../../../core/shared/metrics.js"
 
-const requestsTotal = Metric.counter("merchant_payments_http_requests_total", {
+const requestsTotal = MetricKey.counter("merchant_payments_http_requests_total", {
   description: "HTTP requests answered, by route template, method and status",
   incremental: true
 })
-const requestDuration = Metric.histogram(
+const requestDuration = MetricKey.histogram(
   "merchant_payments_http_request_duration_seconds",
   secondsBoundaries,
   "Seconds from a request's arrival to its answer, by route template and method"
@@ -20,8 +20,10 @@ export class MetricsSettings extends Context.Tag("merchant-payments/http/Metrics
 }>() {}
 
 /**
- * One series per label set, made once: the registry lookup behind a freshly tagged metric would be
- * paid on every request otherwise. Label sets are bounded (templates x methods x statuses).
+ * One series per label set, made once from its full key: a metric tagged with `Metric.tagged` builds
+ * its key and looks it up in the registry again on every update (its hook cache is keyed by a label
+ * array made afresh each time), which a profile showed on every request. Label sets are bounded
+ * (templates x methods x statuses).
  */
 const seriesCache = <M>(make: (labels: ReadonlyArray<readonly [string, string]>) => M) => {
   const made = new Map<string, M>()
@@ -36,8 +38,8 @@ const seriesCache = <M>(make: (labels: ReadonlyArray<readonly [string, string]>)
   }
 }
 
-const tagged = <T, I, O>(metric: Metric.Metric<T, I, O>) =>
-  seriesCache((labels) => labels.reduce((current, [key, value]) => Metric.tagged(current, key, value), metric))
+const tagged = <T extends MetricKey.MetricKey.Untyped>(key: T) =>
+  seriesCache((labels) => Metric.fromMetricKey(MetricKey.taggedWithLabels(key, labels.map(([name, value]) => MetricLabel.make(name, value)))))
 
 const countOf = tagged(requestsTotal)
 const durationOf = tagged(requestDuration)
