@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { ExactNumber, renderJson } from "./json-text.js"
 
@@ -22,5 +23,11 @@ describe("exact JSON text", () => {
 
   it("refuses anything but a plain decimal as an exact number", () => {
     for (const bad of ["1e5", "NaN", "01", "1.", ".5", "+1", ""]) expect(() => new ExactNumber(bad)).toThrow(RangeError)
+  })
+
+  it("writes any JSON value without exact numbers exactly as JSON.stringify does (property)", () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => {
+      expect(renderJson(value)).toBe(JSON.stringify(value))
+    }), { numRuns: 500 })
   })
 })
