@@ -1,9 +1,8 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Cause, Effect } from "effect"
 import { requireAdminToken } from "./endpoint/admin-endpoint.js"
-import { withUnreadBodyDrained } from "./request/body-drain.js"
 import { MethodNotAllowed, RouteNotFound } from "./response/edge-errors.js"
-import { withRequestLog } from "./request/request-log.js"
+import { withRequestEdge } from "./request/request-edge.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "./response/responses.js"
 import { openApiRoutes } from "./openapi/openapi-routes.js"
 import { allowedMethods, routeTemplate } from "./endpoint/route-methods.js"
@@ -12,7 +11,6 @@ import { checkoutRoutes } from "./routes/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { healthRoutes } from "./routes/health-routes.js"
 import { metricsRoutes } from "./routes/metrics-routes.js"
-import { withRequestMetrics } from "./request/request-metrics.js"
 import { adminApi } from "./routes/admin-api.js"
 import { merchantApi } from "./routes/merchant-api.js"
 import { endpointRoutes } from "./endpoint/endpoint-routes.js"
@@ -61,8 +59,6 @@ export const httpApp = router.pipe(
     Cause.isInterruptedOnly(cause)
       ? Effect.failCause(cause)
       : Effect.zipRight(Effect.logError("request failed unexpectedly", cause), serverErrorHttpResponse)),
-  withUnreadBodyDrained,
-  withRequestMetrics(templateAt),
-  withRequestLog,
+  withRequestEdge(templateAt),
   withServerSpan(templateAt, ["/healthz", "/readyz"])
 )

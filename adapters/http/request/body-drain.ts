@@ -46,16 +46,15 @@ const drain = (incoming: IncomingMessage) =>
 const unread = (incoming: IncomingMessage): boolean => !incoming.complete && !incoming.readableEnded && !incoming.destroyed
 
 /**
- * Middleware: before the answer goes out, whatever body the client is still sending is drained, so
- * the answer arrives. A body too large to drain gets the answer with `Connection: close`.
+ * Before the answer goes out, whatever body the client is still sending is drained, so the answer
+ * arrives. A body too large to drain gets the answer with `Connection: close`. (Part of the request
+ * edge, request-edge.ts.)
  */
-export const withUnreadBodyDrained = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(app, (response) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const incoming = incomingMessageOf(request)
-      if (incoming === undefined || !unread(incoming)) return Effect.succeed(response)
-      const declared = Number(request.headers["content-length"] ?? "0")
-      const closing = HttpServerResponse.setHeader(response, "connection", "close")
-      if (declared > DRAIN_BYTES) return Effect.succeed(closing)
-      return Effect.map(drain(incoming), (drained) => (drained ? response : closing))
-    }))
+export const drainUnreadBody = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+  const incoming = incomingMessageOf(request)
+  if (incoming === undefined || !unread(incoming)) return Effect.succeed(response)
+  const declared = Number(request.headers["content-length"] ?? "0")
+  const closing = HttpServerResponse.setHeader(response, "connection", "close")
+  if (declared > DRAIN_BYTES) return Effect.succeed(closing)
+  return Effect.map(drain(incoming), (drained) => (drained ? response : closing))
+}

@@ -1,6 +1,5 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Exit } from "effect"
-import { Ids } from "../../../core/signing/random-ids.js"
+import type { HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
 
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -20,27 +19,19 @@ export const loggedPath = (url: string): string => {
   return keys.length === 0 ? pathname : `${pathname}?${keys.join("&")}`
 }
 
+/** A valid incoming `X-Request-Id` is kept (a proxy's, to follow one request across hops); else undefined. */
+export const presentedRequestId = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const presented = request.headers["x-request-id"]
+  return presented !== undefined && REQUEST_ID.test(presented) ? presented : undefined
+}
+
 /**
- * Middleware: every request gets an id (a valid incoming `X-Request-Id` is kept), echoed on the
- * response and attached to every log line written while it runs, and one line when it ends: method,
- * path, status, duration. Nothing from headers or body is logged.
+ * The one line a request leaves when it ends: method, path (as `loggedPath` writes it), status and
+ * duration, under its request id; a request cut off before its answer is a warning. Nothing from
+ * headers or body is logged. (Part of the request edge, request-edge.ts.)
  */
-export const withRequestLog = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const started = performance.now()
-    const presented = request.headers["x-request-id"]
-    const requestId = presented !== undefined && REQUEST_ID.test(presented) ? presented : yield* (yield* Ids).uuid
-    const path = loggedPath(request.url)
-    const line = (status: number | undefined) => {
-      const durationMs = Math.round(performance.now() - started)
-      const fields = { method: request.method, path, status: status ?? null, duration_ms: durationMs }
-      const shown = `${request.method} ${path} ${status ?? "aborted"} ${durationMs}ms`
-      return Effect.annotateLogs(status === undefined ? Effect.logWarning(shown, fields) : Effect.logInfo(shown, fields), "request_id", requestId)
-    }
-    return yield* app.pipe(
-      Effect.annotateLogs("request_id", requestId),
-      Effect.map(HttpServerResponse.setHeaders({ "x-request-id": requestId, "x-content-type-options": "nosniff" })),
-      Effect.onExit((exit) => line(Exit.isSuccess(exit) ? exit.value.status : undefined))
-    )
-  })
+export const requestLine = (method: string, path: string, status: number | undefined, durationMs: number, requestId: string) => {
+  const fields = { method, path, status: status ?? null, duration_ms: durationMs }
+  const shown = `${method} ${path} ${status ?? "aborted"} ${durationMs}ms`
+  return Effect.annotateLogs(status === undefined ? Effect.logWarning(shown, fields) : Effect.logInfo(shown, fields), "request_id", requestId)
+}

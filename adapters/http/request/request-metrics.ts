@@ -1,5 +1,4 @@
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Exit, Metric, MetricKey, MetricLabel } from "effect"
+import { Context, Metric, MetricKey, MetricLabel } from "effect"
 import { secondsBoundaries } from "../../../core/shared/metrics.js"
 
 const requestsTotal = MetricKey.counter("merchant_payments_http_requests_total", {
@@ -50,23 +49,13 @@ const UNMATCHED = "unmatched"
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
 
 /**
- * Middleware: every answered request counted by its route template, method and status, and timed.
- * A request cut off before its answer (the client left) is counted with status `aborted`.
+ * One answered request counted by its route template, method and status, and timed; a request cut
+ * off before its answer (the client left) is counted with status `aborted`. (Part of the request
+ * edge, request-edge.ts.)
  */
-export const withRequestMetrics = (templateOf: (method: string, pathname: string) => string | undefined) =>
-<E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(MetricsSettings, (settings) => {
-    if (!settings.enabled) return app
-    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const started = performance.now()
-      return Effect.onExit(app, (exit) =>
-        Effect.sync(() => {
-          const queryStart = request.url.indexOf("?")
-          const route = templateOf(request.method, queryStart === -1 ? request.url : request.url.slice(0, queryStart)) ?? UNMATCHED
-          const method = METHODS.has(request.method) ? request.method : "other"
-          const status = Exit.isSuccess(exit) ? String(exit.value.status) : "aborted"
-          countOf([["route", route], ["method", method], ["status", status]]).unsafeUpdate(1, [])
-          durationOf([["route", route], ["method", method]]).unsafeUpdate((performance.now() - started) / 1000, [])
-        }))
-    })
-  })
+export const countRequest = (route: string | undefined, requestMethod: string, status: number | undefined, seconds: number) => {
+  const method = METHODS.has(requestMethod) ? requestMethod : "other"
+  const label = route ?? UNMATCHED
+  countOf([["route", label], ["method", method], ["status", status === undefined ? "aborted" : String(status)]]).unsafeUpdate(1, [])
+  durationOf([["route", label], ["method", method]]).unsafeUpdate(seconds, [])
+}
