@@ -2,7 +2,9 @@ import * as OtelMetrics from "@effect/opentelemetry/Metrics"
 import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import type { ResourceMetrics } from "@opentelemetry/sdk-metrics"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /**
  * Every metric the process holds (Effect's one registry: the core's counters, the HTTP edge's, the

@@ -1,4 +1,6 @@
-import { Cause, Effect, Layer } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { storageLayer } from "../kit-layer.js"
 import { banner } from "./banner.js"
 import { DemoSeed } from "./demo-merchant.js"

@@ -1,5 +1,6 @@
-import type { SqlClient } from "@effect/sql"
-import { Effect, type Layer } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { resealStore, type ResealReport } from "../../adapters/sql/master-key-rotation.js"
 import * as PostgresStorage from "../../adapters/postgres/postgres-storage.js"
 import * as SqliteStorage from "../../adapters/sqlite/sqlite-storage.js"

@@ -1,5 +1,6 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { RouteNotFound } from "../response/edge-errors.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "../response/responses.js"

@@ -1,5 +1,7 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Exit } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { Ids } from "../../../core/signing/random-ids.js"
 
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */

@@ -1,5 +1,9 @@
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Context, Effect, Exit, Metric } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Metric from "effect/Metric"
 import { secondsBoundaries } from "../../../core/shared/metrics.js"
 
 const requestsTotal = Metric.counter("merchant_payments_http_requests_total", {
