@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import type * as Schema from "effect/Schema"
 import type { BodyContract, WireBody } from "../adapters/http/contract/read-body.js"
 import type { Endpoint } from "../adapters/http/endpoint/endpoint.js"
 import type { merchantApi } from "../adapters/http/routes/merchant-api.js"

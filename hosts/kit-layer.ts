@@ -1,5 +1,7 @@
-import type { SqlClient } from "@effect/sql"
-import { Duration, Effect, Layer } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as WebhookHttp from "../adapters/webhook-http/index.js"
 import * as ExpirySweeper from "../core/payments/expiry-sweeper.js"
 import * as StatusSyncSweeper from "../core/payments/status-sync.js"
@@ -19,9 +21,7 @@ import type { PlatformSignIn } from "../adapters/http/dashboard/dashboard-settin
 import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
 import * as MetricsExposition from "../adapters/metrics/prometheus-exposition.js"
 import * as ProcessMetrics from "../adapters/metrics/process-metrics.js"
-import * as PostgresStorage from "../adapters/postgres/postgres-storage.js"
 import * as ClientStorage from "../adapters/sql/client-storage.js"
-import * as SqliteStorage from "../adapters/sqlite/sqlite-storage.js"
 import * as Authenticator from "../core/merchants/authenticator.js"
 import * as CurrencyCatalog from "../core/money/currency-catalog.js"
 import * as RateLimiter from "../core/rate-limit/rate-limiter.js"
@@ -158,11 +158,17 @@ const metricsLayer = (config: MetricsConfig = { enabled: true, public: false }) 
     config.enabled ? ProcessMetrics.layer : Layer.succeed(ProcessMetrics.ProcessMetrics, { sample: Effect.void })
   )
 
+/**
+ * The store the config names, its driver loaded when the layer is built: a host on SQLite never loads
+ * pg, one on PostgreSQL never loads better-sqlite3, and importing the kit loads neither.
+ */
 export const storageLayer = (store: StoreConfig) =>
   store.kind === "sqlite"
-    ? SqliteStorage.layer({ filename: store.filename })
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../adapters/sqlite/sqlite-storage.js")), (SqliteStorage) =>
+      SqliteStorage.layer({ filename: store.filename })))
     : store.kind === "postgres"
-    ? PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })
+    ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../adapters/postgres/postgres-storage.js")), (PostgresStorage) =>
+      PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })))
     : ClientStorage.layer(store.client)
 
 /**

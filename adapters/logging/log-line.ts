@@ -1,4 +1,6 @@
-import { Cause, HashMap, type LogLevel } from "effect"
+import * as Cause from "effect/Cause"
+import * as HashMap from "effect/HashMap"
+import type * as LogLevel from "effect/LogLevel"
 
 /**
  * One log event as one line of text. A log call's message parts follow one convention: strings are

@@ -1,4 +1,6 @@
-import { Layer, Logger, LogLevel } from "effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import { formatLine, type LogFormat } from "./log-line.js"
 
 export type LogLevelName = "debug" | "info" | "warn" | "error"

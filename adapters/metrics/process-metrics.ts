@@ -1,5 +1,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { Context, Effect, Layer, Metric } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 
 /**
  * The Node process figures an on-call engineer reads first, under the names Prometheus' Node client

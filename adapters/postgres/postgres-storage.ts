@@ -1,5 +1,6 @@
-import { PgClient } from "@effect/sql-pg"
-import { Layer, Redacted } from "effect"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
 

@@ -1,5 +1,5 @@
-import type { SqlClient } from "@effect/sql"
-import { Layer } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Layer from "effect/Layer"
 import { runMigrations } from "./migrations/index.js"
 import { sqlStorageLayer } from "./storage-layer.js"
 

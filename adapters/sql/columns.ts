@@ -1,4 +1,5 @@
-import { ParseResult, Schema } from "effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 
 /**
  * Column decoders for what the two drivers hand back. better-sqlite3 (with SafeIntegers) returns

@@ -1,5 +1,7 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import {
   IdempotencyStore,
   type IdempotencyScope,

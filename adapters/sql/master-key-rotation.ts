@@ -1,5 +1,8 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Either, Option, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { resealValue, resealWithin, type RotationKeys } from "../../core/signing/reseal.js"
 import { orStorageError } from "./storage-errors.js"
 

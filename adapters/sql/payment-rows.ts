@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Environment } from "../../core/shared/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { FailureReason, PaymentStatus, type Payment } from "../../core/payments/payment.js"

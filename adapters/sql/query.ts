@@ -1,6 +1,7 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, type ParseResult } from "effect"
+import * as Effect from "effect/Effect"
+import type * as ParseResult from "effect/ParseResult"
 import type { StorageError } from "../../core/shared/storage-error.js"
 import { orStorageError } from "./storage-errors.js"
 

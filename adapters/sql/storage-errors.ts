@@ -1,5 +1,7 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Option, type ParseResult } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
 import { StorageError } from "../../core/shared/storage-error.js"
 import { isStoreOutage } from "./store-outage.js"
 

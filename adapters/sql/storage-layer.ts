@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import * as Audit from "./audit-log.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as Credentials from "./credential-repository.js"

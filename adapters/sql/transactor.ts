@@ -1,5 +1,6 @@
-import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Transactor } from "../../core/shared/transactor.js"
 import { sqlErrorToStorageError } from "./storage-errors.js"
 

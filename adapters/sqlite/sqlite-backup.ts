@@ -1,7 +1,8 @@
 import { existsSync, renameSync, rmSync, statSync } from "node:fs"
-import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Data, Effect } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import { MIGRATIONS_TABLE } from "../sql/migrations/index.js"
 
 export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly message: string }> {}

@@ -1,6 +1,8 @@
-import { FetchHttpClient, HttpMiddleware } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type { TracerProvider } from "@opentelemetry/api"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { TracingConfig } from "./tracing-config.js"
 
 /**

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { WebhookTargetCheck } from "../../core/webhooks/target-check.js"
 import { WebhookTargets } from "../../core/webhooks/target-rule.js"
 import { pinTarget, type ResolveAll } from "./pinned-lookup.js"

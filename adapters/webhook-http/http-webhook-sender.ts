@@ -1,5 +1,7 @@
 import { performance } from "node:perf_hooks"
-import { Duration, Effect, Layer } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { currentTraceparent } from "../../core/shared/trace-context.js"
 import { WebhookTargets } from "../../core/webhooks/target-rule.js"
 import { type OutgoingWebhook, type SendResult, WebhookSender } from "../../core/webhooks/webhook-sender.js"

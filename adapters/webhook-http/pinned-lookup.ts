@@ -1,6 +1,7 @@
 import { promises as dns } from "node:dns"
 import { isIP } from "node:net"
-import { Data, Effect } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
 import { isForbiddenAddress } from "../../core/webhooks/address-policy.js"
 import { bareAddress } from "../../core/webhooks/ip-address.js"
 import { hostRefusal, schemeRefusal } from "../../core/webhooks/target-rule.js"

@@ -1,7 +1,7 @@
 import * as http from "node:http"
 import * as https from "node:https"
 import type { LookupFunction } from "node:net"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { PinnedTarget } from "./pinned-lookup.js"
 
 /** How the exchange ended, before the sender adds the duration. */

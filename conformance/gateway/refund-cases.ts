@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { expect, it } from "vitest"
 import type { PluginCapabilities, RefundContext } from "../../core/gateways/gateway-plugin.js"
 import { executeDueRefunds } from "../../core/refunds/gateway-refund-executor.js"

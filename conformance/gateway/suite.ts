@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { GatewayPluginDefinition } from "../../core/gateways/gateway-plugin.js"
 import type { StoreConfig } from "../../hosts/kit-layer.js"

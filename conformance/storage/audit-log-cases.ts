@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { NewAuditEntry } from "../../core/audit/audit-entry.js"
 import { AuditLog } from "../../core/audit/audit-log.js"
 import type { MerchantId } from "../../core/shared/ids.js"

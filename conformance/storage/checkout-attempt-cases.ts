@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { PaymentFlags } from "../../core/payments/payment-flags.js"

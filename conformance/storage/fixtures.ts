@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { Environment } from "../../core/shared/environment.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"

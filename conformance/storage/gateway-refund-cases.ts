@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { MAX_AMOUNT } from "../../core/money/amount.js"
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CredentialRepository, type NewCredentials } from "../../core/merchants/credentials.js"
 import { MerchantCurrencyRepository } from "../../core/merchants/currency-repository.js"
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"

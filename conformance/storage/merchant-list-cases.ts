@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { Payment } from "../../core/payments/payment.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import type { Refund } from "../../core/refunds/refund.js"

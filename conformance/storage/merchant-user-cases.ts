@@ -1,5 +1,7 @@
 import { expect } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { DashboardSessionRepository, type DashboardSession } from "../../core/merchant-users/dashboard-session-repository.js"
 import { MerchantUserRepository, type NewMerchantUser } from "../../core/merchant-users/merchant-user-repository.js"
 import type { MerchantId } from "../../core/shared/ids.js"

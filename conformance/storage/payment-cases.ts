@@ -1,5 +1,7 @@
 import { expect } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { Amount, MAX_AMOUNT } from "../../core/money/amount.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { GatewayId } from "../../core/shared/ids.js"

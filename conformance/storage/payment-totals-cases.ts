@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Amount, MAX_AMOUNT } from "../../core/money/amount.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { now, plusSeconds } from "../../core/shared/instant.js"

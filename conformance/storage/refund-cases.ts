@@ -1,5 +1,7 @@
 import { expect } from "@effect/vitest"
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import type { NewRefund } from "../../core/refunds/refund.js"
 import { RefundRepository } from "../../core/refunds/refund-repository.js"

@@ -1,5 +1,7 @@
 import { expect } from "@effect/vitest"
-import { Chunk, Effect, Stream } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { Amount } from "../../core/money/amount.js"
 import * as CurrencyCatalog from "../../core/money/currency-catalog.js"
 import { now, toIsoString } from "../../core/shared/instant.js"

@@ -1,5 +1,5 @@
 import { layer } from "@effect/vitest"
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { Storage } from "../../core/storage.js"
 import { auditLogCases } from "./audit-log-cases.js"
 import { merchantCases } from "./merchant-cases.js"

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { MerchantId } from "../../core/shared/ids.js"

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import type { AttemptReport, NewDelivery } from "../../core/webhooks/delivery.js"

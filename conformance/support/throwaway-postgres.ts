@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Redacted } from "effect"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 
 /** Runs one statement on a short-lived single connection to `url`, then closes it. */
 const runStatement = (url: string, statement: string): Promise<void> =>

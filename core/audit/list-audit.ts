@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantId } from "../shared/ids.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import type { ActorType, AuditEntry } from "./audit-entry.js"

@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { GatewayPluginDefinition } from "./gateway-plugin.js"
 import { checkPluginShape } from "./plugin-shape.js"
 

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import type { GatewayId, MerchantId } from "../shared/ids.js"

@@ -1,4 +1,5 @@
-import { Effect, Either } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { SecretBox } from "../signing/secret-box.js"
 import { ValidationFailed } from "../shared/validation.js"
 import type { Gateway } from "./gateway.js"

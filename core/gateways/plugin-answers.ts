@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * The shapes a plugin's answers must have, checked on every call whatever the authoring style: a

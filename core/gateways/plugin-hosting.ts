@@ -1,4 +1,11 @@
-import { Cause, Clock, Duration, Effect, Either, Metric, ParseResult, Schema } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Metric from "effect/Metric"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { gatewayCalls } from "../shared/metrics.js"
 import {
   GatewayConfigRejected,

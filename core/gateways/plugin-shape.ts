@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { Environment } from "../shared/environment.js"
 import { GATEWAY_PLUGIN_API_VERSION, type GatewayPluginDefinition, type PluginCapabilities } from "./gateway-plugin.js"
 

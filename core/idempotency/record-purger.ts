@@ -1,4 +1,8 @@
-import { Context, type Duration, Effect, Layer, Schedule } from "effect"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import { now } from "../shared/instant.js"
 import { IdempotencyStore } from "./idempotency-store.js"
 

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { now, plusSeconds } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
 import { Transactor } from "../shared/transactor.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { sha256Hex } from "../signing/hmac.js"
 import { Ids } from "../signing/random-ids.js"
 

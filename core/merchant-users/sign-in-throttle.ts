@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { RateLimiter } from "../rate-limit/rate-limiter.js"
 import { MICROS_PER_SECOND } from "../shared/instant.js"
 import { realNow } from "../shared/real-clock.js"

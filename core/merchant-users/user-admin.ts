@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import type { MerchantId } from "../shared/ids.js"
 import { now } from "../shared/instant.js"

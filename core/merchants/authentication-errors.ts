@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Why a request's credentials were refused; every reason is a 401, each with its own message. */
 export const AuthenticationFailure = Schema.Literal(

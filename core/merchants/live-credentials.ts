@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { realNow } from "../shared/real-clock.js"
 import { CredentialRepository } from "./credentials.js"
 import type { MerchantScope } from "./merchant-scope.js"

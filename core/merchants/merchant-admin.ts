@@ -1,4 +1,6 @@
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { Amount, SCALE } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount, parseFeePercent } from "../money/parse.js"

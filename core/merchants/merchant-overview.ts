@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { type CurrencyTotal, paymentSummary } from "../payments/payment-summary.js"
 import { Instant, MICROS_PER_SECOND, now } from "../shared/instant.js"
 import { merchantBalances } from "../wallets/merchant-balances.js"

@@ -1,4 +1,4 @@
-import { Brand } from "effect"
+import * as Brand from "effect/Brand"
 
 /**
  * An exact amount of money: a count of 10^-8 units of its currency, held as a bigint.

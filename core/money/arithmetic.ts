@@ -1,4 +1,6 @@
-import { Either, Option, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { Amount, MAX_BALANCE, ZERO, atomsPerMinorUnit } from "./amount.js"
 
 // Amount is a plain bigint underneath, so these are exact; they exist to keep the brand on results

@@ -1,5 +1,7 @@
-import { Either, Option, Schema } from "effect"
-import type { Brand } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import type * as Brand from "effect/Brand"
 import { MAX_EXPONENT } from "./amount.js"
 
 /** The currencies this deployment knows: ISO 4217 plus the crypto codes its operator configured. */

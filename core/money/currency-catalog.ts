@@ -1,4 +1,5 @@
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import { type CurrencyCatalog as Catalog, defaultCurrencyCatalog } from "./currencies.js"
 
 /** The currencies this deployment knows (currencies.ts says what one is and builds it), as a service. */

@@ -1,4 +1,6 @@
-import { Data, Effect, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
 import type { Merchant } from "../merchants/merchant.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"

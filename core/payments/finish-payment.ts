@@ -1,4 +1,6 @@
-import { Effect, Metric, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { priceFee } from "../money/fees.js"

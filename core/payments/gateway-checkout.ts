@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { now } from "../shared/instant.js"
 import { CheckoutAttempts } from "./checkout-attempts.js"
 import type { Gateway } from "../gateways/gateway.js"

@@ -1,4 +1,6 @@
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
 import { RateLimiter } from "../rate-limit/rate-limiter.js"
 import type { GatewayId } from "../shared/ids.js"

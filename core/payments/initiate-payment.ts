@@ -1,4 +1,6 @@
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type { AuthenticatedMerchant } from "../merchants/authenticator.js"
 import { ATOMS_PER_UNIT, SCALE } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { Amount } from "../money/amount.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { now } from "../shared/instant.js"

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Gateway } from "../gateways/gateway.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { type GatewayRefund, GatewayRefunds } from "../refunds/gateway-refund.js"
 import type { Refund } from "../refunds/refund.js"
 import { RefundRepository } from "../refunds/refund-repository.js"

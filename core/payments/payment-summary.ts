@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { Instant } from "../shared/instant.js"
 import { type CurrencyTotal, PaymentRepository } from "./payment-repository.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { Amount } from "../money/amount.js"
 import type { Environment } from "../shared/environment.js"
 import type { GatewayId, MerchantId } from "../shared/ids.js"

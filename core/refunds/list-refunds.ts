@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
 import type { Refund } from "./refund.js"

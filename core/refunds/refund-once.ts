@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { fingerprint, REPLAY_WINDOW_SECONDS } from "../idempotency/idempotency-policy.js"
 import { IdempotencyStore } from "../idempotency/idempotency-store.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"

@@ -1,4 +1,7 @@
-import { Effect, Either, Metric, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"

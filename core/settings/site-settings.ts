@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Administrator settings with their defaults. Deployment config (environment variables) gives the

@@ -1,4 +1,8 @@
-import { type Clock, type Duration, Effect, Schedule, type Scope } from "effect"
+import type * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 
 export interface BatchedSweep<E, R> {
   /** What the logs call it when a pass fails. */

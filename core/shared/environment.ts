@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The two isolated environments: each has its own credentials, wallets and records. */
 export const Environment = Schema.Literal("sandbox", "production")

@@ -1,4 +1,4 @@
-import { Brand } from "effect"
+import * as Brand from "effect/Brand"
 
 /** Integer ids the API shows as numbers (merchants, wallets, gateways). */
 export type MerchantId = number & Brand.Brand<"MerchantId">

@@ -1,4 +1,6 @@
-import { Brand, Clock, Effect } from "effect"
+import * as Brand from "effect/Brand"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 
 /**
  * A point in time as whole microseconds since the Unix epoch.

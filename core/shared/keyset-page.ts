@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Instant } from "./instant.js"
 import { ValidationFailed } from "./validation.js"
 

@@ -1,4 +1,7 @@
-import { Clock, Context, Duration, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { Instant } from "./instant.js"
 
 /**

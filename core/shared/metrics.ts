@@ -1,4 +1,5 @@
-import { Metric, MetricBoundaries } from "effect"
+import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
 
 /**
  * What the core counts, on Effect's Metric module: cheap in-memory updates that nothing reads until an

@@ -1,4 +1,8 @@
-import { Context, Duration, Effect, Layer, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 import { StoreHealth } from "./store-health.js"
 
 /** Why a host should not be sent traffic now, or that it may be. */

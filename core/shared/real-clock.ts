@@ -1,4 +1,7 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { fromMillis, type Instant } from "./instant.js"
 
 /**

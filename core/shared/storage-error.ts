@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * The store failed for a reason that is not the caller's (connection lost, disk full, a bug).

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { StorageError } from "./storage-error.js"
 
 /** Whether the store answers, and whether it has the schema this code needs: what a load balancer asks. */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Input that breaks a rule, by field: the core names the fields of its own inputs (`amount`,

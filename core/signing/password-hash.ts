@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * Dashboard passwords, hashed with scrypt: memory-hard, so a stolen table costs an attacker memory as

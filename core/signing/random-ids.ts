@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { Environment } from "../shared/environment.js"
 import { CROCKFORD_ALPHABET, encodeCrockford, randomString } from "./random-text.js"
 

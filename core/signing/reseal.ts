@@ -1,4 +1,5 @@
-import { Either, Option } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { open, seal, SealedSecretUnreadable } from "./secret-box.js"
 
 /**

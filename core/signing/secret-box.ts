@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { Context, Either, Layer, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 
 /**
  * Client and webhook secrets are stored sealed with AES-256-GCM under the operator's master key,

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { AmountInput } from "../money/parse.js"
 import { type MethodListInput, methodCodes } from "../gateways/method-list.js"

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Instant } from "../shared/instant.js"
 import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
 import type { DuePlan } from "./lifecycle.js"

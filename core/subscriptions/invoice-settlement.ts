@@ -1,4 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { PaymentSettlement } from "../payments/payment-settlement.js"
 import type { Payment, PaymentOutcome } from "../payments/payment.js"
 import type { Instant } from "../shared/instant.js"

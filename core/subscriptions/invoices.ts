@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { toFixed8String } from "../money/format.js"
 import { finishPayment } from "../payments/finish-payment.js"
 import { initiatePayment } from "../payments/initiate-payment.js"

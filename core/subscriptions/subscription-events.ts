@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../payments/checkout-links.js"
 import { now, toSeconds } from "../shared/instant.js"
 import { renderJson } from "../shared/json-text.js"

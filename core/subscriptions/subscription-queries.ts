@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { PageRequest } from "../shared/page.js"
 import { type Invoice, SubscriptionNotFound } from "./subscription.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { WalletRepository } from "./wallet-repository.js"
 

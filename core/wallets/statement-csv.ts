@@ -1,4 +1,6 @@
-import { Effect, Option, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { SCALE } from "../money/amount.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"
 import { toExactCurrencyString } from "../money/format.js"

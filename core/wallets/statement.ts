@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { Amount } from "../money/amount.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { WalletId } from "../shared/ids.js"

@@ -1,4 +1,6 @@
-import { Effect, Either, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type { Environment } from "../shared/environment.js"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import { CurrencyCatalog } from "../money/currency-catalog.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { WebhookTargetCheck } from "./target-check.js"
 import { refusalBeforeLookup, WebhookTargets } from "./target-rule.js"
 

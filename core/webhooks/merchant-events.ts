@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { type Instant, now } from "../shared/instant.js"
 import { keysetCursor, keysetPage, orderedRange, type KeysetRequest } from "../shared/keyset-page.js"

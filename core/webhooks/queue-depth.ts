@@ -1,4 +1,5 @@
-import { Effect, Metric } from "effect"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
 import { webhookQueueDepth } from "../shared/metrics.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 
 /** What a lookup found of a webhook URL's host: why delivery would refuse it, and whether it is private. */
 export interface TargetVerdict {

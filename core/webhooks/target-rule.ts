@@ -1,4 +1,4 @@
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import { isForbiddenAddress } from "./address-policy.js"
 import { bareAddress, parseAddress } from "./ip-address.js"
 

@@ -5,6 +5,9 @@ import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
 import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
+import { AdminApiError } from "./admin-api-error.js"
+
+export { AdminApiError } from "./admin-api-error.js"
 
 /** An admin resource as `payments.admin` returns it: amounts as exact decimal strings, never floats. */
 export type AdminResource<T> = T extends ExactNumber ? string
@@ -45,14 +48,6 @@ export interface IssuedCredentials {
   readonly webhook_secret: string
   /** When the replaced set stops working (an overlap was asked for); null when it stopped at once. */
   readonly previous_valid_until: string | null
-}
-
-/** The admin API refused: the same status, code, message and field errors as over HTTP. */
-export class AdminApiError extends Error {
-  override readonly name = "AdminApiError"
-  constructor(readonly status: number, readonly errorCode: string, message: string, readonly errors: Readonly<Record<string, ReadonlyArray<string>>>) {
-    super(message)
-  }
 }
 
 /** The money fields of admin resources, read from the declarations: always their exact text, so "10" and "10.5" read alike. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { generateMasterKey, parseMasterKey } from "../../core/signing/secret-box.js"
 import { ConfigProblem, type HostConfig } from "./host-config.js"
 

@@ -1,5 +1,5 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
 import { httpApp } from "../../adapters/http/app.js"
 import { RouteNotFound } from "../../adapters/http/response/edge-errors.js"
 import { pathAndQuery } from "../../adapters/http/request/request-target.js"

@@ -1,4 +1,7 @@
-import { Either, Layer, ParseResult, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { SiteSettingsPatch } from "../../core/settings/site-settings.js"
 
 /**

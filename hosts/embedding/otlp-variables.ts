@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { OtlpProtocol } from "../../adapters/tracing/tracing-config.js"
 
 /** What a variable's text means, or why it cannot be read (said after the variable's name). */

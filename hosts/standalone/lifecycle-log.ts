@@ -1,5 +1,6 @@
-import { HttpServer } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /**
  * The host's start and stop lines, through the configured logger. Kept apart so whatever drives

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs"
 import { dirname, join } from "node:path"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { generateMasterKey, parseMasterKey } from "../../core/signing/secret-box.js"
 import type { RotationKeys } from "../../core/signing/reseal.js"
 import { HostFailure } from "../embedding/host-config.js"

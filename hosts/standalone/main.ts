@@ -1,4 +1,6 @@
-import { Cause, Effect, Layer } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { storageLayer } from "../kit-layer.js"
 import { banner } from "./banner.js"
 import { DemoSeed } from "./demo-merchant.js"
@@ -9,7 +11,6 @@ import { serverLayer } from "./server.js"
 import { HostFailure } from "../embedding/host-config.js"
 import { explainFailure } from "./startup-problems.js"
 import { resolve } from "node:path"
-import { backupSqlite } from "../../adapters/sqlite/sqlite-backup.js"
 import { rotateMasterKey } from "./rotate-master-key.js"
 
 const USAGE = `usage: merchant-payments [serve|migrate|backup FILE|rotate-master-key]
@@ -25,7 +26,10 @@ const run = (command: Command, config: HostConfig): Effect.Effect<void, unknown>
     if (config.store.kind !== "sqlite") {
       return Effect.fail(new HostFailure("backup copies the embedded SQLite store; back up PostgreSQL with its own tools (pg_dump, or a base backup): docs/operations.md"))
     }
-    return backupSqlite(config.store.filename, resolve(command.file)).pipe(
+    // Loaded for this command only: a host serving PostgreSQL never loads the SQLite driver.
+    const filename = config.store.filename
+    return Effect.promise(() => import("../../adapters/sqlite/sqlite-backup.js")).pipe(
+      Effect.flatMap(({ backupSqlite }) => backupSqlite(filename, resolve(command.file))),
       Effect.flatMap((report) =>
         Effect.sync(() => console.log(`backed up ${report.file}: ${report.bytes} bytes, ${report.migrations} migrations, integrity_check ok`))),
       Effect.catchTag("BackupFailed", (failure) => Effect.fail(new HostFailure(`backup: ${failure.message}`)))

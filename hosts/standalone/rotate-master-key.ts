@@ -1,8 +1,7 @@
-import type { SqlClient } from "@effect/sql"
-import { Effect, type Layer } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { resealStore, type ResealReport } from "../../adapters/sql/master-key-rotation.js"
-import * as PostgresStorage from "../../adapters/postgres/postgres-storage.js"
-import * as SqliteStorage from "../../adapters/sqlite/sqlite-storage.js"
 import type { RotationKeys } from "../../core/signing/reseal.js"
 import { type HostConfig, HostFailure } from "../embedding/host-config.js"
 import { resolveMasterKeys, secretsDirectory } from "../embedding/local-secrets.js"
@@ -24,14 +23,18 @@ const keysFromSettings = (config: HostConfig): RotationKeys => {
   return { next: keys.masterKey, previous: keys.previousMasterKey }
 }
 
+/** The driver of the store in use, loaded when the command runs: main.ts imports this file for every command. */
 const storeClient = (config: HostConfig): Layer.Layer<SqlClient.SqlClient, unknown> => {
-  switch (config.store.kind) {
+  const store = config.store
+  switch (store.kind) {
     case "sqlite":
-      return SqliteStorage.clientLayer({ filename: config.store.filename })
+      return Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../../adapters/sqlite/sqlite-storage.js")), (SqliteStorage) =>
+        SqliteStorage.clientLayer({ filename: store.filename })))
     case "postgres":
-      return PostgresStorage.clientLayer({ url: config.store.url, maxConnections: 2 })
+      return Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../../adapters/postgres/postgres-storage.js")), (PostgresStorage) =>
+        PostgresStorage.clientLayer({ url: store.url, maxConnections: 2 })))
     case "sql-client":
-      return config.store.client
+      return store.client
   }
 }
 

@@ -1,5 +1,7 @@
 import { constants } from "node:os"
-import { Cause, Effect, Exit } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { explainFailure } from "./startup-problems.js"
 
 /**

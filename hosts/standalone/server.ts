@@ -1,8 +1,10 @@
 import { createServer as createNetServer } from "node:net"
-import { HttpServer } from "@effect/platform"
+import * as HttpServer from "@effect/platform/HttpServer"
 // The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Logging from "../../adapters/logging/logger-layer.js"
 import { tracingLayer } from "../../adapters/tracing/tracing-layer.js"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"

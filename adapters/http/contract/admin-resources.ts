@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { GatewayType } from "../../../core/gateways/gateway.js"
 import { FailureReason, PaymentStatus } from "../../../core/payments/payment.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { ACTOR_TYPES, type ActorType } from "../../../core/audit/audit-entry.js"
 import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../../core/audit/list-audit.js"
 import { integerSchema } from "./field-rules.js"

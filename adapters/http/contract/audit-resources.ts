@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Integer, PositiveId, Timestamp } from "./value-schemas.js"
 
 export const AuditEntry = Schema.Struct({

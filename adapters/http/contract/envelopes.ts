@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Integer } from "./value-schemas.js"
 
 export const PageMeta = Schema.Struct({

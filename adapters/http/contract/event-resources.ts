@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
 import { DeliveryAttempt } from "./admin-resources.js"
 import { HttpUrl, Integer, NullableTimestamp, Timestamp } from "./value-schemas.js"

@@ -1,4 +1,5 @@
-import { Either, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import type { AmountInput } from "../../../core/money/parse.js"
 import { CURRENCY_CODE_RULE, isCurrencyCode } from "../../../core/money/currencies.js"
 import { fromIsoString, type Instant } from "../../../core/shared/instant.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { BodyFields } from "../request/body-fields.js"
 
 /**

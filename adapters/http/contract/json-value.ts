@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { isSafeNumber } from "lossless-json"
 import { isJsonNumber } from "./json-codec.js"
 

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { Instant } from "../../../core/shared/instant.js"
 import { MAX_CURSOR_LENGTH } from "../../../core/shared/keyset-page.js"
 import { integerSchema } from "./field-rules.js"

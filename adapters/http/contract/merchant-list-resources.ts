@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { RefundResult, Transaction } from "./payment-resources.js"
 import { Timestamp } from "./value-schemas.js"
 

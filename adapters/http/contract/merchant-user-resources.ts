@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { USER_ROLES } from "../../../core/merchant-users/merchant-user.js"
 import { dataOf, listOf } from "./envelopes.js"
 import { HttpUrl, NullableTimestamp, Timestamp } from "./value-schemas.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { PaymentStatus } from "../../../core/payments/payment.js"
 import { Environment, HttpUrl, Money, PositiveId, Timestamp } from "./value-schemas.js"
 

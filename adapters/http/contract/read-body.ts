@@ -1,4 +1,5 @@
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type { AmountInput } from "../../../core/money/parse.js"
 import type { Instant } from "../../../core/shared/instant.js"
 import type { ValidationFailed } from "../../../core/shared/validation.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { BillingCycle, InvoiceStatus, SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { dataOf, pageOf } from "./envelopes.js"
 import { Environment, Fixed8Amount, HttpUrl, Integer, NullableTimestamp, Timestamp } from "./value-schemas.js"

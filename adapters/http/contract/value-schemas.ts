@@ -1,4 +1,5 @@
-import { ParseResult, Schema } from "effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { ExactNumber } from "../../../core/shared/json-text.js"
 
 /** A decimal sent as a string ("25.00"): no exponent, sign or grouping. */

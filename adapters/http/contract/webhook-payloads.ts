@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { Environment, Integer, Money } from "./value-schemas.js"
 import { EchoedFields } from "./payment-resources.js"

@@ -1,4 +1,4 @@
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 
 // The dashboard's two cookies. Both hold opaque base64url tokens of the kit's own making, which is
 // why the platform's unchecked setter is safe here.

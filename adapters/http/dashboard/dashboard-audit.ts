@@ -1,5 +1,5 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
 import { AuditLog } from "../../../core/audit/audit-log.js"
 import { now } from "../../../core/shared/instant.js"
 import { requestId } from "../endpoint/admin-audit-entry.js"

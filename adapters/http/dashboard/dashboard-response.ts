@@ -1,5 +1,5 @@
-import { HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 
 /**
  * Headers for every dashboard answer: nothing cached (pages show balances and secrets), no script or

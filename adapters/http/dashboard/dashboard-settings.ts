@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http"
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 import type { UserRole } from "../../../core/merchant-users/merchant-user.js"
 import { hmacSha256 } from "../../../core/signing/hmac.js"
 

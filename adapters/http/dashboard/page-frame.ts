@@ -1,5 +1,5 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../../../core/merchants/merchant-scope.js"
 import type { Environment } from "../../../core/shared/environment.js"
 import { readRawBody } from "../request/request-body.js"

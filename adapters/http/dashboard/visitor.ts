@@ -1,5 +1,6 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect, Option } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { MerchantRepository } from "../../../core/merchants/merchant-repository.js"
 import { USER_ROLES, type UserRole } from "../../../core/merchant-users/merchant-user.js"
 import type { DashboardVisitor } from "./dashboard-visitor.js"

@@ -1,5 +1,6 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect, Either } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { AuditLog } from "../../../core/audit/audit-log.js"
 import { Authenticator } from "../../../core/merchants/authenticator.js"
 import { CheckoutConfigCache } from "../../../core/payments/checkout-config.js"

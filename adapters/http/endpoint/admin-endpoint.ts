@@ -1,5 +1,6 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import { AuthThrottle } from "../../../core/rate-limit/auth-throttle.js"
 import { constantTimeEqualHex, sha256Hex } from "../../../core/signing/hmac.js"
 import { renderApiResponse, type ApiResponse } from "../response/api-response.js"

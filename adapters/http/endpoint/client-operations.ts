@@ -1,4 +1,5 @@
-import { Option, SchemaAST } from "effect"
+import * as Option from "effect/Option"
+import * as SchemaAST from "effect/SchemaAST"
 import type { BodyContract } from "../contract/read-body.js"
 import type { Endpoint } from "./endpoint.js"
 

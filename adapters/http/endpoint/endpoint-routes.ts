@@ -1,5 +1,6 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect, type Schema } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
 import { adminEndpoint } from "./admin-endpoint.js"
 import { onTheWire } from "./wire-names.js"

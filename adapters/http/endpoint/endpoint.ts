@@ -1,4 +1,5 @@
-import type { Effect, Schema } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
 import type { BodyContract } from "../contract/read-body.js"
 import type { ErrorTag, Operation } from "../openapi/operation.js"

@@ -1,5 +1,5 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
 import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
 import {
   fingerprint,

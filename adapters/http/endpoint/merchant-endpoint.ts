@@ -1,5 +1,6 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Context, Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import type { AuthenticationFailed } from "../../../core/merchants/authentication-errors.js"
 import { Authenticator, type AuthenticatedMerchant } from "../../../core/merchants/authenticator.js"
 import type { Environment } from "../../../core/shared/environment.js"

@@ -1,5 +1,5 @@
-import type { HttpRouter } from "@effect/platform"
-import { Chunk } from "effect"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Chunk from "effect/Chunk"
 
 interface RoutePattern {
   readonly method: string

@@ -1,5 +1,5 @@
-import { OpenApiJsonSchema } from "@effect/platform"
-import type { Schema } from "effect"
+import * as OpenApiJsonSchema from "@effect/platform/OpenApiJsonSchema"
+import type * as Schema from "effect/Schema"
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../../core/idempotency/idempotency-policy.js"
 import { bodyErrorCodes, bodySchema } from "../contract/read-body.js"
 import { ErrorBody } from "../contract/payment-resources.js"

@@ -1,34 +1,41 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { RouteNotFound } from "../response/edge-errors.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "../response/responses.js"
-import { renderOpenApiDocument } from "./document.js"
-import { referencePage, referenceScript, rendererBundle } from "./reference-page.js"
+
+/**
+ * The document's generator and the reference page load on the first request for them, not with the
+ * kit: most hosts never serve them. (The module loader keeps each once loaded.)
+ */
+const loadDocument = Effect.promise(() => import("./document.js"))
+const loadReferencePage = Effect.promise(() => import("./reference-page.js"))
 
 /** One rendering per public base: the document is the same for every request of a host. */
 const rendered = new Map<string, string>()
 
-const documentText = (serverUrl: string) => {
-  let text = rendered.get(serverUrl)
-  if (text === undefined) {
-    text = renderOpenApiDocument(serverUrl)
-    rendered.set(serverUrl, text)
-  }
-  return text
-}
+const documentText = (serverUrl: string) =>
+  Effect.map(loadDocument, ({ renderOpenApiDocument }) => {
+    let text = rendered.get(serverUrl)
+    if (text === undefined) {
+      text = renderOpenApiDocument(serverUrl)
+      rendered.set(serverUrl, text)
+    }
+    return text
+  })
 
 /** `GET /openapi.json`, `GET /docs` and the reference page's script: unauthenticated, like the spec they show. */
 export const openApiRoutes = HttpRouter.empty.pipe(
   HttpRouter.get(
     "/openapi.json",
-    Effect.map(CheckoutLinks, (links) => HttpServerResponse.text(documentText(links.baseUrl), { contentType: "application/json" }))
+    Effect.flatMap(CheckoutLinks, (links) => Effect.map(documentText(links.baseUrl), (text) => HttpServerResponse.text(text, { contentType: "application/json" })))
   ),
-  HttpRouter.get("/docs", Effect.sync(() => HttpServerResponse.text(referencePage(), { contentType: "text/html; charset=utf-8" }))),
+  HttpRouter.get("/docs", Effect.map(loadReferencePage, ({ referencePage }) => HttpServerResponse.text(referencePage(), { contentType: "text/html; charset=utf-8" }))),
   HttpRouter.get(
     "/docs/scalar.js",
     // Without the optional renderer there is no script: the plain page does not ask for one.
-    Effect.suspend(() => rendererBundle() === undefined ? errorHttpResponse(new RouteNotFound()) : referenceScript.pipe(
+    Effect.flatMap(loadReferencePage, ({ referenceScript, rendererBundle }) => rendererBundle() === undefined ? errorHttpResponse(new RouteNotFound()) : referenceScript.pipe(
       Effect.map((bytes) =>
         HttpServerResponse.uint8Array(bytes, {
           contentType: "text/javascript; charset=utf-8",

@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
 import type { Parameter } from "../contract/parameters.js"
 import type { BodyContract } from "../contract/read-body.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { gatewayIdInPath, type Parameter } from "../contract/parameters.js"
 import { Health, Readiness } from "../contract/payment-resources.js"
 import { dashboardOperations } from "../routes/dashboard-routes.js"

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module"
 import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /** Both pages' head: the same title and viewport, `extra` before it closes. */
 const head = (extra: string) => `<!doctype html>

@@ -1,4 +1,4 @@
-import type { Schema } from "effect"
+import type * as Schema from "effect/Schema"
 import { PAYMENT_EVENT_STATUSES, PaymentEvent, RefundEvent, SUBSCRIPTION_EVENTS, SubscriptionEvent } from "../contract/webhook-payloads.js"
 
 export interface WebhookEvent {

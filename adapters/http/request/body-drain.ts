@@ -1,5 +1,6 @@
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import type { IncomingMessage } from "node:http"
 import { incomingMessageOf } from "./node-body-reader.js"
 

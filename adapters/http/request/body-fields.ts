@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { AmountInput } from "../../../core/money/parse.js"
 import { isEmailAddress, referenceProblem } from "../../../core/shared/text-rules.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"

@@ -1,5 +1,5 @@
 import { IncomingMessage } from "node:http"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { BodyTooLarge, MalformedJson } from "../response/edge-errors.js"
 
 /** The Node request behind a platform request, when the host is node:http (not a fetch-style host). */

@@ -1,5 +1,6 @@
-import { HttpServerRequest } from "@effect/platform"
-import { Effect, Either } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { type Amount, SCALE } from "../../../core/money/amount.js"
 import { parseAmount } from "../../../core/money/parse.js"
 import { fromIsoString, type Instant } from "../../../core/shared/instant.js"

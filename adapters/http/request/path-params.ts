@@ -1,5 +1,5 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
 import { ResourceNotFound } from "../response/edge-errors.js"
 
 /** A positive integer id from the path; anything else names no resource, so it is a 404. */

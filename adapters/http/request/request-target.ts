@@ -1,5 +1,5 @@
-import type { HttpServerRequest } from "@effect/platform"
-import { Option } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Option from "effect/Option"
 
 /** The path and query of a request URL: Node hands over the bare target, a web Request an absolute URL. */
 export const pathAndQuery = (url: string): string => {

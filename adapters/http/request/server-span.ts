@@ -1,5 +1,10 @@
-import { HttpServerRequest, type HttpServerResponse, HttpTraceContext } from "@effect/platform"
-import { Context, Effect, FiberRef, Option } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
 
 /**
  * Middleware: one server span per request, named `METHOD /route/:template` and carrying only the

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { toIsoString } from "../../../core/shared/instant.js"
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import type { Redelivery } from "../../../core/webhooks/delivery-admin.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Failures only the HTTP edge can have; domain errors live beside their features. */
 export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", {

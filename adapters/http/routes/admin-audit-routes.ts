@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { AuditEntry } from "../../../core/audit/audit-entry.js"
 import { listAudit } from "../../../core/audit/list-audit.js"
 import { MerchantId } from "../../../core/shared/ids.js"

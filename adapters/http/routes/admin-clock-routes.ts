@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { ManualClockControl } from "../../../core/shared/manual-clock.js"
 import { endpoint } from "../endpoint/endpoint.js"

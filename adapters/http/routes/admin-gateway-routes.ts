@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { createGateway, listGateways, updateGateway } from "../../../core/gateways/gateway-admin.js"
 import { GatewayId } from "../../../core/shared/ids.js"
 import { endpoint } from "../endpoint/endpoint.js"

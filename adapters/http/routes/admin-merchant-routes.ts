@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantStatus } from "../../../core/merchants/merchant.js"
 import type { AmountInput } from "../../../core/money/parse.js"
 import { createMerchant, endCredentialOverlap, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { MerchantUser } from "../../../core/merchant-users/merchant-user.js"
 import {
   createMerchantUser, deleteMerchantUser, issuePasswordLink, listMerchantUsers, setMerchantUserDisabled

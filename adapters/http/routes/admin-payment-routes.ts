@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { CheckoutAttempt } from "../../../core/payments/checkout-attempts.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import type { PaymentFlag } from "../../../core/payments/payment-flags.js"

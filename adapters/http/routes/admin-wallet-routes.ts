@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { adjustWallet, createWallet, listWallets, setWalletActive } from "../../../core/wallets/wallet-admin.js"
 import { endpoint } from "../endpoint/endpoint.js"

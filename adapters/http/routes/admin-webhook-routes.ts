@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import type { WebhookDelivery } from "../../../core/webhooks/delivery.js"

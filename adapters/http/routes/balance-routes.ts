@@ -1,4 +1,5 @@
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { merchantBalances } from "../../../core/wallets/merchant-balances.js"
 import { Environment, Money } from "../contract/value-schemas.js"
 import { endpoint } from "../endpoint/endpoint.js"

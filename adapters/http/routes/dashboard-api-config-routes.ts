@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { checkoutSettings, updateCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
 import { apiConfigPage } from "../dashboard/api-config-page.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLESHEET } from "../dashboard/dashboard-style.js"
 import { dashboardPage } from "../dashboard/dashboard-page.js"
 

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { DEFAULT_AUDIT_LIMIT, listAudit } from "../../../core/audit/list-audit.js"
 import { auditPage } from "../dashboard/audit-page.js"
 import { answerWith, DashboardAnswer, htmlAnswer } from "../dashboard/dashboard-response.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { liveCredentials } from "../../../core/merchants/live-credentials.js"
 import { endCredentialOverlap, issueCredentials } from "../../../core/merchants/merchant-admin.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"

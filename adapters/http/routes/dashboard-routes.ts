@@ -1,5 +1,5 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
 import { dashboardOperation, dashboardRouter } from "../dashboard/dashboard-page.js"
 import { htmlAnswer } from "../dashboard/dashboard-response.js"
 import { messagePage } from "../dashboard/layout.js"

@@ -1,5 +1,5 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
 import { DEFAULT_PER_PAGE, lastPage } from "../../../core/shared/page.js"
 import { cancelSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"

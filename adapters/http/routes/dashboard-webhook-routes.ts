@@ -1,5 +1,6 @@
-import { HttpRouter } from "@effect/platform"
-import { Effect, Option } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { DEFAULT_EVENT_LIMIT, eventWithAttempts, listEvents, resumePausedTargets } from "../../../core/webhooks/merchant-events.js"
 import { sendTestEvent } from "../../../core/webhooks/test-event.js"
 import * as Parameters from "../contract/event-parameters.js"

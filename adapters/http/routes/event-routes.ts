@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { toIsoString } from "../../../core/shared/instant.js"
 import type { WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { eventWithAttempts, listEvents, recoverEvents, redeliverEvent } from "../../../core/webhooks/merchant-events.js"

@@ -1,5 +1,6 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { Readiness } from "../../../core/shared/readiness.js"
 import { StoreHealth } from "../../../core/shared/store-health.js"
 import { type Health, type Readiness as ReadinessBody } from "../contract/payment-resources.js"

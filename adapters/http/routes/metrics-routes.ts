@@ -1,5 +1,6 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { sampleQueueDepth } from "../../../core/webhooks/queue-depth.js"
 import { CONTENT_TYPE, MetricsExposition } from "../../metrics/prometheus-exposition.js"
 import { ProcessMetrics } from "../../metrics/process-metrics.js"

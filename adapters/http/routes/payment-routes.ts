@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { initiatePayment } from "../../../core/payments/initiate-payment.js"
 import { listPayments } from "../../../core/payments/list-payments.js"
 import { type SimulatedOutcome, simulatePayment, verifyPayment } from "../../../core/payments/verify-payment.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { leftFullyRefunded, type Refund } from "../../../core/refunds/refund.js"
 import { listRefunds } from "../../../core/refunds/list-refunds.js"
 import { refundPayment } from "../../../core/refunds/refund-payment.js"

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { SiteInfo } from "../contract/payment-resources.js"

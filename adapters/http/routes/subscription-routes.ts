@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { cancelSubscription, renewSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"

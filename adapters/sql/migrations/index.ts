@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { orStorageError } from "../storage-errors.js"
 import initial from "./0001_initial.js"
 import scheduler from "./0002_scheduler.js"
