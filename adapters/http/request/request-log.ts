@@ -1,5 +1,5 @@
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
 
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/

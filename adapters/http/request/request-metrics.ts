@@ -1,4 +1,7 @@
-import { Context, Metric, MetricKey, MetricLabel } from "effect"
+import * as Context from "effect/Context"
+import * as Metric from "effect/Metric"
+import * as MetricKey from "effect/MetricKey"
+import * as MetricLabel from "effect/MetricLabel"
 import { secondsBoundaries } from "../../../core/shared/metrics.js"
 
 const requestsTotal = MetricKey.counter("merchant_payments_http_requests_total", {
