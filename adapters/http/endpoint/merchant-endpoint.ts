@@ -62,8 +62,8 @@ export const merchantEndpoint = <E extends ApiError, R>(
     const run = handler.pipe(
       Effect.map(renderApiResponse),
       Effect.catchAll(renderError),
-      Effect.provideService(CurrentMerchant, caller),
-      Effect.provideService(RawBody, rawBody)
+      // One provision of both: each one copies the fiber's context (and its FiberRefs) twice.
+      Effect.provide(Context.add(Context.make(CurrentMerchant, caller), RawBody, rawBody))
     )
     return request.method === "POST" ? yield* idempotent(caller, rawBody, run) : yield* run
   }).pipe(
