@@ -1,4 +1,5 @@
 // `npm run bench [-- --duration N --warmup N --skip-build]` measures, in one run on this machine:
+// what loading costs (import-cost.mjs: bare node, Express, the kit's package imported and started),
 // the hand-written twin (twin-server.mjs: Express 5 + better-sqlite3 with the signature check and
 // nothing else), the hellos of bare node:http, Express 5 and @effect/platform, the durable-commit
 // ceilings (SQLite one-row commits with the kit's pragmas; PostgreSQL one-row inserts at the bench's
@@ -20,6 +21,7 @@ import { cpuCount, describePinning, pinThisProcessToLoadCore } from "./pinning.m
 import { printCeilingTable, printContext, printFailures, printHttpTable, printKitVersusTwin } from "./report.mjs"
 import { createKitMerchant, prepareRoute, ROUTES, twinCredentials } from "./routes.mjs"
 import { runSoak } from "./soak.mjs"
+import { measureImportCost, printImportCost } from "./import-cost.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
@@ -199,6 +201,8 @@ const main = async () => {
     return
   }
   printHeader()
+  printImportCost(measureImportCost(ROOT))
+  console.log("")
   const http = []
   for (const [label, script] of [["bare node:http hello", "bare-server.mjs"], ["Express 5 hello", "express-hello.mjs"], ["@effect/platform hello", "platform-hello.mjs"]]) {
     http.push(await benchHello(label, script))
