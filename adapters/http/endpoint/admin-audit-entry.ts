@@ -8,6 +8,7 @@ import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { sha256Hex } from "../../../core/signing/hmac.js"
 import { WalletRepository } from "../../../core/wallets/wallet-repository.js"
 import { clientAddress } from "../request/request-target.js"
+import { WHOLE_ID } from "../request/path-params.js"
 
 /** What the audit log needs to know of the declaration behind an admin call. */
 export interface AuditedOperation {
@@ -42,7 +43,6 @@ export const bodyFieldNames = (raw: Uint8Array): ReadonlyArray<string> => {
   return Object.keys(parsed).sort().slice(0, MAX_FIELDS).map((name) => name.slice(0, MAX_FIELD_NAME))
 }
 
-const WHOLE_ID = /^[1-9][0-9]{0,14}$/
 const MERCHANT_ROUTE = "/admin/v1/merchants/{id}"
 const WALLET_ROUTE = "/admin/v1/wallets/{id}"
 

@@ -7,6 +7,7 @@ import { linkTo, type PageFrame } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
 import { problemText } from "../dashboard/page-problems.js"
 import { dashboardPage, HTML_PAGE } from "../dashboard/dashboard-page.js"
+import { WHOLE_ID } from "../request/path-params.js"
 
 const page = (frame: PageFrame, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
   Effect.map(checkoutSettings(scopeOf(frame)), (settings) =>
@@ -18,7 +19,6 @@ const show = answerWith(Effect.gen(function*() {
   return yield* page(frame, 200, saved ? { notice: "Saved. The next checkout page offers exactly this." } : {})
 }))
 
-const WHOLE = /^[1-9]\d{0,14}$/
 
 /**
  * Saves what the form ticked. Every available gateway ticked is no restriction at all (so a gateway
@@ -30,7 +30,7 @@ const save = answerWith(Effect.gen(function*() {
   const { form, frame } = yield* postedForm
   yield* requireOwner(frame)
   const current = yield* checkoutSettings(scopeOf(frame))
-  const ticked = form.getAll("gateway_ids").filter((id) => WHOLE.test(id)).map(Number)
+  const ticked = form.getAll("gateway_ids").filter((id) => WHOLE_ID.test(id)).map(Number)
   const added = (form.get("add_currencies") ?? "").split(/[\s,]+/).filter((code) => code !== "").map((code) => code.toUpperCase())
   const currencies = [...new Set([...form.getAll("currencies"), ...added])]
   const available = current.gateways.filter((gateway) => gateway.available).map((gateway) => Number(gateway.id))

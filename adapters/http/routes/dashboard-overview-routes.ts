@@ -14,13 +14,13 @@ import { pageFrame, requestQuery, scopeOf } from "../dashboard/page-frame.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { statementPage } from "../dashboard/statement-page.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
+import { WHOLE_ID } from "../request/path-params.js"
 
 const home = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
   return htmlAnswer(200, overviewPage({ frame, money: yield* moneyText, figures: yield* overview(scopeOf(frame)) }))
 }))
 
-const WHOLE = /^[1-9]\d{0,14}$/
 
 const walletMissing = (frame: PageFrame) =>
   new DashboardAnswer(htmlAnswer(404, messagePage(frame.home, "No such wallet", "There is no wallet with that id here.", { href: linkTo(frame, "/statements"), label: "Statements" })))
@@ -32,7 +32,7 @@ const statements = answerWith(Effect.gen(function*() {
   const query = yield* requestQuery
   const wallets = [...yield* merchantBalances(scope)]
   const asked = query.get("wallet")
-  if (asked !== null && !WHOLE.test(asked)) return yield* Effect.fail(walletMissing(frame))
+  if (asked !== null && !WHOLE_ID.test(asked)) return yield* Effect.fail(walletMissing(frame))
   const walletId = asked === null ? wallets[0]?.id : WalletId(Number(asked))
   const money = yield* moneyText
   if (walletId === undefined) return htmlAnswer(200, statementPage({ frame, money, wallets, statement: undefined, next: undefined, first: undefined }))
@@ -58,7 +58,7 @@ const statements = answerWith(Effect.gen(function*() {
 const csv = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
   const text = (yield* HttpRouter.params)["wallet_id"] ?? ""
-  if (!WHOLE.test(text)) return yield* Effect.fail(walletMissing(frame))
+  if (!WHOLE_ID.test(text)) return yield* Effect.fail(walletMissing(frame))
   const lines = yield* statementCsv(scopeOf(frame), WalletId(Number(text))).pipe(Effect.catchTag("WalletNotFound", () => Effect.fail(walletMissing(frame))))
   return HttpServerResponse.stream(lines.pipe(Stream.encodeText), {
     contentType: "text/csv; charset=utf-8",
