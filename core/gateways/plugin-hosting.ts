@@ -16,7 +16,7 @@ import {
 } from "./gateway-plugin.js"
 import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
-import { currentTraceparent } from "../shared/trace-context.js"
+import { currentTraceparent, withSpanWhenTraced } from "../shared/trace-context.js"
 
 export const DEFAULT_PLUGIN_CALL_TIMEOUT_MILLIS = 10_000
 
@@ -118,7 +118,7 @@ const guardedCall = <A, I>(
     }
     yield* Effect.logInfo("plugin call").pipe(Effect.annotateLogs({ ...fields, outcome: outcomeText(result.right) }))
     return result.right
-  }).pipe(Effect.withSpan(`plugin ${call}`, {
+  }).pipe(withSpanWhenTraced(`plugin ${call}`, {
     kind: "client",
     captureStackTrace: false,
     attributes: {

@@ -5,6 +5,7 @@ import * as Schema from "effect/Schema"
 import type { Parameter } from "../contract/parameters.js"
 import { routerPath } from "../endpoint/endpoint-routes.js"
 import type { Operation, OtherResponse } from "../openapi/operation.js"
+import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
 
 type PageHandler = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, unknown>
 
@@ -66,7 +67,7 @@ export const dashboardRouter = <const Pages extends ReadonlyArray<DashboardPage>
       page.method.toUpperCase() as "GET" | "POST",
       routerPath(page.path),
       // The router's context is typed once, below, from every page's handler.
-      Effect.withSpan(page.handler, page.operationId, { captureStackTrace: false }) as unknown as HttpRouter.Route.Handler<never, never>
+      withSpanWhenTraced(page.handler, page.operationId, { captureStackTrace: false }) as unknown as HttpRouter.Route.Handler<never, never>
     ))) as HttpRouter.HttpRouter<
       Effect.Effect.Error<Pages[number]["handler"]>,
       HttpRouter.HttpRouter.ExcludeProvided<Effect.Effect.Context<Pages[number]["handler"]>>

@@ -6,6 +6,7 @@ import { adminEndpoint } from "./admin-endpoint.js"
 import { onTheWire } from "./wire-names.js"
 import { type CurrentMerchant, merchantEndpoint } from "./merchant-endpoint.js"
 import type { Endpoint, EndpointRequirements } from "./endpoint.js"
+import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
 
 /** The router's form of an OpenAPI path template: `{trxId}` is `:trxId`. */
 export const routerPath = (template: string): HttpRouter.PathInput =>
@@ -18,7 +19,7 @@ const schemeOptions = (endpoint: Endpoint<Schema.Schema.AnyNoContext, unknown>) 
 const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
   // The one place every API route reaches its use case: one span each, named by its operationId.
   const answer = endpoint.handler.pipe(
-    Effect.withSpan(endpoint.operationId, { captureStackTrace: false }),
+    withSpanWhenTraced(endpoint.operationId, { captureStackTrace: false }),
     Effect.map((body) => ({ status: endpoint.success.status, body })),
     Effect.mapError((error) => (error._tag === "ValidationFailed" ? onTheWire(error, endpoint.wireNames) : error))
   )

@@ -28,7 +28,6 @@ export const withRequestEdge = (templateOf: (method: string, pathname: string) =
     const answer = (requestId: string) =>
       app.pipe(
         Effect.flatMap((response) => drainUnreadBody(request, response)),
-        Effect.annotateLogs("request_id", requestId),
         Effect.map(HttpServerResponse.setHeaders({ ...EDGE_HEADERS, "x-request-id": requestId })),
         Effect.onExit((exit) => {
           const status = Exit.isSuccess(exit) ? exit.value.status : undefined
@@ -37,8 +36,11 @@ export const withRequestEdge = (templateOf: (method: string, pathname: string) =
             const queryStart = request.url.indexOf("?")
             countRequest(templateOf(request.method, queryStart === -1 ? request.url : request.url.slice(0, queryStart)), request.method, status, elapsed / 1000)
           }
-          return requestLine(request.method, loggedPath(request.url), status, Math.round(elapsed), requestId)
-        })
+          return requestLine(request.method, loggedPath(request.url), status, Math.round(elapsed))
+        }),
+        // One scoped annotation for the handler's lines and the request line alike: each copies
+        // the fiber's references twice.
+        Effect.annotateLogs("request_id", requestId)
       )
     const presented = presentedRequestId(request)
     return presented !== undefined ? answer(presented) : Effect.flatMap(Context.unsafeGet(context, Ids).uuid, answer)

@@ -27,11 +27,11 @@ export const presentedRequestId = (request: HttpServerRequest.HttpServerRequest)
 
 /**
  * The one line a request leaves when it ends: method, path (as `loggedPath` writes it), status and
- * duration, under its request id; a request cut off before its answer is a warning. Nothing from
- * headers or body is logged. (Part of the request edge, request-edge.ts.)
+ * duration, under the request id the edge annotates; a request cut off before its answer is a
+ * warning. Nothing from headers or body is logged. (Part of the request edge, request-edge.ts.)
  */
-export const requestLine = (method: string, path: string, status: number | undefined, durationMs: number, requestId: string) => {
+export const requestLine = (method: string, path: string, status: number | undefined, durationMs: number) => {
   const fields = { method, path, status: status ?? null, duration_ms: durationMs }
   const shown = `${method} ${path} ${status ?? "aborted"} ${durationMs}ms`
-  return Effect.annotateLogs(status === undefined ? Effect.logWarning(shown, fields) : Effect.logInfo(shown, fields), "request_id", requestId)
+  return status === undefined ? Effect.logWarning(shown, fields) : Effect.logInfo(shown, fields)
 }

@@ -16,6 +16,7 @@ import { merchantReturnUrl } from "../checkout/merchant-return.js"
 import { type Locale, localeOfTag, negotiateLocale } from "../checkout/locale.js"
 import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
 import { readRawBody } from "../request/request-body.js"
+import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
 
 /** Why a checkout request ends on an explanatory page instead of the flow. */
 class PageAnswer {
@@ -197,7 +198,7 @@ const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<st
     const tail = (yield* HttpRouter.params)["*"] ?? ""
     for (const [pattern, handler, span] of routes) {
       const match = pattern.exec(tail)
-      if (match !== null) return yield* Effect.withSpan(handler(...match.slice(1)), span, { captureStackTrace: false })
+      if (match !== null) return yield* withSpanWhenTraced(handler(...match.slice(1)), span, { captureStackTrace: false })
     }
     return htmlResponse(404, notFound((yield* pageLanguage).locale).html)
   })
