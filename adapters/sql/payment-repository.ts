@@ -7,6 +7,7 @@ import { Amount, ATOMS_PER_UNIT, MAX_BALANCE } from "../../core/money/amount.js"
 import { type NewPayment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
 import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
+import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
 import { rowMapper } from "./row-mapper.js"
 import { PaymentRow, toPayment } from "./payment-rows.js"
@@ -65,6 +66,7 @@ export const layer = Layer.effect(
   PaymentRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const read = readRows(yield* DirectReads)
     // The status verify would answer: an expired pending payment is failed the moment anyone looks.
     const statusAt = (status: PaymentStatus | undefined, now: Instant) => {
       switch (status) {
@@ -114,11 +116,10 @@ export const layer = Layer.effect(
         })
         return inserted.pipe(dbCall)
       },
-      findByTrxId: (trxId) => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`.pipe(Effect.flatMap(payments.first), dbCall),
+      findByTrxId: (trxId) => read(sql`SELECT * FROM payments WHERE trx_id = ${trxId}`).pipe(Effect.flatMap(payments.first)),
       findScoped: (merchantId, environment, trxId) =>
-        sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
-          Effect.flatMap(payments.first),
-          dbCall
+        read(sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`).pipe(
+          Effect.flatMap(payments.first)
         ),
       // PostgreSQL locks the row; SQLite needs nothing more: its write transactions run one at a time.
       findScopedForUpdate: (merchantId, environment, trxId) =>

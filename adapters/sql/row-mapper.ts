@@ -1,14 +1,21 @@
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { StorageError } from "../../core/shared/storage-error.js"
+import { toStorageError } from "./storage-errors.js"
 
 /**
  * Decodes what a statement returned with a row schema and maps it to the domain type: the one
- * piece of plumbing every repository needs, so each only states its row shape and its mapping.
+ * piece of plumbing every repository needs, so each only states its row shape and its mapping. The
+ * decoder is compiled once and run synchronously; a row that does not decode is a StorageError.
  */
 export const rowMapper = <Row, Encoded, A>(row: Schema.Schema<Row, Encoded>, toDomain: (row: Row) => A) => {
-  const decodeAll = Schema.decodeUnknown(Schema.Array(row))
-  const all = (rows: ReadonlyArray<unknown>) => Effect.map(decodeAll(rows), (decoded) => decoded.map(toDomain))
+  const decodeAll = Schema.decodeUnknownEither(Schema.Array(row))
+  const all = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<A>, StorageError> => {
+    const decoded = decodeAll(rows)
+    return Either.isRight(decoded) ? Effect.succeed(decoded.right.map(toDomain)) : Effect.fail(toStorageError(decoded.left))
+  }
   const first = (rows: ReadonlyArray<unknown>) => Effect.map(all(rows.slice(0, 1)), (items) => Option.fromNullable(items[0]))
   return {
     all,

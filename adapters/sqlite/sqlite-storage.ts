@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
+import * as DirectReader from "./direct-reader.js"
 import * as GroupCommit from "./group-commit.js"
 
 export interface SqliteStorageConfig {
@@ -46,7 +47,11 @@ export const clientLayer = (config: SqliteStorageConfig) =>
 
 /**
  * Every storage port on one SQLite file: the embedded default. Its SqlClient joins concurrent
- * transactions into one durable commit (group commit), for every repository alike.
+ * transactions into one durable commit (group commit), for every repository alike, and reads
+ * outside a transaction go to a read-only connection of their own (direct-reader.ts).
  */
 export const layer = (config: SqliteStorageConfig) =>
-  sqlStorageLayer.pipe(Layer.provideMerge(GroupCommit.layer.pipe(Layer.provide(clientLayer(config)))))
+  sqlStorageLayer.pipe(
+    Layer.provideMerge(Layer.merge(GroupCommit.layer, DirectReader.layer(config.filename))),
+    Layer.provide(clientLayer(config))
+  )
