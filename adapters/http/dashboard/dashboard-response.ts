@@ -1,5 +1,6 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import { wholeText } from "../response/whole-text.js"
 
 /**
  * Headers for every dashboard answer: nothing cached (pages show balances and secrets), no script or
@@ -16,7 +17,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 }
 
 export const htmlAnswer = (status: number, html: string, headers: Readonly<Record<string, string>> = {}) =>
-  HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
+  wholeText(html, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
 
 /** After a form: 303 so a reload never posts twice. */
 export const seeOther = (location: string, headers: Readonly<Record<string, string>> = {}) =>

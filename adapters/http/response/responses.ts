@@ -1,10 +1,10 @@
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { Instant, toIsoString } from "../../../core/shared/instant.js"
 import type { ApiError } from "./api-error.js"
 import { describeError, type ErrorDescription, SERVER_ERROR } from "./error-table.js"
 import { renderJson } from "../contract/json-codec.js"
+import { wholeText } from "./whole-text.js"
 
 /** A response rendered to its exact text: what is sent, and what an idempotent replay sends again. */
 export interface RenderedResponse {
@@ -20,7 +20,7 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
 })
 
 export const toHttpResponse = (response: RenderedResponse) =>
-  HttpServerResponse.text(response.text, { status: response.status, contentType: "application/json", headers: response.headers })
+  wholeText(response.text, { status: response.status, contentType: "application/json", headers: response.headers })
 
 const renderDescribed = (described: ErrorDescription): Effect.Effect<RenderedResponse> =>
   Effect.map(Clock.currentTimeNanos, (nanos) =>

@@ -17,6 +17,7 @@ import { type Locale, localeOfTag, negotiateLocale } from "../checkout/locale.js
 import { checkoutPage, gatewayPage, messagePage } from "../checkout/pages.js"
 import { readRawBody } from "../request/request-body.js"
 import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
+import { wholeText } from "../response/whole-text.js"
 
 /** Why a checkout request ends on an explanatory page instead of the flow. */
 class PageAnswer {
@@ -24,7 +25,7 @@ class PageAnswer {
 }
 
 const htmlResponse = (status: number, html: string) =>
-  HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8", headers: PAGE_HEADERS })
+  wholeText(html, { status, contentType: "text/html; charset=utf-8", headers: PAGE_HEADERS })
 
 /**
  * The customer's language: the `locale` query parameter, else Accept-Language (checkout/locale.ts).
