@@ -3,6 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import type { IncomingMessage } from "node:http"
 import { incomingMessageOf } from "./node-body-reader.js"
+import { carriesBody } from "./request-body.js"
 
 /**
  * How much of a body nobody read (an oversized upload, a refused caller's body) is read and thrown
@@ -44,7 +45,12 @@ const drain = (incoming: IncomingMessage) =>
     return Effect.sync(cleanup)
   })
 
-const unread = (incoming: IncomingMessage): boolean => !incoming.complete && !incoming.readableEnded && !incoming.destroyed
+/**
+ * A request that declares no body has nothing unread, even while Node has not yet marked it complete
+ * (it does so after the request event, and an answer ready at once would otherwise wait on a drain).
+ */
+const unread = (request: HttpServerRequest.HttpServerRequest, incoming: IncomingMessage): boolean =>
+  carriesBody(request) && !incoming.complete && !incoming.readableEnded && !incoming.destroyed
 
 /**
  * Before the answer goes out, whatever body the client is still sending is drained, so the answer
@@ -53,7 +59,7 @@ const unread = (incoming: IncomingMessage): boolean => !incoming.complete && !in
  */
 export const drainUnreadBody = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
   const incoming = incomingMessageOf(request)
-  if (incoming === undefined || !unread(incoming)) return Effect.succeed(response)
+  if (incoming === undefined || !unread(request, incoming)) return Effect.succeed(response)
   const declared = Number(request.headers["content-length"] ?? "0")
   const closing = HttpServerResponse.setHeader(response, "connection", "close")
   if (declared > DRAIN_BYTES) return Effect.succeed(closing)

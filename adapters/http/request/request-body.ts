@@ -45,7 +45,11 @@ export const readRawBody = Effect.gen(function*() {
 /** `application/json`, with or without parameters (charset): spec 4.1 names no other type. */
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
 
-const carriesBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
+/**
+ * Whether a request has a body at all: HTTP/1.1 frames one only by Transfer-Encoding or a non-zero
+ * Content-Length, whatever the method.
+ */
+export const carriesBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
   request.headers["transfer-encoding"] !== undefined ||
   (request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0")
 
