@@ -5,7 +5,8 @@
 // ceilings (SQLite one-row commits with the kit's pragmas; PostgreSQL one-row inserts at the bench's
 // concurrency), and the kit's standalone host on SQLite and, when DATABASE_URL is postgres://, on that
 // database too (the host migrates it and writes rows: use a throw-away one). Each kit row is printed
-// as a ratio to its twin. `--metrics-off` adds the kit on SQLite with METRICS=off beside the default
+// as a ratio to its twin, and with PostgreSQL the subscription scheduler's rows at 10,000 and 200,000
+// subscriptions (scheduler-scale.mjs). `--metrics-off` adds the kit on SQLite with METRICS=off beside the default
 // (metrics on), in the same run: what counting costs. `--soak SECONDS` runs the soak of soak.mjs instead. Numbers only, never an
 // exit code: the issue's targets are for a reader of the output.
 import { spawnSync } from "node:child_process"
@@ -15,10 +16,10 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { runLoad, runPostgresInserts, runSqliteCommits } from "./load.mjs"
+import { runLoad, runPostgresInserts, runSchedulerScale, runSqliteCommits } from "./load.mjs"
 import { freePort, killNow, logTail, peakRssMiB, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
 import { cpuCount, describePinning, pinThisProcessToLoadCore } from "./pinning.mjs"
-import { printCeilingTable, printContext, printFailures, printHttpTable, printKitVersusTwin } from "./report.mjs"
+import { printCeilingTable, printContext, printFailures, printHttpTable, printKitVersusTwin, printSchedulerTable } from "./report.mjs"
 import { createKitMerchant, prepareRoute, ROUTES, twinCredentials } from "./routes.mjs"
 import { runSoak } from "./soak.mjs"
 import { measureImportCost, printImportCost } from "./import-cost.mjs"
@@ -220,6 +221,14 @@ const main = async () => {
   printKitVersusTwin(http)
   console.log("")
   printContext(http, durable)
+  if (postgresUrl !== undefined) {
+    // After the HTTP rows, so the scheduler's databases and ticks never share the machine with a load.
+    console.log("")
+    // Its own throw-away databases need CREATEDB: without it the other rows still stand.
+    await runSchedulerScale(postgresUrl).then(printSchedulerTable, (error) => console.log(`scheduler rows not measured: ${error.message}`))
+  } else {
+    console.log("\nscheduler rows: set DATABASE_URL to a postgres:// URL whose user may create databases (the scheduler runs on PostgreSQL)")
+  }
   printFailures([...http, ...durable])
 }
 

@@ -72,4 +72,22 @@ export const runSqliteCommits = (options) => runScript("sqlite-commits.mjs", opt
  * @param {{ url: string, clients: number, warmupSeconds: number, durationSeconds: number }} options
  * @returns {Promise<LoadResult & { synchronousCommit: string, fsync: string }>}
  */
+/** The subscription scheduler at two table sizes on throw-away databases beside `url` (scheduler-scale.mjs). */
+export const runSchedulerScale = (url) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(HERE, "scheduler-scale.mjs"), "--skip-build"], {
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (chunk) => (out += chunk))
+    child.stderr.on("data", (chunk) => (out += chunk))
+    child.once("error", reject)
+    child.once("exit", (code) => {
+      const line = out.split("\n").find((text) => text.startsWith("BENCH_JSON "))
+      if (code !== 0 || line === undefined) return reject(new Error(`scheduler-scale.mjs failed (exit ${code}):\n${out}`))
+      resolve(JSON.parse(line.slice("BENCH_JSON ".length)))
+    })
+  })
+
 export const runPostgresInserts = (options) => runScript("pg-inserts.mjs", options, loadPrefix)

@@ -85,3 +85,23 @@ export const printFailures = (rows) => {
     }
   }
 }
+
+/**
+ * The subscription scheduler at two table sizes (scheduler-scale.mjs): time per processed
+ * subscription, wall and this process's CPU, after the first tick, and how flat it stays.
+ * @param {Array<{ rows: number, due: number, ticks: number, processed: number, failed: number, wallMsPerSubscription: number, cpuMsPerSubscription: number }>} rows
+ */
+export const printSchedulerTable = (rows) => {
+  printTable(
+    ["scheduler (PostgreSQL)", "due", "ticks of 1,000", "processed", "failed", "wall ms per subscription", "CPU ms per subscription"],
+    rows.map((row) => [
+      `${row.rows.toLocaleString("en")} subscriptions`, String(row.due), String(row.ticks), String(row.processed), String(row.failed),
+      fixed(row.wallMsPerSubscription, 3), fixed(row.cpuMsPerSubscription, 3)
+    ])
+  )
+  const [small, large] = rows
+  if (small !== undefined && large !== undefined) {
+    console.log(`CPU per subscription ${large.rows.toLocaleString("en")} / ${small.rows.toLocaleString("en")} rows: ` +
+      `${ratio(large.cpuMsPerSubscription, small.cpuMsPerSubscription)} (targets: <= 1 ms of CPU per subscription, flat)`)
+  }
+}
