@@ -118,32 +118,33 @@ export const layer = Layer.effect(
       enqueue: (delivery) =>
         Effect.gen(function*() {
           const at = yield* now
-          const last = yield* sql`SELECT MAX(sequence) AS n FROM webhook_deliveries
-            WHERE merchant_id = ${delivery.merchantId} AND environment = ${delivery.environment} AND object_id = ${delivery.objectId}`
-          const sequence = (yield* Schema.decodeUnknown(Schema.NullOr(SafeInt))(last[0]?.["n"] ?? null)) ?? 0
-          const rows = yield* sql`INSERT INTO webhook_deliveries ${
-            sql.insert({
-              id: delivery.id,
-              merchant_id: delivery.merchantId,
-              environment: delivery.environment,
-              event: delivery.event,
-              url: delivery.url,
-              target: deliveryTarget(delivery.url),
-              body: delivery.body,
-              signing_secret: delivery.signingSecret,
-              object_id: delivery.objectId,
-              sequence: sequence + 1,
-              status: PENDING,
-              attempts: 0,
-              next_attempt_at: delivery.nextAttemptAt,
-              last_error: null,
-              last_status_code: null,
-              lease_owner: null,
-              lease_until: null,
-              created_at: at,
-              updated_at: at
-            })
-          } RETURNING *`
+          const columns = {
+            id: delivery.id,
+            merchant_id: delivery.merchantId,
+            environment: delivery.environment,
+            event: delivery.event,
+            url: delivery.url,
+            target: deliveryTarget(delivery.url),
+            body: delivery.body,
+            signing_secret: delivery.signingSecret,
+            object_id: delivery.objectId,
+            status: PENDING,
+            attempts: 0,
+            next_attempt_at: delivery.nextAttemptAt,
+            last_error: null,
+            last_status_code: null,
+            lease_owner: null,
+            lease_until: null,
+            created_at: at,
+            updated_at: at
+          }
+          // The object's next sequence is read by the INSERT itself: one statement (on PostgreSQL one
+          // round trip) per event instead of a lookup and then the row.
+          const next = sql`(SELECT COALESCE(MAX(sequence), 0) + 1 FROM webhook_deliveries
+            WHERE merchant_id = ${delivery.merchantId} AND environment = ${delivery.environment} AND object_id = ${delivery.objectId})`
+          const values = sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), next])
+          const rows = yield* sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
+            VALUES (${values}) RETURNING *`
           return yield* deliveries.one(rows)
         }).pipe(dbCall),
 
