@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as HttpApp from "@effect/platform/HttpApp"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Logging from "../../adapters/logging/logger-layer.js"
@@ -10,6 +9,7 @@ import { type AdminApi, makeAdminApi } from "./in-process-admin.js"
 import { mountedApp } from "./mounted-app.js"
 import { type NodeHandler, nodeHandler } from "./node-handler.js"
 import { assemble, type MerchantPaymentsOptions } from "./options.js"
+import { makeNodeHandler } from "../../adapters/http/node/node-handler.js"
 
 export interface MerchantPayments {
   /** `(req, res, next?)`: mount it on node:http, Express or Fastify; it answers only under `basePath`. */
@@ -49,7 +49,7 @@ export const createMerchantPayments = async (options: MerchantPaymentsOptions): 
     throw error
   })
   const app = mountedApp(basePath, manualClock)
-  const serve = await runtime.runPromise(NodeHttpServer.makeHandler(app))
+  const serve = await runtime.runPromise(makeNodeHandler(app))
   const fetch = HttpApp.toWebHandlerRuntime(built)(app)
 
   let inFlight = 0

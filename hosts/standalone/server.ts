@@ -1,10 +1,9 @@
 import { createServer as createNetServer } from "node:net"
 import * as HttpServer from "@effect/platform/HttpServer"
-// The module, not the package index: the index also loads the cluster runtime, a quarter second of every start.
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as NodeServer from "../../adapters/http/node/node-http-server.js"
 import * as Logging from "../../adapters/logging/logger-layer.js"
 import { tracingLayer } from "../../adapters/tracing/tracing-layer.js"
 import type { PluginEntry } from "../../core/gateways/gateway-plugin-registry.js"
@@ -54,7 +53,7 @@ export const serverLayer = (config: HostConfig, secrets: HostSecrets, options: S
   const logging = Logging.layer({ ...config.logging, ...(options.logSink !== undefined ? { write: options.logSink } : {}) })
   const served = Layer.unwrapEffect(Effect.map(assembled, ({ basePath, kit, manualClock, tracing }) =>
     Layer.mergeAll(HttpServer.serve(mountedApp(basePath, manualClock)), listeningLine, notReadyOnShutdown).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
+      Layer.provideMerge(NodeServer.layer(() => createGracefulServer(config.http), { port: config.port, host: config.host })),
       Layer.provideMerge(Layer.effect(DemoSeed, demo)),
       Layer.provideMerge(kitLayer(kit)),
       // Without OTEL_EXPORTER_OTLP_ENDPOINT no span is made anywhere: @effect/sql makes one per

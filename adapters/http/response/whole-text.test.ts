@@ -1,6 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { makeNodeHandler } from "../node/node-handler.js"
 import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
 import { wholeText } from "./whole-text.js"
@@ -8,7 +8,7 @@ import { wholeText } from "./whole-text.js"
 describe("a whole text answer", () => {
   it("goes out over Node with its byte length, not chunked, for any text", async () => {
     const text = "{\"description\":\"Café ✓ 🧾\"}"
-    const handler = await Effect.runPromise(NodeHttpServer.makeHandler(Effect.succeed(wholeText(text, { status: 201, contentType: "application/json", headers: { "x-kept": "yes" } }))))
+    const handler = await Effect.runPromise(makeNodeHandler(Effect.succeed(wholeText(text, { status: 201, contentType: "application/json", headers: { "x-kept": "yes" } }))))
     const server = createServer(handler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
