@@ -9,11 +9,11 @@ import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
-import { PaymentRow, toPayment } from "./payment-rows.js"
+import { rowDecoder, rowMapper } from "./row-mapper.js"
+import { paymentFromRow } from "./payment-rows.js"
 import { Int64, SafeInt } from "./columns.js"
 
-const payments = rowMapper(PaymentRow, toPayment)
+const payments = rowDecoder(paymentFromRow)
 
 const totals = rowMapper(
   Schema.Struct({ currency: Schema.String, count: SafeInt, units: Int64, atoms: Int64 }),
