@@ -17,7 +17,9 @@ const run = promisify(execFile)
  * against the URL a module resolves to (node_modules may be a link: the pattern reads the package).
  */
 const WATCHED = {
-  kit: String.raw`/dist/hosts/kit-layer\.js$|/dist/adapters/http/app\.js$|/node_modules/@effect/platform-node/`,
+  kit: String.raw`/dist/hosts/kit-layer\.js$|/dist/adapters/http/app\.js$`,
+  // The platform's Node server (and the ws, undici and worker code it brings): the kit serves Node itself.
+  platformNode: String.raw`/node_modules/@effect/platform-node/`,
   pg: String.raw`/node_modules/(pg|@effect/sql-pg)/`,
   sqlite: String.raw`/node_modules/(better-sqlite3|@effect/sql-sqlite-node)/`,
   stripe: String.raw`/node_modules/stripe/`,
@@ -96,7 +98,7 @@ describe("what the package loads only when asked", () => {
     expect(found).toEqual([])
   })
 
-  it("importing it loads no kit, driver, Stripe client, OpenAPI generator or metrics SDK; a kit on SQLite loads the rest when asked", async () => {
+  it("importing it loads no kit, driver, Stripe client, OpenAPI generator or metrics SDK; a kit on SQLite loads the rest when asked, never the platform's Node server", async () => {
     await ensureBuilt()
     const scratch = mkdtempSync(join(tmpdir(), "mp-lazy-loading-"))
     try {

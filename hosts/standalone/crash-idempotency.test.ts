@@ -10,7 +10,9 @@ import type { HttpResult, Target } from "../../conformance/http/signing.js"
 import { crash, freePort, type Host, killSurvivors, ROOT, startHost, stopAll, withHostReports } from "./testing/child-hosts.js"
 
 const ADMIN_TOKEN = "crash-idempotency-admin-token"
-const PAYMENTS = 4
+// More keys than one group commit carries (64 on SQLite): the answers of the first batch come together,
+// and the kill must still find some in flight.
+const PAYMENTS = 10
 const REFUNDS_PER_PAYMENT = 10
 
 interface KeyedRefund {
@@ -29,7 +31,7 @@ const send = (shop: Shop, request: KeyedRefund): Promise<HttpResult> =>
  * transaction, a committed refund could leave its key "in flight" and be refunded a second time.
  */
 const crashCase = (store: string, env: () => Readonly<Record<string, string>>) =>
-  it(`${store}: SIGKILL during 40 keyed refunds, then every unanswered one resent: each key refunds exactly once`, async () => {
+  it(`${store}: SIGKILL during 100 keyed refunds, then every unanswered one resent: each key refunds exactly once`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "mp-crash-idem-"))
     const port = String(await freePort())
     let first: Host | undefined
@@ -44,7 +46,7 @@ const crashCase = (store: string, env: () => Readonly<Record<string, string>>) =
       const requests: Array<KeyedRefund> = trxIds.flatMap((trxId) =>
         Array.from({ length: REFUNDS_PER_PAYMENT }, (_, i) => ({ key: `refund-${trxId}-${i}`, trxId })))
 
-      // All 40 at once; the host dies once a few have been answered, with the rest in flight.
+      // All 100 at once; the host dies once a few have been answered, with the rest in flight.
       const answers = new Map<string, HttpResult>()
       const flights = requests.map((request) =>
         send(shop, request).then((result) => void answers.set(request.key, result), () => undefined))
