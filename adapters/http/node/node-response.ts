@@ -16,24 +16,24 @@ const headersOf = (response: HttpServerResponse.HttpServerResponse): OutgoingHtt
 const writeHead = (node: ServerResponse, response: HttpServerResponse.HttpServerResponse, headers: OutgoingHttpHeaders) =>
   response.statusText === undefined ? node.writeHead(response.status, headers) : node.writeHead(response.status, response.statusText, headers)
 
-/** A stream body, chunk by chunk, waiting for the socket to drain whenever Node asks to. */
+/**
+ * A stream body, chunk by chunk, waiting for the socket to drain whenever Node asks to. The latch
+ * keeps a drain that comes before the fiber reaches the wait (it may yield in between): the wait
+ * then passes at once.
+ */
 const writeStream = (node: ServerResponse, stream: Stream.Stream<Uint8Array, unknown>) =>
   Effect.suspend(() => {
-    let drained: (() => void) | undefined
-    const onDrain = () => drained?.()
+    const drained = Effect.unsafeMakeLatch(true)
+    const onDrain = () => drained.unsafeOpen()
     node.on("drain", onDrain)
-    const waitForDrain = Effect.async<void>((resume) => {
-      drained = () => {
-        drained = undefined
-        resume(Effect.void)
-      }
-    })
     return stream.pipe(
       Stream.orDie,
       Stream.runForEachChunk((chunk) => {
         let full = false
         for (const bytes of Chunk.toReadonlyArray(chunk)) full = !node.write(bytes) || full
-        return full ? waitForDrain : Effect.void
+        if (!full) return Effect.void
+        drained.unsafeClose()
+        return drained.await
       }),
       Effect.ensuring(Effect.sync(() => node.off("drain", onDrain))),
       Effect.zipRight(Effect.sync(() => node.end()))
