@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
@@ -54,5 +55,25 @@ describe("answers written to node:http", () => {
       expect(await get.text()).toBe("hello")
       expect(get.headers.getSetCookie().sort()).toEqual(["kept=1", "session=abc; Path=/; HttpOnly"])
     })
+  })
+
+  it("interrupts the request's fiber when the client leaves before the answer", async () => {
+    let interrupted = false
+    const never = Effect.never.pipe(Effect.onInterrupt(() => Effect.sync(() => (interrupted = true))))
+    const server = createServer(await Effect.runPromise(makeNodeHandler(never)))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const socket = connect((server.address() as AddressInfo).port, "127.0.0.1")
+      await new Promise<void>((resolve) => socket.once("connect", () => resolve()))
+      socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(interrupted).toBe(false)
+      socket.destroy()
+      for (let i = 0; i < 100 && !interrupted; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(interrupted).toBe(true)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })
