@@ -8,7 +8,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 
-/** How many transactions one durable commit may carry: readers wait while a batch holds the file. */
+/**
+ * How many transactions one durable commit may carry: a statement outside them that needs the one
+ * connection (a write, or a read where there is no direct reader) waits while a batch holds it.
+ */
 export const MAX_BATCH = 64
 
 /**
