@@ -101,6 +101,20 @@ export const NullableString = Schema.NullOr(Schema.String)
 /** A JSON document kept in a TEXT column. */
 export const JsonText = <A, I>(schema: Schema.Schema<A, I>) => Schema.parseJson(schema)
 
-export const StringList = JsonText(Schema.Array(Schema.String))
-export const IntList = JsonText(Schema.Array(Schema.Int))
+export const stringListValue = jsonListValue(textValue)
+export const intListValue = jsonListValue((value) => {
+  if (typeof value === "number" && Number.isInteger(value)) return value
+  throw new ColumnDecodeError("list item is not an integer")
+})
+
+/** A JSON list in a TEXT column, by the plain rule `decode` (so the hand-written mappers share it). */
+const jsonList = <A>(item: Schema.Schema<A>, decode: (value: unknown) => Array<A>) =>
+  Schema.transformOrFail(Schema.String, Schema.Array(item), {
+    strict: true,
+    decode: asParseResult(decode),
+    encode: (list) => ParseResult.succeed(JSON.stringify(list))
+  })
+
+export const StringList = jsonList(Schema.String, stringListValue)
+export const IntList = jsonList(Schema.Int, intListValue)
 export const JsonObject = JsonText(Schema.Record({ key: Schema.String, value: Schema.Unknown }))

@@ -5,11 +5,10 @@ import { FailureReason, PaymentStatus, type Payment } from "../../core/payments/
 import { GatewayId, MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
 import {
-  ColumnDecodeError,
   Int64,
   int64Value,
   IntList,
-  jsonListValue,
+  intListValue,
   literalValue,
   nullable,
   NullableInt64,
@@ -17,6 +16,7 @@ import {
   SafeInt,
   safeIntValue,
   StringList,
+  stringListValue,
   textValue
 } from "./columns.js"
 
@@ -84,11 +84,6 @@ const failureReason = nullable(literalValue(FailureReason))
 const nullableText = nullable(textValue)
 const nullableInt64 = nullable(int64Value)
 const nullableSafeInt = nullable(safeIntValue)
-const stringList = jsonListValue(textValue)
-const intList = jsonListValue((value) => {
-  if (typeof value === "number" && Number.isInteger(value)) return value
-  throw new ColumnDecodeError("gateway id is not an integer")
-})
 
 /**
  * A payments row to a Payment by hand, by the same column rules as PaymentRow (columns.ts): payment
@@ -119,8 +114,8 @@ export const paymentFromRow = (row: Readonly<Record<string, unknown>>): Payment 
     ipnUrl: textValue(row["ipn_url"]),
     successRedirect: textValue(row["success_redirect"]),
     cancelRedirect: textValue(row["cancel_redirect"]),
-    allowPaymentMethods: stringList(row["allow_payment_methods"]),
-    gatewayIds: intList(row["gateway_ids"]).map(GatewayId),
+    allowPaymentMethods: stringListValue(row["allow_payment_methods"]),
+    gatewayIds: intListValue(row["gateway_ids"]).map(GatewayId),
     gatewayId: gatewayId === null ? null : GatewayId(gatewayId),
     invoiceId: nullableText(row["invoice_id"]),
     expiresAt: Instant(int64Value(row["expires_at"])),

@@ -2,8 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { StorageError } from "../../core/shared/storage-error.js"
-import { toStorageError } from "./storage-errors.js"
+import type { StorageError } from "../../core/shared/storage-error.js"
+import { toStorageError, undecodableRow } from "./storage-errors.js"
 
 /** `all`, `first` and `one` over a function that decodes every row or says why not. */
 const mapped = <A>(decodeAll: (rows: ReadonlyArray<unknown>) => Either.Either<Array<A>, StorageError>) => {
@@ -48,6 +48,6 @@ export const rowDecoder = <A>(decode: (row: Readonly<Record<string, unknown>>) =
     try {
       return Either.right(rows.map((row) => decode(row as Readonly<Record<string, unknown>>)))
     } catch (error) {
-      return Either.left(new StorageError({ message: `stored row did not decode: ${error instanceof Error ? error.message : String(error)}`, cause: error }))
+      return Either.left(undecodableRow(error instanceof Error ? error.message : String(error), error))
     }
   })

@@ -11,8 +11,12 @@ import { isStoreOutage } from "./store-outage.js"
  * every value reaches the database as a bound parameter, not as SQL text. An outage of the store
  * (see store-outage.ts) is marked as such, so the edge can tell the caller to come back.
  */
+/** A stored row its decoder refused: never guessed at, always the operator's to see. */
+export const undecodableRow = (detail: string, cause: unknown): StorageError =>
+  new StorageError({ message: `stored row did not decode: ${detail}`, cause })
+
 export const toStorageError = (error: SqlError | ParseResult.ParseError): StorageError => {
-  if (error._tag === "ParseError") return new StorageError({ message: `stored row did not decode: ${error.message}`, cause: error })
+  if (error._tag === "ParseError") return undecodableRow(error.message, error)
   if (!isStoreOutage(error.cause)) return new StorageError({ message: error.message, cause: error })
   // The driver's own words say which outage it was (refused, terminated, busy) for the log.
   const reason = error.cause instanceof Error ? ` (${error.cause.message})` : ""

@@ -22,14 +22,15 @@ const HERE = dirname(fileURLToPath(import.meta.url))
  */
 
 /**
- * `node script` after `prefix`, `options` as JSON in BENCH_OPTIONS. Resolves the JSON of its
- * `BENCH_JSON ` line; hands the JSON of each `BENCH_PROGRESS ` line to `onProgress` as it comes.
+ * `node script` after `prefix`, `options` as JSON in BENCH_OPTIONS (and `extra.args` and `extra.env`
+ * for a script with its own command line). Resolves the JSON of its `BENCH_JSON ` line; hands the
+ * JSON of each `BENCH_PROGRESS ` line to `onProgress` as it comes.
  */
-const runScript = (script, options, prefix, onProgress = () => {}) =>
+const runScript = (script, options, prefix, onProgress = () => {}, extra = { args: [], env: {} }) =>
   new Promise((resolve, reject) => {
     const [executable, ...prefixArgs] = [...prefix, process.execPath]
-    const child = spawn(/** @type {string} */ (executable), [...prefixArgs, join(HERE, script)], {
-      env: { ...process.env, BENCH_OPTIONS: JSON.stringify(options) },
+    const child = spawn(/** @type {string} */ (executable), [...prefixArgs, join(HERE, script), ...extra.args], {
+      env: { ...process.env, ...extra.env, BENCH_OPTIONS: JSON.stringify(options) },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""
@@ -72,22 +73,11 @@ export const runSqliteCommits = (options) => runScript("sqlite-commits.mjs", opt
  * @param {{ url: string, clients: number, warmupSeconds: number, durationSeconds: number }} options
  * @returns {Promise<LoadResult & { synchronousCommit: string, fsync: string }>}
  */
-/** The subscription scheduler at two table sizes on throw-away databases beside `url` (scheduler-scale.mjs). */
+/**
+ * The subscription scheduler at two table sizes on throw-away databases beside `url`
+ * (scheduler-scale.mjs, on the build the bench made), unpinned: it shares the cores with PostgreSQL.
+ */
 export const runSchedulerScale = (url) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(HERE, "scheduler-scale.mjs"), "--skip-build"], {
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let out = ""
-    child.stdout.on("data", (chunk) => (out += chunk))
-    child.stderr.on("data", (chunk) => (out += chunk))
-    child.once("error", reject)
-    child.once("exit", (code) => {
-      const line = out.split("\n").find((text) => text.startsWith("BENCH_JSON "))
-      if (code !== 0 || line === undefined) return reject(new Error(`scheduler-scale.mjs failed (exit ${code}):\n${out}`))
-      resolve(JSON.parse(line.slice("BENCH_JSON ".length)))
-    })
-  })
+  runScript("scheduler-scale.mjs", {}, [], undefined, { args: ["--skip-build"], env: { DATABASE_URL: url } })
 
 export const runPostgresInserts = (options) => runScript("pg-inserts.mjs", options, loadPrefix)

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import { NodeInspectSymbol } from "effect/Inspectable"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { collectIncoming } from "../request/node-body-reader.js"
 
 /**
  * A Node request as the platform's HttpServerRequest, read straight off node:http. The kit reads
@@ -68,38 +69,13 @@ export class NodeServerRequest implements HttpServerRequest.HttpServerRequest {
     return new HttpServerError.RequestError({ request: this, reason: "Decode", cause, ...(description !== undefined ? { description } : {}) })
   }
 
-  /** The whole body, read once however many readers ask. */
+  /** The whole body, read once however many readers ask, within the fiber's MaxBodySize. */
   private get bytes(): Effect.Effect<Buffer, HttpServerError.RequestError> {
     this.body ??= Effect.runSync(Effect.cached(Effect.withFiberRuntime<Buffer, HttpServerError.RequestError>((fiber) => {
       const limit = Context.get(fiber.currentContext, HttpIncomingMessage.MaxBodySize)
-      const maxBytes = Option.isSome(limit) ? Number(limit.value) : Infinity
-      return Effect.async<Buffer, HttpServerError.RequestError>((resume) => {
-        const chunks: Array<Buffer> = []
-        let received = 0
-        const cleanup = () => {
-          this.source.off("data", onData)
-          this.source.off("end", onEnd)
-          this.source.off("error", onError)
-        }
-        const onData = (chunk: Buffer) => {
-          received += chunk.length
-          if (received <= maxBytes) return void chunks.push(chunk)
-          cleanup()
-          this.source.pause()
-          resume(Effect.fail(this.failure(new Error("maxBytes exceeded"))))
-        }
-        const onEnd = () => {
-          cleanup()
-          resume(Effect.succeed(Buffer.concat(chunks)))
-        }
-        const onError = (cause: unknown) => {
-          cleanup()
-          resume(Effect.fail(this.failure(cause)))
-        }
-        this.source.on("data", onData)
-        this.source.once("end", onEnd)
-        this.source.once("error", onError)
-        return Effect.sync(cleanup)
+      return collectIncoming(this.source, Option.isSome(limit) ? Number(limit.value) : Infinity, {
+        tooLarge: () => this.failure(new Error("maxBytes exceeded")),
+        unreadable: (cause) => this.failure(cause)
       })
     })))
     return this.body

@@ -9,11 +9,17 @@ export const incomingMessageOf = (request: unknown): IncomingMessage | undefined
 }
 
 /**
- * Reads the body up to `limitBytes`. Past the limit it stops and pauses the stream: what is left is
- * the edge's to drain (see body-drain.ts) once the 413 is ready, so nothing is buffered meanwhile.
+ * Collects a Node request's body up to `limitBytes`, failing as `tooLarge` past it (then it stops and
+ * pauses the stream: what is left is the edge's to drain, see body-drain.ts, so nothing is buffered
+ * meanwhile) and as `unreadable` when the stream errors. The one body reader on node:http: the
+ * kit's own (below) and the platform request's (node-server-request.ts) alike.
  */
-export const readIncoming = (incoming: IncomingMessage, limitBytes: number) =>
-  Effect.async<Uint8Array, BodyTooLarge | MalformedJson>((resume) => {
+export const collectIncoming = <E>(
+  incoming: IncomingMessage,
+  limitBytes: number,
+  failures: { readonly tooLarge: () => E; readonly unreadable: (cause: unknown) => E }
+) =>
+  Effect.async<Buffer, E>((resume) => {
     const chunks: Array<Buffer> = []
     let received = 0
     const cleanup = () => {
@@ -30,18 +36,28 @@ export const readIncoming = (incoming: IncomingMessage, limitBytes: number) =>
       chunks.length = 0
       cleanup()
       incoming.pause()
-      resume(Effect.fail(new BodyTooLarge({ limitBytes })))
+      resume(Effect.fail(failures.tooLarge()))
     }
     const onEnd = () => {
       cleanup()
-      resume(Effect.succeed(new Uint8Array(Buffer.concat(chunks))))
+      resume(Effect.succeed(Buffer.concat(chunks)))
     }
-    const onError = () => {
+    const onError = (cause: unknown) => {
       cleanup()
-      resume(Effect.fail(new MalformedJson({ detail: "The request body could not be read." })))
+      resume(Effect.fail(failures.unreadable(cause)))
     }
     incoming.on("data", onData)
     incoming.once("end", onEnd)
     incoming.once("error", onError)
     return Effect.sync(cleanup)
   })
+
+/** Reads the body up to `limitBytes`, as the API's errors. */
+export const readIncoming = (incoming: IncomingMessage, limitBytes: number): Effect.Effect<Uint8Array, BodyTooLarge | MalformedJson> =>
+  Effect.map(
+    collectIncoming<BodyTooLarge | MalformedJson>(incoming, limitBytes, {
+      tooLarge: () => new BodyTooLarge({ limitBytes }),
+      unreadable: () => new MalformedJson({ detail: "The request body could not be read." })
+    }),
+    (bytes) => new Uint8Array(bytes)
+  )
