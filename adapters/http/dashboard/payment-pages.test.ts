@@ -89,7 +89,13 @@ describe("dashboard payments", () => {
     const form = { csrf_token: formTokenOf(detail.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "150.00", reason: "", confirm: "yes" }
     const refused = await kit.post(`/dashboard/payments/${trxId}/refund`, form, owner())
     expect(refused.status).toBe(422)
-    expect(textOf(refused.text)).toMatch(/exceed/i)
+    // The contract's message has no full stop of its own: the page ends it before the next sentence.
+    expect(textOf(refused.text)).toContain("Refund amount exceeds the refundable balance. The refundable balance is 100.00 USD.")
+    // The API keeps the contract's words exactly, and the balance in its own field.
+    const api = await kit.api(shop.credentials, "POST", "/api/v1/refund-payment", { trx_id: trxId, amount: 150 })
+    expect(api.status).toBe(422)
+    expect(api.json.message).toBe("Refund amount exceeds the refundable balance")
+    expect(api.json.errors.remaining_refund).toEqual(["The refundable balance is 100.00 USD."])
     const malformed = await kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, amount: "1.234" }, owner())
     expect(malformed.status).toBe(422)
     expect(await refundsOf(trxId)).toEqual([])
