@@ -1,6 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { wholeText } from "../response/whole-text.js"
+import { locationOf } from "./dashboard-target.js"
 
 /**
  * Headers for every dashboard answer: nothing cached (pages show balances and secrets), no script or
@@ -19,9 +20,9 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 export const htmlAnswer = (status: number, html: string, headers: Readonly<Record<string, string>> = {}) =>
   wholeText(html, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
 
-/** After a form: 303 so a reload never posts twice. */
+/** After a form: 303 so a reload never posts twice. The Location is written by the URL rule (locationOf). */
 export const seeOther = (location: string, headers: Readonly<Record<string, string>> = {}) =>
-  HttpServerResponse.empty({ status: 303, headers: { ...DASHBOARD_HEADERS, ...headers, location } })
+  HttpServerResponse.empty({ status: 303, headers: { ...DASHBOARD_HEADERS, ...headers, location: locationOf(location) } })
 
 /** Why a dashboard request ends on another answer than its page: a redirect, or a page saying why. */
 export class DashboardAnswer {

@@ -181,9 +181,23 @@ describe("dashboard sign-in with the kit's users", () => {
     const visitor = browser()
     const page = await visitor.get(link)
     await visitor.post(link, { csrf_token: formTokenOf(await page.text()), password: PASSWORD })
-    for (const [next, expected] of [["/dashboard/webhooks?environment=sandbox", "/dashboard/webhooks?environment=sandbox"], ["https://evil.example/", "/dashboard"], ["//evil.example", "/dashboard"], ["/dashboard/../admin", "/dashboard"]] as const) {
+    for (const [next, expected] of [
+      ["/dashboard/webhooks?environment=sandbox", "/dashboard/webhooks?environment=sandbox"],
+      // Text Node cannot put in a header is written by the URL rule, percent-encoded.
+      ["/dashboard/payments?reference=注文-7", "/dashboard/payments?reference=%E6%B3%A8%E6%96%87-7"],
+      ["/dashboard/caf\u00e9", "/dashboard/caf%C3%A9"],
+      ["https://evil.example/", "/dashboard"],
+      ["//evil.example", "/dashboard"],
+      ["/\\evil.example", "/dashboard"],
+      ["/dashboard/../admin", "/dashboard"],
+      ["/dashboard/%2e%2E/admin", "/dashboard"],
+      ["/dashboard/.%2e/.%2e/evil", "/dashboard"],
+      // Dot segments that stay inside the dashboard are resolved, as the browser would.
+      ["/dashboard/payments/../webhooks", "/dashboard/webhooks"]
+    ] as const) {
       const form = await visitor.get(`/dashboard/login?next=${encodeURIComponent(next)}`)
       const answer = await visitor.post("/dashboard/login", { csrf_token: formTokenOf(await form.text()), email: "next2@shop.example", password: PASSWORD, next })
+      expect(answer.status, next).toBe(303)
       expect(answer.headers.get("location"), next).toBe(expected)
     }
   })

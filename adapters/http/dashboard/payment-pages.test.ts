@@ -101,6 +101,22 @@ describe("dashboard payments", () => {
     expect(await refundsOf(trxId)).toEqual([])
   })
 
+  it("comes back from a redelivery only to a page inside the dashboard, dot segments resolved first; anywhere else is the overview", async () => {
+    const trxId = await paidPayment(shop.credentials)
+    const detail = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, owner())
+    const eventId = /\/events\/([^/"]+)\/redeliver/.exec(detail.text)![1]!
+    const back = async (returnTo: string) => {
+      const answer = await kit.post(`/dashboard/events/${eventId}/redeliver`, { csrf_token: formTokenOf(detail.text), environment: "sandbox", return_to: returnTo }, owner())
+      expect(answer.status, returnTo).toBe(303)
+      return answer.location
+    }
+    for (const outside of ["/../../../evil", "/%2e%2e/%2E%2E/evil", "/..%2f..%2fevil", "/.%2e/admin/v1/merchants"]) {
+      expect(await back(outside), outside).toBe("/dashboard?environment=sandbox&done=redelivered")
+    }
+    expect(await back(`/payments/${trxId}`)).toBe(`/dashboard/payments/${trxId}?environment=sandbox&done=redelivered`)
+    expect(await back(`/payments/../webhooks`)).toBe("/dashboard/webhooks?environment=sandbox&done=redelivered")
+  })
+
   it("keeps each merchant's payments to itself: another's is a 404 page, and its refund form a 404 too", async () => {
     const theirs = await paidPayment(stranger.credentials)
     const page = await kit.page(`/dashboard/payments/${theirs}?environment=sandbox`, owner())

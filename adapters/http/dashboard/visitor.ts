@@ -7,6 +7,7 @@ import type { DashboardVisitor } from "./dashboard-visitor.js"
 import { resumeSession } from "../../../core/merchant-users/sign-in.js"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { incomingMessageOf } from "../request/node-body-reader.js"
+import { pathAndQuery } from "../request/request-target.js"
 import { cookieToken, SESSION_COOKIE, withoutCookie } from "./cookies.js"
 import { DashboardAnswer, htmlAnswer, seeOther } from "./dashboard-response.js"
 import { DashboardSettings, type PlatformIdentity } from "./dashboard-settings.js"
@@ -15,14 +16,15 @@ import { messagePage } from "./layout.js"
 /** The dashboard's own path under the kit's base path. */
 export const dashboardPath = Effect.map(DashboardSettings, (settings) => `${settings.basePath}/dashboard`)
 
-const requestPath = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.url)
+/** The page asked for, under the base path: the router sees the path without it. */
+const requestPath = Effect.map(HttpServerRequest.HttpServerRequest, (request) => pathAndQuery(request.url))
 
 /** To the sign-in form, coming back to the page asked for afterwards. */
 const toSignIn = Effect.gen(function*() {
   const settings = yield* DashboardSettings
   const home = yield* dashboardPath
   if (settings.platform !== undefined) return new DashboardAnswer(seeOther(settings.platform.signInUrl))
-  const asked = yield* requestPath
+  const asked = `${settings.basePath}${yield* requestPath}`
   const response = seeOther(`${home}/login?next=${encodeURIComponent(asked)}`)
   return new DashboardAnswer(withoutCookie(response, SESSION_COOKIE, { path: home, secure: settings.secureCookies }))
 })

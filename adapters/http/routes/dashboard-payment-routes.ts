@@ -14,6 +14,7 @@ import { redeliverEvent } from "../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
 import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
+import { dashboardTarget } from "../dashboard/dashboard-target.js"
 import { dateRange } from "../dashboard/date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
@@ -159,7 +160,7 @@ const redeliver = answerWith(Effect.gen(function*() {
   const { form, frame } = yield* postedForm
   yield* requireOwner(frame)
   const id = (yield* HttpRouter.params)["event_id"] ?? ""
-  const back = returnPath(form.get("return_to"))
+  const back = returnPath(frame.home, form.get("return_to"))
   const answer = yield* redeliverEvent(scopeOf(frame), id)
   if (answer._tag === "NotFound") {
     return htmlAnswer(404, messagePage(frame.home, "No such webhook event", "There is no webhook event with that id here.", { href: linkTo(frame, back), label: "Back" }))
@@ -175,8 +176,14 @@ const redeliver = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, back, { done: "redelivered" }))
 }))
 
-/** Where a form asks to return to: a dashboard page's path, never another site. */
-const returnPath = (asked: string | null) => (asked !== null && /^\/[A-Za-z0-9/_.~%-]{0,200}$/.test(asked) && !asked.startsWith("//") ? asked : "/webhooks")
+/**
+ * Where a form asks to return to, a path under the dashboard (`/payments/...`): resolved as the
+ * browser will resolve it and kept inside the dashboard (dashboardTarget), else the overview.
+ */
+const returnPath = (home: string, asked: string | null): string => {
+  const target = asked === null ? undefined : dashboardTarget(home, `${home}${asked}`)
+  return target === undefined ? "" : target.path.slice(home.length)
+}
 
 const TRX = pathText("trx_id", "The payment's transaction id (trx_id).")
 const NO_PAYMENT = { status: 404, description: "No such payment for this merchant in this environment.", contentType: HTML_PAGE }
