@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type * as Cause from "effect/Cause"
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Runtime from "effect/Runtime"
@@ -14,12 +14,17 @@ export type NodeRequestListener = (request: IncomingMessage, response: ServerRes
 
 /**
  * What reaches here escaped the app (the kit's answers every failure of its own): an interruption,
- * mostly the client gone. Answered as the platform would when the head is not out yet; a body cut
- * off mid-stream ends the connection, so the client sees it cut rather than waiting.
+ * mostly the client gone, or an answer Node would not write (the kit's edge turns one into a 500
+ * before it is logged, nodeWritable; an app without it is told here). Answered as the platform would
+ * when the head is not out yet; a body cut off mid-stream ends the connection, so the client sees it
+ * cut rather than waiting.
  */
 const answerEscaped = (node: ServerResponse, method: string, cause: Cause.Cause<unknown>) =>
-  Effect.flatMap(HttpServerError.causeResponse(cause), ([response]) =>
-    node.headersSent ? Effect.sync(() => node.destroy()) : writeResponse(node, method, response)).pipe(Effect.ignore)
+  Effect.zipRight(
+    Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("the answer could not be written", cause),
+    Effect.flatMap(HttpServerError.causeResponse(cause), ([response]) =>
+      node.headersSent ? Effect.sync(() => node.destroy()) : writeResponse(node, method, response))
+  ).pipe(Effect.ignore)
 
 /**
  * Serves an HTTP app on node:http, each request in a fiber of its own (interrupted if the client

@@ -3,8 +3,14 @@ import { connect } from "node:net"
 import type { AddressInfo } from "node:net"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Metric from "effect/Metric"
 import * as Stream from "effect/Stream"
 import { describe, expect, it } from "vitest"
+import * as Ids from "../../../core/signing/random-ids.js"
+import { withRequestEdge } from "../request/request-edge.js"
+import { MetricsSettings } from "../request/request-metrics.js"
 import { makeNodeHandler } from "./node-handler.js"
 
 /** A node:http server answering every request with `response`, for the length of `use`. */
@@ -71,6 +77,43 @@ describe("answers written to node:http", () => {
       socket.destroy()
       for (let i = 0; i < 100 && !interrupted; i++) await new Promise((resolve) => setTimeout(resolve, 10))
       expect(interrupted).toBe(true)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it("answers a header Node refuses as a logged 500, and logs and counts the 500 it wrote, not the answer it could not", async () => {
+    const lines: Array<{ readonly level: string; readonly message: string }> = []
+    const capture = Logger.make(({ logLevel, message }) => {
+      lines.push({ level: logLevel.label, message: (Array.isArray(message) ? message : [message]).filter((part) => typeof part === "string").join(" ") })
+    })
+    // A redirect whose Location carries text outside Latin-1: Node's writeHead throws on it.
+    const app = withRequestEdge(() => "/unwritable")(Effect.succeed(HttpServerResponse.empty({ status: 303, headers: { location: "/payments?reference=注文" } })))
+    const listener = await Effect.runPromise(makeNodeHandler(app).pipe(Effect.provide(Layer.mergeAll(
+      Logger.replace(Logger.defaultLogger, capture),
+      Layer.succeed(MetricsSettings, { enabled: true, public: false }),
+      Ids.layer
+    ))))
+    const server = createServer(listener)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/unwritable`, { redirect: "manual" })
+      expect(answer.status).toBe(500)
+      expect(answer.headers.get("location")).toBeNull()
+      expect((await answer.json()).error_code).toBe("SERVER_ERROR")
+      expect(lines.some((line) => line.level === "ERROR" && line.message.includes(`"location" header`))).toBe(true)
+      expect(lines.some((line) => line.message.includes("注文"))).toBe(false)
+      const requestLines = lines.filter((line) => line.message.startsWith("GET /unwritable "))
+      expect(requestLines.map((line) => line.message.split(" ")[2])).toEqual(["500"])
+      const counted = (status: string) =>
+        Effect.runSync(Metric.snapshot).filter((pair) =>
+          pair.metricKey.name === "merchant_payments_http_requests_total" &&
+          pair.metricKey.tags.some((tag) => tag.key === "route" && tag.value === "/unwritable") &&
+          pair.metricKey.tags.some((tag) => tag.key === "status" && tag.value === status)
+        ).map((pair) => (pair.metricState as unknown as { readonly count: number }).count)
+      expect(counted("500")).toEqual([1])
+      expect(counted("303")).toEqual([])
     } finally {
       server.closeAllConnections()
       server.close()

@@ -7,7 +7,8 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 
-const headersOf = (response: HttpServerResponse.HttpServerResponse): OutgoingHttpHeaders => {
+/** The headers Node is given for an answer: its own, with its cookies as Set-Cookie lines. */
+export const headersOf = (response: HttpServerResponse.HttpServerResponse): OutgoingHttpHeaders => {
   if (Cookies.isEmpty(response.cookies)) return response.headers
   const existing = response.headers["set-cookie"]
   return { ...response.headers, "set-cookie": [...Cookies.toSetCookieHeaders(response.cookies), ...(existing !== undefined ? [existing] : [])] }

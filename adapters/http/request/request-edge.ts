@@ -4,6 +4,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { Ids } from "../../../core/signing/random-ids.js"
+import { nodeWritable } from "../node/node-headers.js"
 import { drainUnreadBody } from "./body-drain.js"
 import { presentedRequestId, requestLine, loggedPath } from "./request-log.js"
 import { countRequest, MetricsSettings } from "./request-metrics.js"
@@ -15,8 +16,9 @@ const EDGE_HEADERS = { "x-content-type-options": "nosniff" } as const
  * Middleware, one pass for what every request gets at the edge (a profile showed four stacked
  * middlewares costing about a sixth of a signed read's CPU): a request id (a valid incoming
  * `X-Request-Id` kept) echoed on the answer and on every log line written while it runs; the unread
- * rest of a body drained before answering; `nosniff`; and once it ends, its count and duration by
- * route template and its one log line.
+ * rest of a body drained before answering; an answer Node could not write made the 500 it will be
+ * (nodeWritable); `nosniff`; and once it ends, its count and duration by route template and its one
+ * log line.
  */
 export const withRequestEdge = (templateOf: (method: string, pathname: string) => string | undefined) =>
 <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
@@ -28,6 +30,7 @@ export const withRequestEdge = (templateOf: (method: string, pathname: string) =
     const answer = (requestId: string) =>
       app.pipe(
         Effect.flatMap((response) => drainUnreadBody(request, response)),
+        Effect.flatMap(nodeWritable),
         Effect.map(HttpServerResponse.setHeaders({ ...EDGE_HEADERS, "x-request-id": requestId })),
         Effect.onExit((exit) => {
           const status = Exit.isSuccess(exit) ? exit.value.status : undefined
