@@ -1,3 +1,4 @@
+import { availability } from "../../../core/merchants/review.js"
 import type { Environment } from "../../../core/shared/environment.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { FORM_TOKEN_FIELD } from "./form-token.js"
@@ -25,6 +26,17 @@ export interface PageFrame {
   /** Production is offered only to an approved merchant. */
   readonly environments: ReadonlyArray<Environment>
   readonly formToken: string
+}
+
+/**
+ * What the pages say while the merchant's account is closed to changes, or undefined while it is
+ * open: the API's own rule (review.ts), so the keys and the dashboard are closed alike.
+ */
+export const closedAccount = (frame: Pick<PageFrame, "visitor" | "environment">): string | undefined => {
+  const standing = availability(frame.visitor.merchant.status, frame.environment)
+  if (standing._tag === "Available" || standing._tag === "PendingApproval") return undefined
+  const status = standing._tag === "Suspended" ? "suspended" : standing.status
+  return `This account is ${status}: its pages can be read, but nothing can be changed. The platform's operator can say why.`
 }
 
 /** A link inside the dashboard, in the frame's environment unless told otherwise. */
@@ -85,9 +97,9 @@ const signOut = (frame: PageFrame) =>
 
 /** A signed-in page: header with merchant and environment, navigation, sandbox banner, the page itself. */
 export const dashboardPage = (frame: PageFrame, section: SectionPath, title: string, body: string) => {
-  const banner = frame.environment === "sandbox"
-    ? `<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>`
-    : ""
+  const closed = closedAccount(frame)
+  const banner = (closed === undefined ? "" : `<div class="banner" role="status">${escapeHtml(closed)}</div>`) +
+    (frame.environment === "sandbox" ? `<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>` : "")
   return document(frame.home, title, `<a class="skip" href="#content">Skip to content</a>
 <main class="dashboard" id="main">
 <header class="top"><span class="brand">${escapeHtml(frame.visitor.merchant.name)}</span><div class="who"><span class="muted">${escapeHtml(frame.visitor.name)} (${frame.visitor.role})</span>${signOut(frame)}</div></header>

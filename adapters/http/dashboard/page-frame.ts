@@ -6,7 +6,7 @@ import { readRawBody } from "../request/request-body.js"
 import { DashboardAnswer, htmlAnswer } from "./dashboard-response.js"
 import { DashboardSettings } from "./dashboard-settings.js"
 import { FORM_TOKEN_FIELD, formToken, formTokenValid } from "./form-token.js"
-import { messagePage, type PageFrame } from "./layout.js"
+import { closedAccount, messagePage, type PageFrame } from "./layout.js"
 import { dashboardPath, dashboardVisitor } from "./visitor.js"
 
 /** The query of the request, for filters and paging. */
@@ -62,14 +62,27 @@ export const checkFormToken = (form: URLSearchParams, boundTo: string) =>
   })
 
 /**
- * A signed-in form post: its fields, checked against the visitor's form token, and the frame in the
- * environment the form names.
+ * A signed-in form post whatever the merchant's standing (signing out): its fields, checked against
+ * the visitor's form token, and the frame in the environment the form names.
  */
-export const postedForm = Effect.gen(function*() {
+export const signedInForm = Effect.gen(function*() {
   const form = yield* formBody
   const frame = yield* frameFor(form.get("environment"))
   yield* checkFormToken(form, frame.visitor.boundTo)
   return { form, frame }
+})
+
+/**
+ * A signed-in form that changes something: as signedInForm, and refused (403, a page saying why)
+ * while the merchant's account is closed (suspended, rejected, disabled), whoever sends it: its
+ * people may still sign in and read, as the API refuses its keys in both environments.
+ */
+export const postedForm = Effect.tap(signedInForm, ({ frame }) => {
+  const closed = closedAccount(frame)
+  return closed === undefined ? Effect.void : Effect.fail(new DashboardAnswer(htmlAnswer(403, messagePage(frame.home, "Nothing can be changed", closed, {
+    href: frame.home,
+    label: "Back to the dashboard"
+  }))))
 })
 
 /** Only an owner changes anything; a viewer's post (which no page offers) is refused. */

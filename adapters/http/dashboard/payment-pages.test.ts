@@ -117,6 +117,29 @@ describe("dashboard payments", () => {
     expect(await back(`/payments/../webhooks`)).toBe("/dashboard/webhooks?environment=sandbox&done=redelivered")
   })
 
+  it("lets the people of a suspended, rejected or disabled merchant read, and refuses every change with a page saying why", async () => {
+    const closing = await kit.onboard(`Closing Shop ${randomUUID()}`)
+    const trxId = await paidPayment(closing.credentials)
+    const visitor = { merchant: closing.id }
+    const open = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, visitor)
+    const eventId = /\/events\/([^/"]+)\/redeliver/.exec(open.text)![1]!
+    const refund = { csrf_token: formTokenOf(open.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "10.00", reason: "", confirm: "yes" }
+    for (const status of ["suspended", "rejected", "disabled"] as const) {
+      await kit.payments.admin.merchants.update(closing.id, { status })
+      const page = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, visitor)
+      expect(page.status, status).toBe(200)
+      expect(textOf(page.text)).toContain(`This account is ${status}: its pages can be read, but nothing can be changed.`)
+      const refused = await kit.post(`/dashboard/payments/${trxId}/refund`, refund, visitor)
+      expect(refused.status, status).toBe(403)
+      expect(textOf(refused.text)).toContain(`This account is ${status}`)
+      const redelivery = await kit.post(`/dashboard/events/${eventId}/redeliver`, { csrf_token: refund.csrf_token, environment: "sandbox", return_to: "/webhooks" }, visitor)
+      expect(redelivery.status, status).toBe(403)
+    }
+    await kit.payments.admin.merchants.update(closing.id, { status: "approved" })
+    expect((await kit.api(closing.credentials, "GET", `/api/v1/refunds?trx_id=${trxId}`)).json.data).toEqual([])
+    expect((await kit.post(`/dashboard/payments/${trxId}/refund`, refund, visitor)).status).toBe(303)
+  })
+
   it("keeps each merchant's payments to itself: another's is a 404 page, and its refund form a 404 too", async () => {
     const theirs = await paidPayment(stranger.credentials)
     const page = await kit.page(`/dashboard/payments/${theirs}?environment=sandbox`, owner())

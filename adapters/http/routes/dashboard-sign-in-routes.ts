@@ -9,7 +9,7 @@ import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/
 import { DashboardSettings } from "../dashboard/dashboard-settings.js"
 import { formToken } from "../dashboard/form-token.js"
 import { messagePage } from "../dashboard/layout.js"
-import { checkFormToken, formBody, postedForm, refuseForgedForm, requestQuery } from "../dashboard/page-frame.js"
+import { checkFormToken, formBody, refuseForgedForm, requestQuery, signedInForm } from "../dashboard/page-frame.js"
 import { setPasswordPage, signInPage } from "../dashboard/sign-in-pages.js"
 import { dashboardTarget } from "../dashboard/dashboard-target.js"
 import { dashboardPath } from "../dashboard/visitor.js"
@@ -132,7 +132,7 @@ const submitSetPassword = answerWith(Effect.gen(function*() {
 
 const submitSignOut = answerWith(Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const { frame } = yield* postedForm
+  const { frame } = yield* signedInForm
   const token = cookieToken(request.cookies, SESSION_COOKIE)
   if (token !== undefined) yield* signOut(token)
   return withoutCookie(seeOther(`${frame.home}/login`), SESSION_COOKIE, yield* cookieScope)
