@@ -63,6 +63,12 @@ export const layer = Layer.effect(
         }).pipe(dbCall),
       findById: (id) => sql`SELECT * FROM merchant_users WHERE id = ${id}`.pipe(Effect.flatMap(users.first), dbCall),
       findByEmail: (email) => sql`SELECT * FROM merchant_users WHERE email = ${email}`.pipe(Effect.flatMap(credentials.first), dbCall),
+      // FOR UPDATE: a second transaction waits here, then reads the rows as the first left them.
+      activeOwnerIds: (merchantId) =>
+        sql.onDialectOrElse({
+          pg: () => sql<{ readonly id: string }>`SELECT id FROM merchant_users WHERE merchant_id = ${merchantId} AND role = 'owner' AND status = 'active' ORDER BY id FOR UPDATE`,
+          orElse: () => sql<{ readonly id: string }>`SELECT id FROM merchant_users WHERE merchant_id = ${merchantId} AND role = 'owner' AND status = 'active' ORDER BY id`
+        }).pipe(Effect.map((rows) => rows.map((row) => row.id)), dbCall),
       listByMerchant: (merchantId) =>
         sql`SELECT * FROM merchant_users WHERE merchant_id = ${merchantId} ORDER BY created_at, id`.pipe(Effect.flatMap(users.all), dbCall),
       setDisabled: (id, disabled) => {

@@ -6,6 +6,7 @@ import { DashboardSessionRepository, type DashboardSession } from "../../core/me
 import { MerchantUserRepository, type NewMerchantUser } from "../../core/merchant-users/merchant-user-repository.js"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import { makeMerchant, unique } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
@@ -180,5 +181,31 @@ export const merchantUserCases = (it: StorageIt) => {
       expect(yield* users.findPasswordLink(otherLink.tokenHash)).toEqual(Option.some(otherLink))
       expect(yield* sessions.find(theirs.idHash)).toEqual(Option.some(theirs))
       expect(yield* users.listByMerchant(merchant.id)).toEqual([other])
+    }))
+
+  it.effect("merchant users: the active owners are listed, and held by a transaction: two removals at once leave one owner", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantUserRepository
+      const { withTransaction } = yield* Transactor
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const [a, b] = [yield* repo.create(newUser(merchant.id, at)), yield* repo.create(newUser(merchant.id, at))]
+      const viewer = yield* repo.create(newUser(merchant.id, at, { role: "viewer" }))
+      yield* repo.create(newUser(merchant.id, at))
+      yield* repo.create(newUser((yield* makeMerchant()).id, at))
+      for (const user of [a, b, viewer]) yield* repo.setPassword(user.id, "scrypt$hash")
+      expect([...yield* repo.activeOwnerIds(merchant.id)].sort()).toEqual([a.id, b.id].sort())
+      // Each removal counts the owners and takes one away only if another stays; the pause lets the
+      // other removal read meanwhile, which must wait for this one's outcome rather than count both.
+      const removeUnlessLast = (id: string) =>
+        withTransaction(Effect.gen(function*() {
+          if ((yield* repo.activeOwnerIds(merchant.id)).length < 2) return false
+          yield* Effect.sleep("50 millis")
+          yield* repo.setDisabled(id, true)
+          return true
+        }))
+      const removed = yield* Effect.all([removeUnlessLast(a.id), removeUnlessLast(b.id)], { concurrency: 2 })
+      expect(removed.filter((done) => done)).toHaveLength(1)
+      expect(yield* repo.activeOwnerIds(merchant.id)).toHaveLength(1)
     }))
 }

@@ -38,6 +38,11 @@ export class MerchantUserRepository extends Context.Tag("merchant-payments/Merch
   readonly findById: (id: string) => Effect.Effect<Option.Option<MerchantUser>, StorageError>
   /** By normalized email. */
   readonly findByEmail: (email: string) => Effect.Effect<Option.Option<MerchantUserCredentials>, StorageError>
+  /**
+   * The ids of the merchant's active owners. Inside a transaction they stay locked until it ends
+   * (SQLite's one writer, PostgreSQL row locks), so two removals at once cannot each count the other.
+   */
+  readonly activeOwnerIds: (merchantId: MerchantId) => Effect.Effect<ReadonlyArray<string>, StorageError>
   /** Oldest first (creation time, then id). */
   readonly listByMerchant: (merchantId: MerchantId) => Effect.Effect<ReadonlyArray<MerchantUser>, StorageError>
   /**

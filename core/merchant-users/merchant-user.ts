@@ -35,6 +35,14 @@ export class MerchantUserEmailTaken extends Schema.TaggedError<MerchantUserEmail
   email: Schema.String
 }) {}
 
+/**
+ * Refused: disabling or deleting this user would leave its merchant without an active owner, and
+ * nobody could manage the account from the dashboard.
+ */
+export class LastOwner extends Schema.TaggedError<LastOwner>()("LastOwner", {
+  userId: Schema.String
+}) {}
+
 /** A set-password link that is unknown, already used, expired, or whose user may no longer sign in. */
 export class PasswordLinkInvalid extends Schema.TaggedError<PasswordLinkInvalid>()("PasswordLinkInvalid", {}) {}
 

@@ -8,7 +8,7 @@ import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
 import { DashboardSessionRepository } from "./dashboard-session-repository.js"
-import { type MerchantUser, MerchantUserNotFound, normalizeEmail, USER_ROLES, type UserRole } from "./merchant-user.js"
+import { LastOwner, type MerchantUser, MerchantUserNotFound, normalizeEmail, USER_ROLES, type UserRole } from "./merchant-user.js"
 import { MerchantUserRepository } from "./merchant-user-repository.js"
 import { issueLinkToken } from "./password-link.js"
 
@@ -71,13 +71,25 @@ export const listMerchantUsers = (merchantId: MerchantId) =>
   })
 
 /**
+ * Refuses to take away the merchant's last active owner: without one nobody manages its account.
+ * Asked inside the change's transaction, with the owners locked (activeOwnerIds).
+ */
+const keepAnOwner = (user: MerchantUser) =>
+  Effect.gen(function*() {
+    if (user.role !== "owner") return
+    const owners = yield* (yield* MerchantUserRepository).activeOwnerIds(user.merchantId)
+    if (owners.length === 1 && owners[0] === user.id) return yield* new LastOwner({ userId: user.id })
+  })
+
+/**
  * Disables a user, ending its sessions at once, or enables it again: active when it has a password,
- * still invited when it never set one.
+ * still invited when it never set one. The merchant's last active owner is not disabled.
  */
 export const setMerchantUserDisabled = (merchantId: MerchantId, userId: string, disabled: boolean) =>
   Effect.gen(function*() {
-    yield* requireUser(merchantId, userId)
+    const user = yield* requireUser(merchantId, userId)
     return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+      if (disabled) yield* keepAnOwner(user)
       const updated = yield* (yield* MerchantUserRepository).setDisabled(userId, disabled)
       if (Option.isNone(updated)) return yield* new MerchantUserNotFound({ userId })
       if (disabled) yield* (yield* DashboardSessionRepository).deleteForUser(userId)
@@ -85,10 +97,13 @@ export const setMerchantUserDisabled = (merchantId: MerchantId, userId: string, 
     }))
   })
 
-/** Removes a user, its sessions (it is signed out everywhere at once) and its links. */
+/** Removes a user, its sessions (it is signed out everywhere at once) and its links; never the merchant's last active owner. */
 export const deleteMerchantUser = (merchantId: MerchantId, userId: string) =>
   Effect.gen(function*() {
-    yield* requireUser(merchantId, userId)
-    const deleted = yield* (yield* MerchantUserRepository).delete(userId)
-    if (!deleted) return yield* new MerchantUserNotFound({ userId })
+    const user = yield* requireUser(merchantId, userId)
+    yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+      yield* keepAnOwner(user)
+      const deleted = yield* (yield* MerchantUserRepository).delete(userId)
+      if (!deleted) return yield* new MerchantUserNotFound({ userId })
+    }))
   })

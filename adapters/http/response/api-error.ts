@@ -1,7 +1,7 @@
 import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../../core/merchants/authentication-errors.js"
 import type { MerchantKeyTaken } from "../../../core/merchants/credentials.js"
 import type { MerchantNotFound } from "../../../core/merchants/merchant.js"
-import type { MerchantUserEmailTaken, MerchantUserNotFound } from "../../../core/merchant-users/merchant-user.js"
+import type { LastOwner, MerchantUserEmailTaken, MerchantUserNotFound } from "../../../core/merchant-users/merchant-user.js"
 import type { GatewayCodeTaken, GatewayNotFound } from "../../../core/gateways/gateway.js"
 import type { NotificationTargetUnknown } from "../../../core/payments/gateway-notifications.js"
 import type { PluginCallFailed, UnknownGatewayPlugin } from "../../../core/gateways/gateway-plugin.js"
@@ -70,6 +70,7 @@ export type ApiError =
   | MerchantKeyTaken
   | MerchantUserNotFound
   | MerchantUserEmailTaken
+  | LastOwner
   | WalletNotFound
   | GatewayNotFound
   | GatewayCodeTaken

@@ -128,6 +128,13 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "USER_EXISTS",
         errors: { email: ["This email already signs in to a merchant's dashboard."] }
       }
+    case "LastOwner":
+      return {
+        status: 409,
+        message: "This is the merchant's last active owner, who cannot be disabled or deleted.",
+        errorCode: "INVALID_STATE",
+        errors: { user_id: ["Invite another owner and let them set a password first: a merchant needs an owner to manage its account."] }
+      }
     case "WalletNotFound":
       return { status: 404, message: "Wallet not found.", errorCode: "NOT_FOUND" }
     case "GatewayNotFound":

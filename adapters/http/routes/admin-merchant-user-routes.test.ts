@@ -139,6 +139,42 @@ describe("/admin/v1/merchants/{id}/users", () => {
     expect((await call("POST", `/merchants/${otherMerchantId}/users`, { email: "leaving@books.example", role: "owner" })).status).toBe(201)
   })
 
+  it("PATCH and DELETE never take away the merchant's last active owner (409); with another active owner they may", async () => {
+    const merchant = (await call("POST", "/merchants", { name: "One Owner" })).body.id
+    const activeOwner = async (email: string) => {
+      const created = (await call("POST", `/merchants/${merchant}/users`, { email, role: "owner" })).body.data
+      await runtime.runPromise(setPasswordWithLink(tokenOf(created.set_password_url), "a long enough password"))
+      return created.id as string
+    }
+    const first = await activeOwner("first@one-owner.example")
+    const viewer = (await call("POST", `/merchants/${merchant}/users`, { email: "viewer@one-owner.example", role: "viewer" })).body.data.id
+    // An owner who has not set a password yet cannot sign in: it does not count.
+    const invited = (await call("POST", `/merchants/${merchant}/users`, { email: "invited@one-owner.example", role: "owner" })).body.data.id
+    await runtime.runPromise(setPasswordWithLink(tokenOf((await call("POST", `/merchants/${merchant}/users/${viewer}/password-link`)).body.data.set_password_url), "a long enough password"))
+    const refusal = {
+      success: false,
+      message: "This is the merchant's last active owner, who cannot be disabled or deleted.",
+      error_code: "INVALID_STATE",
+      errors: { user_id: ["Invite another owner and let them set a password first: a merchant needs an owner to manage its account."] },
+      timestamp: expect.any(String)
+    }
+    expect(await call("PATCH", `/merchants/${merchant}/users/${first}`, { disabled: true })).toEqual({ status: 409, body: refusal })
+    expect(await call("DELETE", `/merchants/${merchant}/users/${first}`)).toEqual({ status: 409, body: refusal })
+    expect((await call("GET", `/merchants/${merchant}/users`)).body.data.find((user: { id: string }) => user.id === first).status).toBe("active")
+    // Viewers and invited owners go freely.
+    expect((await call("PATCH", `/merchants/${merchant}/users/${viewer}`, { disabled: true })).status).toBe(200)
+    expect((await call("DELETE", `/merchants/${merchant}/users/${invited}`)).status).toBe(200)
+    const second = await activeOwner("second@one-owner.example")
+    expect((await call("PATCH", `/merchants/${merchant}/users/${first}`, { disabled: true })).status).toBe(200)
+    expect((await call("DELETE", `/merchants/${merchant}/users/${second}`)).status).toBe(409)
+    expect((await call("PATCH", `/merchants/${merchant}/users/${first}`, { disabled: false })).status).toBe(200)
+    // Two owners removed at once: one goes, the other is refused as the last.
+    const answers = await Promise.all([call("DELETE", `/merchants/${merchant}/users/${first}`), call("PATCH", `/merchants/${merchant}/users/${second}`, { disabled: true })])
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409])
+    const left = (await call("GET", `/merchants/${merchant}/users`)).body.data.filter((user: { role: string; status: string }) => user.role === "owner" && user.status === "active")
+    expect(left).toHaveLength(1)
+  })
+
   it("every change is in the audit log, refusals too, with the merchant and the field names only", async () => {
     const merchant = (await call("POST", "/merchants", { name: "Audited Users" })).body.id
     const user = (await call("POST", `/merchants/${merchant}/users`, { email: "audited@users.example", role: "owner" })).body.data

@@ -70,13 +70,14 @@ const update = endpoint({
   path: "/admin/v1/merchants/{id}/users/{user_id}",
   operationId: "updateMerchantUser",
   summary: "Disable or enable a dashboard user",
-  description: "Disabling signs the user out everywhere at once; enabling makes it `active` again, or `invited` when it never set a password.",
+  description: "Disabling signs the user out everywhere at once; enabling makes it `active` again, or `invited` when it never set a password. " +
+    "The merchant's last active owner cannot be disabled (409).",
   tag: TAG,
   security: "admin",
   parameters: [merchantIdInPath, userIdInPath],
   body: updateMerchantUserBody,
   success: { status: 200, description: "The user.", schema: Resources.MerchantUserAnswer },
-  errors: ["MerchantNotFound", "MerchantUserNotFound"],
+  errors: ["MerchantNotFound", "MerchantUserNotFound", "LastOwner"],
   handler: Effect.gen(function*() {
     const id = yield* merchantId
     const userId = yield* userIdInPath.read
@@ -90,12 +91,13 @@ const remove = endpoint({
   path: "/admin/v1/merchants/{id}/users/{user_id}",
   operationId: "deleteMerchantUser",
   summary: "Delete a dashboard user",
-  description: "Signs the user out everywhere and voids its set-password link; its email may then be invited again.",
+  description: "Signs the user out everywhere and voids its set-password link; its email may then be invited again. " +
+    "The merchant's last active owner cannot be deleted (409).",
   tag: TAG,
   security: "admin",
   parameters: [merchantIdInPath, userIdInPath],
   success: { status: 200, description: "The user is gone.", schema: Resources.DeletedMerchantUser },
-  errors: ["MerchantNotFound", "MerchantUserNotFound"],
+  errors: ["MerchantNotFound", "MerchantUserNotFound", "LastOwner"],
   handler: Effect.gen(function*() {
     const id = yield* merchantId
     const userId = yield* userIdInPath.read
