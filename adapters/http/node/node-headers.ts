@@ -13,7 +13,7 @@ export const refusedHeader = (response: HttpServerResponse.HttpServerResponse): 
   for (const [name, value] of Object.entries(headersOf(response))) {
     try {
       validateHeaderName(name)
-      if (value !== undefined) for (const one of Array.isArray(value) ? value : [value]) validateHeaderValue(name, one)
+      if (value !== undefined) for (const one of Array.isArray(value) ? value : [value]) validateHeaderValue(name, String(one))
     } catch {
       return name
     }

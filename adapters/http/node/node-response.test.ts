@@ -101,7 +101,7 @@ describe("answers written to node:http", () => {
       const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/unwritable`, { redirect: "manual" })
       expect(answer.status).toBe(500)
       expect(answer.headers.get("location")).toBeNull()
-      expect((await answer.json()).error_code).toBe("SERVER_ERROR")
+      expect(((await answer.json()) as { readonly error_code: string }).error_code).toBe("SERVER_ERROR")
       expect(lines.some((line) => line.level === "ERROR" && line.message.includes(`"location" header`))).toBe(true)
       expect(lines.some((line) => line.message.includes("注文"))).toBe(false)
       const requestLines = lines.filter((line) => line.message.startsWith("GET /unwritable "))
