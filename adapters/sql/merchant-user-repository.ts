@@ -79,6 +79,11 @@ export const layer = Layer.effect(
         sql`UPDATE merchant_users SET password_hash = ${passwordHash},
             status = CASE WHEN status = 'disabled' THEN 'disabled' ELSE 'active' END
             WHERE id = ${id} RETURNING *`.pipe(Effect.flatMap(users.first), dbCall),
+      replacePasswordHash: (id, expected, passwordHash) =>
+        sql`UPDATE merchant_users SET password_hash = ${passwordHash} WHERE id = ${id} AND password_hash = ${expected} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          dbCall
+        ),
       recordSignIn: (id, at) => sql`UPDATE merchant_users SET last_sign_in_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, dbCall),
       delete: (id) =>
         sql.withTransaction(Effect.gen(function*() {

@@ -208,4 +208,18 @@ export const merchantUserCases = (it: StorageIt) => {
       expect(removed.filter((done) => done)).toHaveLength(1)
       expect(yield* repo.activeOwnerIds(merchant.id)).toHaveLength(1)
     }))
+
+  it.effect("merchant users: a password hash is replaced only while it is still the one expected", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantUserRepository
+      const user = yield* repo.create(newUser((yield* makeMerchant()).id, yield* now))
+      yield* repo.setPassword(user.id, "scrypt$old")
+      expect(yield* repo.replacePasswordHash(user.id, "scrypt$old", "scrypt$rehashed")).toBe(true)
+      expect(Option.getOrThrow(yield* repo.findByEmail(user.email)).passwordHash).toBe("scrypt$rehashed")
+      // A password set meanwhile is never overwritten with a re-hash of the old one.
+      yield* repo.setPassword(user.id, "scrypt$new")
+      expect(yield* repo.replacePasswordHash(user.id, "scrypt$rehashed", "scrypt$stale")).toBe(false)
+      expect(Option.getOrThrow(yield* repo.findByEmail(user.email))).toEqual({ user: { ...user, status: "active" }, passwordHash: "scrypt$new" })
+      expect(yield* repo.replacePasswordHash(unique("nobody"), "scrypt$new", "scrypt$x")).toBe(false)
+    }))
 }

@@ -52,6 +52,11 @@ export class MerchantUserRepository extends Context.Tag("merchant-payments/Merch
   readonly setDisabled: (id: string, disabled: boolean) => Effect.Effect<Option.Option<MerchantUser>, StorageError>
   /** Stores the hash; the user becomes `active` unless it is disabled, which it stays. */
   readonly setPassword: (id: string, passwordHash: string) => Effect.Effect<Option.Option<MerchantUser>, StorageError>
+  /**
+   * Replaces the hash only while it is still `expected` (compare-and-set); whether it did. A password
+   * set meanwhile is never overwritten with a re-hash of the old one.
+   */
+  readonly replacePasswordHash: (id: string, expected: string, passwordHash: string) => Effect.Effect<boolean, StorageError>
   readonly recordSignIn: (id: string, at: Instant) => Effect.Effect<void, StorageError>
   /** Removes the user with its links and sessions; false when there was none. */
   readonly delete: (id: string) => Effect.Effect<boolean, StorageError>

@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { now, plusSeconds } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
-import { UNMATCHABLE_HASH, verifyPassword } from "../signing/password-hash.js"
+import { hashPassword, needsRehash, UNMATCHABLE_HASH, verifyPassword } from "../signing/password-hash.js"
 import { DashboardSessionRepository } from "./dashboard-session-repository.js"
 import { type MerchantUser, normalizeEmail, SessionInvalid, SignInFailed, SignInThrottled } from "./merchant-user.js"
 import { MerchantUserRepository } from "./merchant-user-repository.js"
@@ -45,12 +45,16 @@ export const signIn = (input: { readonly email: string; readonly password: strin
       yield* countSignInFailure(email, input.address)
       return yield* new SignInFailed()
     }
+    // A hash made with older parameters is made again with today's: a sign-in is the one moment the
+    // password is known. Hashed before the transaction, which would otherwise hold SQLite's one writer.
+    const rehashed = stored !== null && needsRehash(stored) ? yield* hashPassword(input.password) : undefined
     const sessionToken = yield* newSecretToken
     const at = yield* now
-    yield* (yield* Transactor).withTransaction(Effect.zipRight(
+    yield* (yield* Transactor).withTransaction(Effect.all([
       (yield* DashboardSessionRepository).create({ idHash: tokenHash(sessionToken), userId: found.user.id, merchantId: found.user.merchantId, createdAt: at, lastSeenAt: at }),
-      users.recordSignIn(found.user.id, at)
-    ))
+      users.recordSignIn(found.user.id, at),
+      stored !== null && rehashed !== undefined ? users.replacePasswordHash(found.user.id, stored, rehashed) : Effect.void
+    ], { discard: true }))
     const user: MerchantUser = { ...found.user, lastSignInAt: at }
     return { sessionToken, user }
   })

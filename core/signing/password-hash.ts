@@ -6,7 +6,8 @@ import * as Effect from "effect/Effect"
  * well as time for every guess, and in node:crypto, so no native dependency is added.
  *
  * Stored as `scrypt$N$r$p$<salt>$<key>` (salt and key base64url): each hash names its own parameters,
- * so they can be raised later and older hashes still verify.
+ * so they can be raised later and older hashes still verify (and are re-hashed at the next sign-in,
+ * needsRehash).
  *
  * N = 2^15, r = 8, p = 1 is 32 MiB and roughly 70-100 ms a hash on a server core: twice the scrypt
  * paper's cost for interactive logins, slow enough to make guessing dear, quick enough for a sign-in
@@ -69,6 +70,17 @@ export const hashPassword = (password: string): Effect.Effect<string> =>
     const salt = new Uint8Array(randomBytes(SALT_BYTES))
     return Effect.map(derive(password, salt, KEY_BYTES, CURRENT), (key) => encode(CURRENT, salt, key))
   })
+
+/**
+ * Whether a stored hash this code can read was made with other parameters (cost, block size,
+ * parallelism, key length) than today's: the password it verifies should be hashed again.
+ */
+export const needsRehash = (stored: string): boolean => {
+  const decoded = decode(stored)
+  if (decoded === undefined) return false
+  const { cost, blockSize, parallelism } = decoded.parameters
+  return cost !== CURRENT.cost || blockSize !== CURRENT.blockSize || parallelism !== CURRENT.parallelism || decoded.key.length !== KEY_BYTES
+}
 
 /**
  * A hash in the current parameters that no password matches (its key is zeros, not a derived key):

@@ -1,10 +1,12 @@
 // Signing in to the dashboard with the kit's own merchant users, over HTTP: the one-time link, the
 // sign-in form, the session cookie and its rotation, sign-out, the form tokens of pages before a
 // session exists, and throttled failures that never say whether an account exists.
+import { randomBytes, scryptSync } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantPayments, type MerchantPayments } from "../../../hosts/embedding/index.js"
 import { formTokenOf, textOf } from "./testing/platform-dashboard.js"
@@ -199,6 +201,36 @@ describe("dashboard sign-in with the kit's users", () => {
       const answer = await visitor.post("/dashboard/login", { csrf_token: formTokenOf(await form.text()), email: "next2@shop.example", password: PASSWORD, next })
       expect(answer.status, next).toBe(303)
       expect(answer.headers.get("location"), next).toBe(expected)
+    }
+  })
+
+  it("re-hashes a password stored under other scrypt parameters at its next successful sign-in, and it still signs in", async () => {
+    await signedIn("rehash@shop.example")
+    const store = new Database(join(scratch, "payments.db"))
+    try {
+      // The same password hashed as an older release would have: N = 2^14 and a 16-byte salt.
+      const salt = randomBytes(16)
+      const key = scryptSync(PASSWORD.normalize("NFC"), salt, 32, { N: 2 ** 14, r: 8, p: 1 })
+      const older = ["scrypt", 2 ** 14, 8, 1, salt.toString("base64url"), key.toString("base64url")].join("$")
+      store.prepare("UPDATE merchant_users SET password_hash = ? WHERE email = ?").run(older, "rehash@shop.example")
+      const storedHash = () => (store.prepare("SELECT password_hash FROM merchant_users WHERE email = ?").get("rehash@shop.example") as { password_hash: string }).password_hash
+      const signIn = async (password: string) => {
+        const visitor = browser()
+        const form = await visitor.get("/dashboard/login")
+        return (await visitor.post("/dashboard/login", { csrf_token: formTokenOf(await form.text()), email: "rehash@shop.example", password })).status
+      }
+      // A failed attempt proves nothing about the password: the old hash stays.
+      expect(await signIn("not the password at all")).toBe(401)
+      expect(storedHash()).toBe(older)
+      expect(await signIn(PASSWORD)).toBe(303)
+      const rehashed = storedHash()
+      expect(rehashed).not.toBe(older)
+      expect(rehashed).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/)
+      expect(await signIn(PASSWORD)).toBe(303)
+      // Today's parameters are left as they are.
+      expect(storedHash()).toBe(rehashed)
+    } finally {
+      store.close()
     }
   })
 })
