@@ -61,7 +61,8 @@ describe("dashboard users: admin", () => {
   })
 
   it("disabling ends every session and refuses sign-in; enabling makes it active again, or keeps a user without a password invited", async () => {
-    const { user, email, password } = await activeUser()
+    // A viewer: the merchant's last active owner is never disabled or deleted (user-admin.ts).
+    const { user, email, password } = await activeUser(undefined, "viewer")
     const { sessionToken } = await run(signIn({ email, password, address: "198.51.100.1" }))
     expect((await run(setMerchantUserDisabled(user.merchantId, user.id, true))).status).toBe("disabled")
     expect(await failure(resumeSession(sessionToken))).toMatchObject({ _tag: "SessionInvalid" })
@@ -74,7 +75,7 @@ describe("dashboard users: admin", () => {
   })
 
   it("deleting a user ends its sessions and voids its link", async () => {
-    const { user, email, password } = await activeUser()
+    const { user, email, password } = await activeUser(undefined, "viewer")
     const { sessionToken } = await run(signIn({ email, password, address: "198.51.100.2" }))
     const { passwordToken } = await run(issuePasswordLink(user.merchantId, user.id))
     await run(deleteMerchantUser(user.merchantId, user.id))
@@ -128,7 +129,7 @@ describe("dashboard users: set-password links", () => {
   })
 
   it("setting a password ends every session the user had; a disabled user's link opens nothing", async () => {
-    const { user, email, password } = await activeUser()
+    const { user, email, password } = await activeUser(undefined, "viewer")
     const { sessionToken } = await run(signIn({ email, password, address: "198.51.100.3" }))
     const { passwordToken } = await run(issuePasswordLink(user.merchantId, user.id))
     await run(setPasswordWithLink(passwordToken, "a brand new password"))
