@@ -63,20 +63,25 @@ export const nextAfter = (
 }
 
 /**
- * The secrets that sign this delivery, the current set's first: the environment's webhook secret, or
- * its API secret (refunds). During a rotation's overlap the replaced sets' secrets follow, so the
- * Standard Webhooks header carries a signature a receiver still on the old secret accepts.
+ * The secrets that sign this delivery. X-Signature: the current set's secret of the delivery's kind,
+ * the environment's webhook secret, or its API secret (refunds, spec 6.3). The Standard Webhooks
+ * header: that secret, then, for a refund, the webhook secret too (a receiver holding one secret per
+ * endpoint verifies every kind), then the same of each replaced set still in its overlap, so a
+ * receiver still on the old secret accepts it.
  */
 const signingSecrets = (delivery: WebhookDelivery) =>
   Effect.gen(function*() {
     const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
     const box = yield* SecretBox
-    const opened = sets.map((set) =>
-      Either.getOrUndefined(box.open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
-    )
+    const open = (sealed: string) => Either.getOrUndefined(box.open(sealed))
+    const kind = sets.map((set) => open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
+    const current = kind[0]
     // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.
-    if (opened[0] === undefined) return []
-    return [...new Set(opened.filter((secret) => secret !== undefined))]
+    if (current === undefined) return undefined
+    const standard = sets.flatMap((set, index) =>
+      delivery.signingSecret === "webhook_secret" ? [kind[index]] : [kind[index], open(set.sealedWebhookSecret)]
+    )
+    return { current, standard: [...new Set(standard.filter((secret) => secret !== undefined))] }
   })
 
 /**
@@ -89,7 +94,7 @@ const whileLeased = (policy: DispatchPolicy) =>
 
 const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
   Effect.gen(function*() {
-    const [secret, ...previous] = yield* signingSecrets(delivery).pipe(whileLeased(policy))
+    const secrets = yield* signingSecrets(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
     if (delivery.nextAttemptAt !== null) {
       yield* Metric.update(webhookDeliveryDelay, Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
@@ -99,18 +104,18 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     // Signed at send time over the exact stored bytes: the contract's X-Signature (the body alone) with
     // the current secret only, and, beside it, Standard Webhooks' (id, this attempt's time, body) with
     // every live secret, space-separated as that specification allows.
-    const result = secret === undefined
+    const result = secrets === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
       : yield* (yield* WebhookSender).send({
         url: delivery.url,
         body: delivery.body,
         headers: {
-          "x-signature": signWebhook(secret, delivery.body),
+          "x-signature": signWebhook(secrets.current, delivery.body),
           "x-environment": delivery.environment,
           "x-event-id": delivery.id,
           "webhook-id": delivery.id,
           "webhook-timestamp": String(sentAt),
-          "webhook-signature": [secret, ...previous].map((key) => signStandardWebhook(key, delivery.id, sentAt, delivery.body)).join(" ")
+          "webhook-signature": secrets.standard.map((key) => signStandardWebhook(key, delivery.id, sentAt, delivery.body)).join(" ")
         }
       })
     if (result._tag === "Responded") yield* Effect.annotateCurrentSpan("http.response.status_code", result.statusCode)
