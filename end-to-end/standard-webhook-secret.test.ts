@@ -53,7 +53,7 @@ describe("the issued whsec_ secret, given as it is to the standardwebhooks packa
   let origin = ""
   let payments: MerchantPayments
 
-  const admin = async (method: string, path: string, body?: unknown) => {
+  const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
     const response = await fetch(`${origin}/admin/v1${path}`, {
       method,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
