@@ -53,9 +53,11 @@ export interface StandardWebhookHeaders {
  * a captured delivery cannot be replayed later, and the signature over id, timestamp and body. Else
  * it checks the contract's `X-Signature` (hex HMAC-SHA256 of the raw body, with or without
  * `sha256=`). Either way the key is the secret that signs the delivery's kind (for a refund event's
- * Standard form, the webhook secret too), compared in constant time, and, when `expectedEnvironment` is given, `X-Environment` must match it, so a sandbox event
- * can never be taken for a production one. Pass the body exactly as received, before any JSON
- * parsing, and both secrets of the environment: one webhook endpoint receives payment and refund events.
+ * Standard form, the webhook secret too), compared in constant time, and, when `expectedEnvironment`
+ * is given, `X-Environment` must match it, so a sandbox event can never be taken for a production
+ * one. Pass the body exactly as received, before any JSON parsing (a merchant on the `php` JSON style
+ * receives PHP's spelling, signed as sent), and both secrets of the environment: one webhook endpoint
+ * receives payment and refund events.
  */
 export const verifyWebhook = (input: {
   readonly webhookSecret: string
