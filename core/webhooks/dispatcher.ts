@@ -2,25 +2,18 @@ import type * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
-import { CredentialRepository } from "../merchants/credentials.js"
-import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
 import { webhookAttempts, webhookDeliveryDelay } from "../shared/metrics.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
-import { SecretBox } from "../signing/secret-box.js"
-import { signStandardWebhook } from "../signing/standard-webhook-signature.js"
-import { signWebhook } from "../signing/webhook-signature.js"
 import type { AttemptReport, WebhookDelivery } from "./delivery.js"
+import { attemptRequest } from "./attempt-request.js"
 import { deliveryTarget } from "./delivery-target.js"
-import { DEFAULT_IPN_JSON_STYLE, DEFAULT_IPN_SIGNATURE_FORMAT, ipnBody, ipnSignatureHeader } from "./ipn-compatibility.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 import { WebhookSender } from "./webhook-sender.js"
 
@@ -66,39 +59,6 @@ export const nextAfter = (
 }
 
 /**
- * The secrets that sign this delivery. X-Signature: the current set's secret of the delivery's kind,
- * the environment's webhook secret, or its API secret (refunds, spec 6.3). The Standard Webhooks
- * header: that secret, then, for a refund, the webhook secret too (a receiver holding one secret per
- * endpoint verifies every kind), then the same of each replaced set still in its overlap, so a
- * receiver still on the old secret accepts it.
- */
-const signingSecrets = (delivery: WebhookDelivery) =>
-  Effect.gen(function*() {
-    const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
-    const box = yield* SecretBox
-    const open = (sealed: string) => Either.getOrUndefined(box.open(sealed))
-    const kind = sets.map((set) => open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
-    const current = kind[0]
-    // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.
-    if (current === undefined) return undefined
-    const standard = sets.flatMap((set, index) =>
-      delivery.signingSecret === "webhook_secret" ? [kind[index]] : [kind[index], open(set.sealedWebhookSecret)]
-    )
-    return { current, standard: [...new Set(standard.filter((secret) => secret !== undefined))] }
-  })
-
-/**
- * How the merchant's receiver wants the delivery spelled, read at each attempt: a merchant that
- * changes it gets the new spelling on retries and redeliveries of events already queued, which is how
- * it recovers the ones its receiver refused. A merchant no longer found gets the contract's.
- */
-const spelling = (delivery: WebhookDelivery) =>
-  Effect.map(Effect.flatMap(MerchantRepository, (merchants) => merchants.findById(delivery.merchantId)), Option.match({
-    onNone: () => ({ signatureFormat: DEFAULT_IPN_SIGNATURE_FORMAT, jsonStyle: DEFAULT_IPN_JSON_STYLE }),
-    onSome: (merchant) => ({ signatureFormat: merchant.ipnSignatureFormat, jsonStyle: merchant.ipnJsonStyle })
-  }))
-
-/**
  * Store calls of a claimed attempt are tried again, each second, for as long as its lease lasts: a
  * store that went away for a moment must not leave the lease (and one of its target's places) held
  * until it lapses.
@@ -108,33 +68,15 @@ const whileLeased = (policy: DispatchPolicy) =>
 
 const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
   Effect.gen(function*() {
-    const secrets = yield* signingSecrets(delivery).pipe(whileLeased(policy))
-    const { signatureFormat, jsonStyle } = yield* spelling(delivery).pipe(whileLeased(policy))
-    // The bytes sent, which both signatures cover: the stored body, re-spelled for the merchant's receiver if it asked.
-    const body = ipnBody(delivery.body, jsonStyle)
     const attemptNumber = delivery.attempts + 1
     if (delivery.nextAttemptAt !== null) {
       yield* Metric.update(webhookDeliveryDelay, Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
     }
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
-    const sentAt = toSeconds(yield* realNow)
-    // Signed at send time over the exact bytes sent: the contract's X-Signature (the body alone) with
-    // the current secret only, and, beside it, Standard Webhooks' (id, this attempt's time, body) with
-    // every live secret, space-separated as that specification allows.
-    const result = secrets === undefined
+    const request = yield* attemptRequest(delivery, toSeconds(yield* realNow)).pipe(whileLeased(policy))
+    const result = request === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
-      : yield* (yield* WebhookSender).send({
-        url: delivery.url,
-        body,
-        headers: {
-          "x-signature": ipnSignatureHeader(signWebhook(secrets.current, body), signatureFormat),
-          "x-environment": delivery.environment,
-          "x-event-id": delivery.id,
-          "webhook-id": delivery.id,
-          "webhook-timestamp": String(sentAt),
-          "webhook-signature": secrets.standard.map((key) => signStandardWebhook(key, delivery.id, sentAt, body)).join(" ")
-        }
-      })
+      : yield* (yield* WebhookSender).send({ url: delivery.url, ...request })
     if (result._tag === "Responded") yield* Effect.annotateCurrentSpan("http.response.status_code", result.statusCode)
     const at = yield* now
     const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300
