@@ -15,7 +15,8 @@ export interface Violation {
 
 const IMPORT_PATTERN = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)/g
 
-const TEST_TOOLS = new Set(["vitest", "@effect/vitest", "fast-check"])
+// standardwebhooks: the reference library core's webhook signatures are checked against, in tests only.
+const TEST_TOOLS = new Set(["vitest", "@effect/vitest", "fast-check", "standardwebhooks"])
 
 export const importsOf = (source: string): ReadonlyArray<string> =>
   Array.from(source.matchAll(IMPORT_PATTERN), (match) => match[1] ?? match[2] ?? "").filter((s) => s !== "")

@@ -164,7 +164,8 @@ describe("the README's webhook receiver, as pasted", () => {
       expect(await post(payment, sign(secrets.WEBHOOK_SECRET, payment), "sandbox")).toBe(401)
       expect(await post("not json", sign(secrets.WEBHOOK_SECRET, "not json"))).toBe(401)
       // The Standard Webhooks form, signed by the reference library: taken now, refused as a replay later.
-      const standard = new Webhook(secrets.WEBHOOK_SECRET, { format: "raw" })
+      // The webhook secret goes to the library as it is: a whsec_ secret is keyed by the base64 after its prefix.
+      const standard = new Webhook(secrets.WEBHOOK_SECRET)
       const second = payment.replace("order-1", "order-2").replace("PRODUCTION_1", "PRODUCTION_2")
       const standardHeaders = (at: Date) => ({
         "webhook-id": "evt_2", "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": standard.sign("evt_2", at, second)
@@ -174,7 +175,7 @@ describe("the README's webhook receiver, as pasted", () => {
       expect(await post(second, undefined, "production", { ...standardHeaders(new Date()), "webhook-id": "evt_3" })).toBe(401)
       // During a rotation's overlap a delivery carries a signature per live secret: one the receiver
       // does not hold beside one it does is accepted, and the one it does not hold alone is not.
-      const rotated = new Webhook("whsec_the_other_one", { format: "raw" })
+      const rotated = new Webhook("whsec_theOtherOne")
       const third = payment.replace("order-1", "order-3").replace("PRODUCTION_1", "PRODUCTION_3")
       const now = new Date()
       const overlapHeaders = (signatures: ReadonlyArray<string>) => ({

@@ -7,6 +7,7 @@ import { MerchantStatus, type Merchant } from "../../core/merchants/merchant.js"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
 import { Amount } from "../../core/money/amount.js"
 import { MerchantId } from "../../core/shared/ids.js"
+import { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-compatibility.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
@@ -16,6 +17,8 @@ export const MerchantRow = Schema.Struct({
   id: SafeInt,
   name: Schema.String,
   status: MerchantStatus,
+  ipn_signature_format: IpnSignatureFormat,
+  ipn_json_style: IpnJsonStyle,
   fee_percent: Int64,
   fee_fixed: Int64,
   created_at: Int64,
@@ -26,6 +29,8 @@ const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
   id: MerchantId(row.id),
   name: row.name,
   status: row.status,
+  ipnSignatureFormat: row.ipn_signature_format,
+  ipnJsonStyle: row.ipn_json_style,
   feePercent: Amount(row.fee_percent),
   feeFixed: Amount(row.fee_fixed),
   createdAt: Instant(row.created_at),
@@ -58,6 +63,9 @@ export const layer = Layer.effect(
             sql.insert({
               name: merchant.name,
               status: merchant.status,
+              // Absent, the columns' defaults: the contract's spelling.
+              ...(merchant.ipnSignatureFormat !== undefined ? { ipn_signature_format: merchant.ipnSignatureFormat } : {}),
+              ...(merchant.ipnJsonStyle !== undefined ? { ipn_json_style: merchant.ipnJsonStyle } : {}),
               fee_percent: merchant.feePercent,
               fee_fixed: merchant.feeFixed,
               created_at: at,
@@ -84,6 +92,8 @@ export const layer = Layer.effect(
           const changes = {
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.status !== undefined ? { status: patch.status } : {}),
+            ...(patch.ipnSignatureFormat !== undefined ? { ipn_signature_format: patch.ipnSignatureFormat } : {}),
+            ...(patch.ipnJsonStyle !== undefined ? { ipn_json_style: patch.ipnJsonStyle } : {}),
             ...(patch.feePercent !== undefined ? { fee_percent: patch.feePercent } : {}),
             ...(patch.feeFixed !== undefined ? { fee_fixed: patch.feeFixed } : {}),
             updated_at: at

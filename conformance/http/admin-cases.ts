@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { adminListCases } from "./admin-list-cases.js"
+import { adminListCases, MERCHANT_FIELDS } from "./admin-list-cases.js"
 import { expectError, expectOk, ISO_MICROS } from "./assertions.js"
 import { createMerchant, readSettings, uniqueName, withSettings } from "./fixtures.js"
 import { adminRequest, apiRequest, rawRequest, type Target } from "./signing.js"
@@ -46,10 +46,10 @@ export const adminCases = (target: () => Target) =>
       const name = uniqueName("fees")
       const response = await adminRequest(target(), "POST", "/merchants", `{"name":${JSON.stringify(name)},"fee_percent":2.5,"fee_fixed":0.30}`)
       const created = expectOk(response, 201)
-      expect(Object.keys(created).sort()).toEqual(["created_at", "fee_fixed", "fee_percent", "id", "name", "status"])
+      expect(Object.keys(created).sort()).toEqual(MERCHANT_FIELDS)
       expect(Number.isSafeInteger(created.id) && created.id > 0).toBe(true)
       expect(created.created_at).toMatch(ISO_MICROS)
-      expect(created).toMatchObject({ name, status: "pending", fee_percent: 2.5, fee_fixed: 0.3 })
+      expect(created).toMatchObject({ name, status: "pending", fee_percent: 2.5, fee_fixed: 0.3, ipn_signature_format: "hex", ipn_json_style: "compact" })
       expect(response.text).toContain('"fee_percent":2.5,')
       expect(response.text).toContain('"fee_fixed":0.3,')
       const read = await adminRequest(target(), "GET", `/merchants/${created.id}`)
@@ -92,6 +92,17 @@ export const adminCases = (target: () => Target) =>
       expect(expectOk(await adminRequest(target(), "GET", `/merchants/${merchant.id}`))).toEqual(fees)
     })
 
+    it("changes the IPN compatibility settings with PATCH, one at a time, and takes them at creation", async () => {
+      const merchant = await createMerchant(target())
+      const prefixed = expectOk(await adminRequest(target(), "PATCH", `/merchants/${merchant.id}`, { ipn_signature_format: "sha256=hex" }))
+      expect(prefixed).toEqual({ ...merchant, ipn_signature_format: "sha256=hex" })
+      const php = expectOk(await adminRequest(target(), "PATCH", `/merchants/${merchant.id}`, { ipn_json_style: "php" }))
+      expect(php).toEqual({ ...merchant, ipn_signature_format: "sha256=hex", ipn_json_style: "php" })
+      expect(expectOk(await adminRequest(target(), "GET", `/merchants/${merchant.id}`))).toEqual(php)
+      const created = expectOk(await adminRequest(target(), "POST", "/merchants", { name: uniqueName("php"), ipn_json_style: "php" }), 201)
+      expect(created).toMatchObject({ ipn_signature_format: "hex", ipn_json_style: "php" })
+    })
+
     it.each<readonly [Record<string, unknown>, string, string]>([
       [{ status: "active" }, "VALIDATION_FAILED", "status"],
       [{ status: 3 }, "VALIDATION_FAILED", "status"],
@@ -99,7 +110,9 @@ export const adminCases = (target: () => Target) =>
       [{ name: "" }, "VALIDATION_FAILED", "name"],
       [{ fee_percent: true }, "INVALID_AMOUNT", "fee_percent"],
       [{ fee_fixed: "abc" }, "INVALID_AMOUNT", "fee_fixed"],
-      [{ status: "approved", fee_percent: 500 }, "INVALID_AMOUNT", "fee_percent"]
+      [{ status: "approved", fee_percent: 500 }, "INVALID_AMOUNT", "fee_percent"],
+      [{ ipn_signature_format: "sha256" }, "VALIDATION_FAILED", "ipn_signature_format"],
+      [{ ipn_json_style: "PHP" }, "VALIDATION_FAILED", "ipn_json_style"]
     ])("refuses PATCH %j with 422 naming the field, and changes nothing", async (patch, errorCode, field) => {
       const merchant = await createMerchant(target(), { fee_percent: 1.5 })
       const response = await adminRequest(target(), "PATCH", `/merchants/${merchant.id}`, patch)

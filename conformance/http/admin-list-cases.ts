@@ -3,7 +3,8 @@ import { expectError, expectOk, ISO_MICROS } from "./assertions.js"
 import { createMerchant, issueCredentials, type MerchantBody } from "./fixtures.js"
 import { adminRequest, type Target } from "./signing.js"
 
-const MERCHANT_FIELDS = ["created_at", "fee_fixed", "fee_percent", "id", "name", "status"]
+/** The admin merchant resource's fields, sorted: credentials never among them. */
+export const MERCHANT_FIELDS = ["created_at", "fee_fixed", "fee_percent", "id", "ipn_json_style", "ipn_signature_format", "name", "status"]
 
 const list = async (target: Target, query: string) => {
   const body = expectOk(await adminRequest(target, "GET", `/merchants${query}`))

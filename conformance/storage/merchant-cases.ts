@@ -23,6 +23,21 @@ export const merchantCases = (it: StorageIt) => {
       expect(yield* repo.findById(MerchantId(987_654_321))).toEqual(Option.none())
     }))
 
+  it.effect("merchant: IPN compatibility settings default to the contract's spelling and change one at a time", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantRepository
+      const plain = yield* makeMerchant()
+      expect([plain.ipnSignatureFormat, plain.ipnJsonStyle]).toEqual(["hex", "compact"])
+      const asked = yield* repo.create({ name: "Legacy", status: "approved", feePercent: Amount(0n), feeFixed: Amount(0n), ipnJsonStyle: "php" })
+      expect(yield* repo.findById(asked.id)).toEqual(Option.some(asked))
+      expect([asked.ipnSignatureFormat, asked.ipnJsonStyle]).toEqual(["hex", "php"])
+      const prefixed = yield* repo.update(asked.id, { ipnSignatureFormat: "sha256=hex" })
+      expect(Option.map(prefixed, (m) => [m.ipnSignatureFormat, m.ipnJsonStyle, m.name])).toEqual(Option.some(["sha256=hex", "php", "Legacy"]))
+      const back = yield* repo.update(asked.id, { ipnJsonStyle: "compact", name: "Legacy Ltd" })
+      expect(Option.map(back, (m) => [m.ipnSignatureFormat, m.ipnJsonStyle])).toEqual(Option.some(["sha256=hex", "compact"]))
+      expect((yield* repo.list({ limit: 100, offset: 0 })).merchants.find((m) => m.id === asked.id)).toEqual(Option.getOrThrow(back))
+    }))
+
   it.effect("health: the store answers a ping", () => Effect.flatMap(StoreHealth, (health) => health.ping))
 
   it.effect("merchant: ids are distinct integers, and counted", () =>

@@ -18,11 +18,14 @@ import type { Environment } from "../shared/environment.js"
 import { type Merchant, MerchantNotFound, type MerchantPatch, type MerchantStatus } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
 import { changesCheckoutConfig } from "../payments/checkout-config.js"
+import type { IpnJsonStyle, IpnSignatureFormat } from "../webhooks/ipn-compatibility.js"
 
 /** Administrator input: money fields arrive as their raw JSON text and are parsed exactly here. */
 export interface MerchantInput {
   readonly name?: string
   readonly status?: MerchantStatus
+  readonly ipnSignatureFormat?: IpnSignatureFormat
+  readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent?: AmountInput
   readonly feeFixed?: AmountInput
 }
@@ -41,6 +44,12 @@ const parseFees = (input: MerchantInput) => {
     ...(fixed !== undefined && Either.isRight(fixed) ? { feeFixed: fixed.right } : {})
   })
 }
+
+/** The IPN compatibility settings given; the others keep their values (a new merchant's: the contract's spelling). */
+const ipnSettings = (input: MerchantInput) => ({
+  ...(input.ipnSignatureFormat !== undefined ? { ipnSignatureFormat: input.ipnSignatureFormat } : {}),
+  ...(input.ipnJsonStyle !== undefined ? { ipnJsonStyle: input.ipnJsonStyle } : {})
+})
 
 /** The merchant, or MerchantNotFound: admin operations on a missing merchant are a 404, not a no-op. */
 export const requireMerchant = (id: MerchantId) =>
@@ -68,6 +77,7 @@ export const createMerchant = (input: MerchantInput & { readonly name: string })
     return yield* (yield* MerchantRepository).create({
       name: input.name,
       status: input.status ?? "pending",
+      ...ipnSettings(input),
       feePercent: fees.feePercent ?? Amount(0n),
       feeFixed: fees.feeFixed ?? Amount(0n)
     })
@@ -79,6 +89,7 @@ export const updateMerchant = (id: MerchantId, input: MerchantInput) =>
     const patch: MerchantPatch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.status !== undefined ? { status: input.status } : {}),
+      ...ipnSettings(input),
       ...fees
     }
     const updated = yield* (yield* MerchantRepository).update(id, patch)

@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import type { Amount } from "../money/amount.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import type { IpnJsonStyle, IpnSignatureFormat } from "../webhooks/ipn-compatibility.js"
 
 export const MerchantStatus = Schema.Literal("pending", "approved", "rejected", "disabled", "suspended")
 export type MerchantStatus = typeof MerchantStatus.Type
@@ -10,6 +11,9 @@ export interface Merchant {
   readonly id: MerchantId
   readonly name: string
   readonly status: MerchantStatus
+  /** How its webhooks' X-Signature and body are spelled for receivers that need it (core/webhooks/ipn-compatibility.ts). */
+  readonly ipnSignatureFormat: IpnSignatureFormat
+  readonly ipnJsonStyle: IpnJsonStyle
   /** Percent of each payment kept as fee, at the money scale (2.5 % = 2.5 units). */
   readonly feePercent: Amount
   /** Fixed fee per payment, in the payment's currency units. */
@@ -21,6 +25,8 @@ export interface Merchant {
 export interface NewMerchant {
   readonly name: string
   readonly status: MerchantStatus
+  readonly ipnSignatureFormat?: IpnSignatureFormat
+  readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent: Amount
   readonly feeFixed: Amount
 }
@@ -28,6 +34,8 @@ export interface NewMerchant {
 export interface MerchantPatch {
   readonly name?: string
   readonly status?: MerchantStatus
+  readonly ipnSignatureFormat?: IpnSignatureFormat
+  readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent?: Amount
   readonly feeFixed?: Amount
 }

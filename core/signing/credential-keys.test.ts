@@ -28,7 +28,7 @@ describe("generateCredentials", () => {
     for (const environment of ["sandbox", "production"] as const) {
       const c = generateCredentials(environment)
       expect(c.clientSecret).toMatch(new RegExp(`^cs_${BASE62}{43}$`))
-      expect(c.webhookSecret).toMatch(new RegExp(`^whsec_${BASE62}{43}$`))
+      expect(c.webhookSecret).toMatch(new RegExp(`^whsec_${BASE62}{44}$`))
       expect(43 * Math.log2(62)).toBeGreaterThanOrEqual(256)
     }
   })

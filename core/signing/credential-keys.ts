@@ -9,13 +9,16 @@ import { BASE62_ALPHABET, randomString } from "./random-text.js"
  *   merchantKey   sandbox `test_mk_<24 base62>`, production `mk_<24 base62>` (~143 random bits)
  *   apiKey        sandbox `test_ak_<43 base62>`, production `ak_<43 base62>` (~256 random bits)
  *   clientSecret  `cs_<43 base62>` in both environments (~256 random bits)
- *   webhookSecret `whsec_<43 base62>` in both environments (~256 random bits)
+ *   webhookSecret `whsec_<44 base62>` in both environments (~262 random bits)
  *
  * Only merchant keys and API keys carry the environment prefix, as the spec states: they identify
  * the caller, and the prefix is how a request is routed to its environment. The secrets are only
  * ever used as HMAC keys (as their full UTF-8 string), so their readable labels exist to make a
  * leaked secret recognisable in logs, not to carry meaning. Base62 rather than hex keeps integrators
- * from hex-decoding the secret and keying the HMAC with the wrong bytes.
+ * from hex-decoding the secret and keying the HMAC with the wrong bytes. The webhook secret is also a
+ * Standard Webhooks secret (`whsec_` and base64, base62 being a subset): 44 characters, a whole number
+ * of base64 quanta, so the strict decoders of the Python and Go libraries take it as well (43, as
+ * issued before, is refused there for want of padding).
  */
 
 export interface Credentials {
@@ -32,6 +35,7 @@ export interface Credentials {
 const MERCHANT_KEY_CHARS = 24
 // 43 base62 characters carry 43 * log2(62) ≈ 256.03 bits: the smallest length reaching 256.
 const SECRET_CHARS = 43
+const WEBHOOK_SECRET_CHARS = 44
 
 const environmentPrefix = (environment: Environment): string =>
   environment === "sandbox" ? SANDBOX_KEY_PREFIX : ""
@@ -45,7 +49,7 @@ export const generateCredentials = (environment: Environment): Credentials => {
     merchantKey: `${prefix}mk_${random(MERCHANT_KEY_CHARS)}`,
     apiKey: `${prefix}ak_${random(SECRET_CHARS)}`,
     clientSecret: `cs_${random(SECRET_CHARS)}`,
-    webhookSecret: `whsec_${random(SECRET_CHARS)}`
+    webhookSecret: `whsec_${random(WEBHOOK_SECRET_CHARS)}`
   }
 }
 

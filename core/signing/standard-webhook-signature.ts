@@ -1,12 +1,12 @@
 import { constantTimeEqualBytes, hmacSha256 } from "./hmac.js"
+import { standardWebhookKey } from "./standard-webhook-key.js"
 
 /**
  * Standard Webhooks signatures (the `webhook-id`, `webhook-timestamp` and `webhook-signature`
  * headers), sent beside the contract's `X-Signature`: they sign the event id and the attempt's time
- * with the body, so a captured delivery cannot be replayed past the receiver's tolerance. The key is
- * the secret the contract's `X-Signature` uses for that event kind, as its own bytes: the key a
- * Standard Webhooks receiver gets from `standardWebhookSecret(secret)` (`whsec_` and base64), or from
- * the secret itself with the reference library's `{ format: "raw" }`.
+ * with the body, so a captured delivery cannot be replayed past the receiver's tolerance. A secret is
+ * keyed as Standard Webhooks libraries key it (`standardWebhookKey`), so the issued `whsec_` secret
+ * is what a merchant gives `new Webhook(...)`, as it is.
  */
 
 const utf8 = new TextEncoder()
@@ -14,8 +14,7 @@ const utf8 = new TextEncoder()
 /** The Standard Webhooks tolerance default: five minutes either side of the receiver's clock. */
 export const STANDARD_TOLERANCE_SECONDS = 300
 
-/** The secret in the Standard Webhooks form (`whsec_` and the base64 of its key). */
-export const standardWebhookSecret = (secret: string): string => `whsec_${Buffer.from(utf8.encode(secret)).toString("base64")}`
+export { standardWebhookSecret } from "./standard-webhook-key.js"
 
 const signedContent = (id: string, timestampSeconds: number, rawBody: string | Uint8Array): Uint8Array => {
   const body = typeof rawBody === "string" ? utf8.encode(rawBody) : rawBody
@@ -28,7 +27,7 @@ const signedContent = (id: string, timestampSeconds: number, rawBody: string | U
 
 /** One `v1,<base64>` signature of a delivery attempt. */
 export const signStandardWebhook = (secret: string, id: string, timestampSeconds: number, rawBody: string | Uint8Array): string =>
-  `v1,${Buffer.from(hmacSha256(secret, signedContent(id, timestampSeconds, rawBody))).toString("base64")}`
+  `v1,${Buffer.from(hmacSha256(standardWebhookKey(secret), signedContent(id, timestampSeconds, rawBody))).toString("base64")}`
 
 export type StandardWebhookCheck = "valid" | "missing_headers" | "stale_timestamp" | "bad_signature"
 
@@ -50,7 +49,7 @@ export const verifyStandardWebhook = (input: {
   if (!/^\d{1,12}$/.test(input.timestamp)) return "stale_timestamp"
   const timestamp = Number(input.timestamp)
   if (Math.abs(input.nowSeconds - timestamp) > (input.toleranceSeconds ?? STANDARD_TOLERANCE_SECONDS)) return "stale_timestamp"
-  const expected = hmacSha256(input.secret, signedContent(input.id, timestamp, input.rawBody))
+  const expected = hmacSha256(standardWebhookKey(input.secret), signedContent(input.id, timestamp, input.rawBody))
   const matches = input.signature.split(" ").some((entry) => {
     if (!entry.startsWith("v1,")) return false
     const encoded = entry.slice(3)

@@ -2,21 +2,17 @@ import type * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
-import { CredentialRepository } from "../merchants/credentials.js"
 import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
 import { webhookAttempts, webhookDeliveryDelay } from "../shared/metrics.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
-import { SecretBox } from "../signing/secret-box.js"
-import { signStandardWebhook } from "../signing/standard-webhook-signature.js"
-import { signWebhook } from "../signing/webhook-signature.js"
 import type { AttemptReport, WebhookDelivery } from "./delivery.js"
+import { attemptRequest } from "./attempt-request.js"
 import { deliveryTarget } from "./delivery-target.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 import { WebhookSender } from "./webhook-sender.js"
@@ -63,23 +59,6 @@ export const nextAfter = (
 }
 
 /**
- * The secrets that sign this delivery, the current set's first: the environment's webhook secret, or
- * its API secret (refunds). During a rotation's overlap the replaced sets' secrets follow, so the
- * Standard Webhooks header carries a signature a receiver still on the old secret accepts.
- */
-const signingSecrets = (delivery: WebhookDelivery) =>
-  Effect.gen(function*() {
-    const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
-    const box = yield* SecretBox
-    const opened = sets.map((set) =>
-      Either.getOrUndefined(box.open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
-    )
-    // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.
-    if (opened[0] === undefined) return []
-    return [...new Set(opened.filter((secret) => secret !== undefined))]
-  })
-
-/**
  * Store calls of a claimed attempt are tried again, each second, for as long as its lease lasts: a
  * store that went away for a moment must not leave the lease (and one of its target's places) held
  * until it lapses.
@@ -89,30 +68,15 @@ const whileLeased = (policy: DispatchPolicy) =>
 
 const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
   Effect.gen(function*() {
-    const [secret, ...previous] = yield* signingSecrets(delivery).pipe(whileLeased(policy))
     const attemptNumber = delivery.attempts + 1
     if (delivery.nextAttemptAt !== null) {
       yield* Metric.update(webhookDeliveryDelay, Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
     }
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
-    const sentAt = toSeconds(yield* realNow)
-    // Signed at send time over the exact stored bytes: the contract's X-Signature (the body alone) with
-    // the current secret only, and, beside it, Standard Webhooks' (id, this attempt's time, body) with
-    // every live secret, space-separated as that specification allows.
-    const result = secret === undefined
+    const request = yield* attemptRequest(delivery, toSeconds(yield* realNow)).pipe(whileLeased(policy))
+    const result = request === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
-      : yield* (yield* WebhookSender).send({
-        url: delivery.url,
-        body: delivery.body,
-        headers: {
-          "x-signature": signWebhook(secret, delivery.body),
-          "x-environment": delivery.environment,
-          "x-event-id": delivery.id,
-          "webhook-id": delivery.id,
-          "webhook-timestamp": String(sentAt),
-          "webhook-signature": [secret, ...previous].map((key) => signStandardWebhook(key, delivery.id, sentAt, delivery.body)).join(" ")
-        }
-      })
+      : yield* (yield* WebhookSender).send({ url: delivery.url, ...request })
     if (result._tag === "Responded") yield* Effect.annotateCurrentSpan("http.response.status_code", result.statusCode)
     const at = yield* now
     const succeeded = result._tag === "Responded" && result.statusCode >= 200 && result.statusCode < 300

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { Webhook } from "standardwebhooks"
 import { verifyWebhook, webhookKindOf } from "./verify-webhook.js"
 
 // Signatures computed outside the code under test, e.g.
@@ -36,6 +37,20 @@ describe("verifyWebhook (merchant side)", () => {
     expect(verifyWebhook({ ...secrets, rawBody: `${body} `, signature: hex })).toEqual({ valid: false, reason: "bad_signature" })
     // Relabelling a payment event as a refund moves it to the other key: its signature no longer holds.
     expect(verifyWebhook({ ...secrets, rawBody: body.replace("completed", "refunded"), signature: hex })).toEqual({ valid: false, reason: "bad_signature" })
+  })
+
+  it("takes a refund event's Standard form under the webhook secret as well, as the reference library signs it", () => {
+    const at = new Date()
+    const issued = "whsec_S5R03OW7qAbbywrhjZdmd3mdPx8d8sAU0XwT2ZqWC53q"
+    const standard = (secret: string) => ({
+      id: "evt_1", timestamp: String(Math.floor(at.getTime() / 1000)), signature: new Webhook(secret).sign("evt_1", at, refundBody), nowSeconds: Math.floor(at.getTime() / 1000)
+    })
+    const check = (signedWith: string) => verifyWebhook({ webhookSecret: issued, clientSecret, rawBody: refundBody, signature: undefined, standard: standard(signedWith) })
+    expect(check(issued)).toEqual({ valid: true, kind: "refund" })
+    expect(check(`whsec_${Buffer.from(clientSecret).toString("base64")}`)).toEqual({ valid: true, kind: "refund" })
+    expect(check("whsec_S5R03OW7qAbbywrhjZdmd3mdPx8d8sAU0XwT2ZqWC53r")).toEqual({ valid: false, reason: "bad_signature" })
+    // X-Signature stays the contract's: the client secret's alone.
+    expect(verifyWebhook({ webhookSecret: issued, clientSecret, rawBody: refundBody, signature: refundHex })).toEqual({ valid: true, kind: "refund" })
   })
 
   it("refuses a body that is not a JSON object before choosing a key", () => {

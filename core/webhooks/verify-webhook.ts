@@ -1,7 +1,7 @@
 import type { Environment } from "../shared/environment.js"
 import { verifyStandardWebhook } from "../signing/standard-webhook-signature.js"
 
-// A Standard Webhooks library keyed with this (`new Webhook(standardWebhookSecret(secret))`) verifies deliveries too.
+// The form of a secret a Standard Webhooks library takes: a `whsec_` secret as issued, the client secret `whsec_` and its base64.
 export { standardWebhookSecret } from "../signing/standard-webhook-signature.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
 
@@ -52,10 +52,12 @@ export interface StandardWebhookHeaders {
  * `webhook-timestamp`, `webhook-signature`) it checks those: the timestamp within the tolerance, so
  * a captured delivery cannot be replayed later, and the signature over id, timestamp and body. Else
  * it checks the contract's `X-Signature` (hex HMAC-SHA256 of the raw body, with or without
- * `sha256=`). Either way the key is the secret that signs the delivery's kind, compared in constant
- * time, and, when `expectedEnvironment` is given, `X-Environment` must match it, so a sandbox event
- * can never be taken for a production one. Pass the body exactly as received, before any JSON
- * parsing, and both secrets of the environment: one webhook endpoint receives payment and refund events.
+ * `sha256=`). Either way the key is the secret that signs the delivery's kind (for a refund event's
+ * Standard form, the webhook secret too), compared in constant time, and, when `expectedEnvironment`
+ * is given, `X-Environment` must match it, so a sandbox event can never be taken for a production
+ * one. Pass the body exactly as received, before any JSON parsing (a merchant on the `php` JSON style
+ * receives PHP's spelling, signed as sent), and both secrets of the environment: one webhook endpoint
+ * receives payment and refund events.
  */
 export const verifyWebhook = (input: {
   readonly webhookSecret: string
@@ -72,7 +74,10 @@ export const verifyWebhook = (input: {
   if (kind === undefined) return { valid: false, reason: "malformed_body" }
   const secret = kind === "refund" ? input.clientSecret : input.webhookSecret
   if (standard !== undefined) {
-    const check = verifyStandardWebhook({ ...standard, secret, rawBody: input.rawBody })
+    // A refund event's Standard form is signed with the webhook secret too, so either secret may verify it.
+    const standardSecrets = kind === "refund" ? [input.clientSecret, input.webhookSecret] : [secret]
+    const checks = standardSecrets.map((key) => verifyStandardWebhook({ ...standard, secret: key, rawBody: input.rawBody }))
+    const check = checks.includes("valid") ? "valid" : checks[0]!
     if (check !== "valid") return { valid: false, reason: check === "stale_timestamp" ? "stale_timestamp" : check === "missing_headers" ? "missing_signature" : "bad_signature" }
   } else if (!verifyWebhookSignature(secret, input.rawBody, input.signature)) {
     return { valid: false, reason: "bad_signature" }

@@ -2,6 +2,7 @@ import { exactJsonParser } from "../../adapters/http/contract/exact-json-reader.
 import { responseMoneyFields } from "../../adapters/http/endpoint/client-operations.js"
 import { adminApi } from "../../adapters/http/routes/admin-api.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
+import type { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-compatibility.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
 import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
@@ -57,6 +58,12 @@ export type AdminCall = (method: string, path: string, body?: unknown) => Promis
 
 type Money = string | number
 
+/** A merchant's IPN compatibility settings, as the admin API takes them (docs/admin-api.md, merchants). */
+interface IpnSettingsInput {
+  readonly ipn_signature_format?: IpnSignatureFormat
+  readonly ipn_json_style?: IpnJsonStyle
+}
+
 /**
  * `payments.admin`: the admin API without HTTP, through the very routes `/admin/v1` serves, so its
  * checks, messages and shapes are those of docs/admin-api.md.
@@ -77,12 +84,12 @@ export const makeAdminApi = (call: AdminCall) => {
   }
   return {
     merchants: {
-      create: (input: { readonly name: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money }) =>
+      create: (input: { readonly name: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money } & IpnSettingsInput) =>
         request<AdminMerchant>("POST", "/merchants", input),
       list: (filter: { readonly page?: number; readonly per_page?: number; readonly status?: string } = {}) =>
         request<AdminPage<AdminMerchant>>("GET", `/merchants${query(filter)}`),
       get: (id: number) => request<AdminMerchant>("GET", `/merchants/${id}`),
-      update: (id: number, patch: { readonly name?: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money }) =>
+      update: (id: number, patch: { readonly name?: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money } & IpnSettingsInput) =>
         request<AdminMerchant>("PATCH", `/merchants/${id}`, patch)
     },
     credentials: {

@@ -1,5 +1,6 @@
 import { environments } from "../../../core/shared/environment.js"
 import { MerchantStatus } from "../../../core/merchants/merchant.js"
+import { IpnJsonStyle, IpnSignatureFormat } from "../../../core/webhooks/ipn-compatibility.js"
 import { GatewayType } from "../../../core/gateways/gateway.js"
 import { USER_ROLES } from "../../../core/merchant-users/merchant-user.js"
 import { MAX_EMAIL_LENGTH } from "../../../core/merchant-users/user-admin.js"
@@ -9,6 +10,12 @@ import { bodyContract } from "./read-body.js"
 const merchantFields = <N extends FieldRule<string>>(name: N) => ({
   name,
   status: oneOf(MerchantStatus.literals, { description: "pending when a merchant is created without one." }),
+  ipn_signature_format: oneOf(IpnSignatureFormat.literals, {
+    description: "X-Signature of its webhooks: bare hex (the contract's, the default) or sha256= and the hex, for receivers that accept only that."
+  }),
+  ipn_json_style: oneOf(IpnJsonStyle.literals, {
+    description: "Its webhooks' body: compact (the default) or php, as PHP's json_encode writes it (escaped / and \\uXXXX), for receivers that re-encode the body before checking it."
+  }),
   fee_percent: amount({ description: "0 to 100, exact." }),
   fee_fixed: amount({ description: "In each payment's currency, exact." })
 })

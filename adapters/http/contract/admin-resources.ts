@@ -3,6 +3,7 @@ import { MerchantStatus } from "../../../core/merchants/merchant.js"
 import { GatewayType } from "../../../core/gateways/gateway.js"
 import { FailureReason, PaymentStatus } from "../../../core/payments/payment.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
+import { IpnJsonStyle, IpnSignatureFormat } from "../../../core/webhooks/ipn-compatibility.js"
 import { listOf, pageOf } from "./envelopes.js"
 import { Environment, HttpUrl, Integer, Money, NullableTimestamp, PositiveId, Timestamp } from "./value-schemas.js"
 
@@ -10,6 +11,8 @@ export const Merchant = Schema.Struct({
   id: PositiveId,
   name: Schema.String,
   status: MerchantStatus,
+  ipn_signature_format: IpnSignatureFormat,
+  ipn_json_style: IpnJsonStyle,
   fee_percent: Money,
   fee_fixed: Money,
   created_at: Timestamp

@@ -5,6 +5,7 @@ import { escapeHtml } from "../pages/house-style.js"
 import { noticeBox, problemBox } from "./page-parts.js"
 import { dashboardPage, formFields, type PageFrame } from "./layout.js"
 import { timeText } from "./page-text.js"
+import { webhookCompatibilityCard } from "./webhook-compatibility-form.js"
 
 /** How long a rolled set may keep working beside the new one, as the form offers it. */
 export const ROLL_OVERLAPS = [
@@ -18,6 +19,8 @@ export interface DevelopersView {
   /** The environment's sets valid now: the current one first, then replaced ones in their overlap. */
   readonly live: ReadonlyArray<StoredCredentials>
   readonly notice: string | undefined
+  /** Why a form of the page was refused (422). */
+  readonly problem?: string
 }
 
 const environmentName = (environment: Environment) => (environment === "sandbox" ? "sandbox" : "production")
@@ -57,13 +60,15 @@ const rollForm = (view: DevelopersView) =>
 
 const signing = (view: DevelopersView) => `<section class="card" aria-labelledby="signing"><h2 id="signing">Signing</h2>
 <p><strong>Your requests</strong>: X-Signature is <code>sha256=</code> and the hex HMAC-SHA256, keyed with the client secret, of <code>{X-Timestamp}.{METHOD}.{path}.{raw body}</code>.</p>
-<p><strong>Webhooks you receive</strong>: X-Signature is the hex HMAC-SHA256 of the raw body, keyed with the webhook secret; the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) come beside it. Verify before acting and compare in constant time.</p>
+<p><strong>Webhooks you receive</strong>: X-Signature is the hex HMAC-SHA256 of the raw body, keyed with the webhook secret (refund events: the client secret); the Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) come beside it, and the webhook secret goes to a Standard Webhooks library as it is. Verify before acting and compare in constant time.</p>
 <p><a href="${escapeHtml(view.frame.home.replace(/\/dashboard$/, ""))}/docs">API reference</a></p>
 </section>`
 
 export const developersPage = (view: DevelopersView) =>
-  dashboardPage(view.frame, "/developers", "Developers", `${noticeBox(view.notice)}${overlaps(view)}
-<section class="card" aria-labelledby="keys"><h2 id="keys">Credentials (${environmentName(view.frame.environment)})</h2>${currentSet(view)}</section>${rollForm(view)}${signing(view)}`)
+  dashboardPage(view.frame, "/developers", "Developers", `${noticeBox(view.notice)}${problemBox(view.problem)}${overlaps(view)}
+<section class="card" aria-labelledby="keys"><h2 id="keys">Credentials (${environmentName(view.frame.environment)})</h2>${currentSet(view)}</section>${rollForm(view)}${signing(view)}${
+    webhookCompatibilityCard(view.frame, view.frame.visitor.merchant)
+  }`)
 
 export interface IssuedView {
   readonly frame: PageFrame

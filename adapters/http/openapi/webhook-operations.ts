@@ -40,6 +40,12 @@ export const webhookEvents: ReadonlyArray<WebhookEvent> = [
   }))
 ]
 
+/** How the Standard Webhooks signature of an event is keyed: a whsec_ secret as the Standard Webhooks libraries key it. */
+const standardKeying = (event: WebhookEvent) =>
+  event.secret === "webhook secret"
+    ? "keyed with the webhook secret as Standard Webhooks keys a whsec_ secret (the base64 after the prefix): pass it to a Standard Webhooks library as it is."
+    : "one `v1,` signature keyed with the client (API) secret's bytes (its whsec_ form: standardWebhookSecret in the client), and one, space-separated, with the webhook secret as Standard Webhooks keys a whsec_ secret, so a library given the webhook secret as it is verifies it too."
+
 const header = (name: string, description: string) => ({ name, in: "header", required: true, description, schema: { type: "string" } })
 
 /** The webhook operation of one event: what the receiver gets and what it must answer. */
@@ -55,7 +61,7 @@ export const webhookOperation = (event: WebhookEvent, payloadSchema: unknown) =>
       header("X-Event-Id", "The event's id, the same on every retry: deduplicate on it."),
       header("webhook-id", "Standard Webhooks: the event's id, the same as X-Event-Id."),
       header("webhook-timestamp", "Standard Webhooks: this attempt's time, Unix seconds; refuse one more than 5 minutes from your clock."),
-      header("webhook-signature", `Standard Webhooks: \`v1,\` and the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\`, keyed with the ${event.secret}'s bytes (its whsec_ form: standardWebhookSecret in the client). During a rotation's overlap, one space-separated \`v1,\` signature per live secret, the current one first.`)
+      header("webhook-signature", `Standard Webhooks: \`v1,\` and the base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{raw body}\`, ${standardKeying(event)} During a rotation's overlap, the same for each replaced set still live, after the current set's.`)
     ],
     requestBody: { required: true, content: { "application/json": { schema: payloadSchema } } },
     responses: { "200": { description: "Acknowledged: answer as soon as the event is queued or processed." } }

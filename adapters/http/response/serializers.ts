@@ -12,6 +12,8 @@ export const merchantJson = (merchant: Merchant): typeof Resources.Merchant.Type
   id: merchant.id,
   name: merchant.name,
   status: merchant.status,
+  ipn_signature_format: merchant.ipnSignatureFormat,
+  ipn_json_style: merchant.ipnJsonStyle,
   fee_percent: jsonAmount(merchant.feePercent),
   fee_fixed: jsonAmount(merchant.feeFixed),
   created_at: toIsoString(merchant.createdAt)

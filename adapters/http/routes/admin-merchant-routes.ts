@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import type { MerchantStatus } from "../../../core/merchants/merchant.js"
+import type { IpnJsonStyle, IpnSignatureFormat } from "../../../core/webhooks/ipn-compatibility.js"
 import type { AmountInput } from "../../../core/money/parse.js"
 import { createMerchant, endCredentialOverlap, issueCredentials, listMerchants, replaceCurrencies, requireMerchant, updateMerchant } from "../../../core/merchants/merchant-admin.js"
 import { replaceMerchantGateways } from "../../../core/gateways/gateway-admin.js"
@@ -19,9 +20,18 @@ const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 const merchantInput = <N extends string | undefined>(body: {
   readonly name: N
   readonly status: MerchantStatus | undefined
+  readonly ipn_signature_format: IpnSignatureFormat | undefined
+  readonly ipn_json_style: IpnJsonStyle | undefined
   readonly fee_percent: AmountInput | undefined
   readonly fee_fixed: AmountInput | undefined
-}) => ({ name: body.name, status: body.status, feePercent: body.fee_percent, feeFixed: body.fee_fixed })
+}) => ({
+  name: body.name,
+  status: body.status,
+  ipnSignatureFormat: body.ipn_signature_format,
+  ipnJsonStyle: body.ipn_json_style,
+  feePercent: body.fee_percent,
+  feeFixed: body.fee_fixed
+})
 
 const create = endpoint({
   method: "post",

@@ -1,0 +1,69 @@
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { CredentialRepository } from "../merchants/credentials.js"
+import { MerchantRepository } from "../merchants/merchant-repository.js"
+import { realNow } from "../shared/real-clock.js"
+import { SecretBox } from "../signing/secret-box.js"
+import { signStandardWebhook } from "../signing/standard-webhook-signature.js"
+import { signWebhook } from "../signing/webhook-signature.js"
+import type { WebhookDelivery } from "./delivery.js"
+import { DEFAULT_IPN_JSON_STYLE, DEFAULT_IPN_SIGNATURE_FORMAT, ipnBody, ipnSignatureHeader } from "./ipn-compatibility.js"
+
+/**
+ * The secrets that sign this delivery. X-Signature: the current set's secret of the delivery's kind,
+ * the environment's webhook secret, or its API secret (refunds, spec 6.3). The Standard Webhooks
+ * header: that secret, then, for a refund, the webhook secret too (a receiver holding one secret per
+ * endpoint verifies every kind), then the same of each replaced set still in its overlap, so a
+ * receiver still on the old secret accepts it.
+ */
+const signingSecrets = (delivery: WebhookDelivery) =>
+  Effect.gen(function*() {
+    const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
+    const box = yield* SecretBox
+    const open = (sealed: string) => Either.getOrUndefined(box.open(sealed))
+    const kind = sets.map((set) => open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
+    const current = kind[0]
+    // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.
+    if (current === undefined) return undefined
+    const standard = sets.flatMap((set, index) =>
+      delivery.signingSecret === "webhook_secret" ? [kind[index]] : [kind[index], open(set.sealedWebhookSecret)]
+    )
+    return { current, standard: [...new Set(standard.filter((secret) => secret !== undefined))] }
+  })
+
+/**
+ * How the merchant's receiver wants the delivery spelled, read at each attempt: a merchant that
+ * changes it gets the new spelling on retries and redeliveries of events already queued, which is how
+ * it recovers the ones its receiver refused. A merchant no longer found gets the contract's.
+ */
+const spelling = (delivery: WebhookDelivery) =>
+  Effect.map(Effect.flatMap(MerchantRepository, (merchants) => merchants.findById(delivery.merchantId)), Option.match({
+    onNone: () => ({ signatureFormat: DEFAULT_IPN_SIGNATURE_FORMAT, jsonStyle: DEFAULT_IPN_JSON_STYLE }),
+    onSome: (merchant) => ({ signatureFormat: merchant.ipnSignatureFormat, jsonStyle: merchant.ipnJsonStyle })
+  }))
+
+/**
+ * The request of one attempt, signed at send time over the exact bytes sent: the contract's
+ * X-Signature (the body alone) with the current secret only, in the merchant's format, and beside it
+ * Standard Webhooks' (id, this attempt's time, body) with every secret above, space-separated as that
+ * specification allows. Undefined when the merchant has no current credentials to sign with.
+ */
+export const attemptRequest = (delivery: WebhookDelivery, sentAtSeconds: number) =>
+  Effect.gen(function*() {
+    const secrets = yield* signingSecrets(delivery)
+    if (secrets === undefined) return undefined
+    const { signatureFormat, jsonStyle } = yield* spelling(delivery)
+    const body = ipnBody(delivery.body, jsonStyle)
+    return {
+      body,
+      headers: {
+        "x-signature": ipnSignatureHeader(signWebhook(secrets.current, body), signatureFormat),
+        "x-environment": delivery.environment,
+        "x-event-id": delivery.id,
+        "webhook-id": delivery.id,
+        "webhook-timestamp": String(sentAtSeconds),
+        "webhook-signature": secrets.standard.map((key) => signStandardWebhook(key, delivery.id, sentAtSeconds, body)).join(" ")
+      }
+    }
+  })

@@ -1,0 +1,152 @@
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Webhook } from "standardwebhooks"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createMerchantClient, type MerchantClient } from "../client/index.js"
+import { createMerchantPayments, type MerchantPayments } from "../hosts/embedding/index.js"
+import { until } from "./suites/until.js"
+
+// Issue 33, item 1: the webhook secret exactly as the credentials endpoint returned it is a Standard
+// Webhooks secret. The kit runs behind node:http, credentials are issued through the admin HTTP API,
+// and a loopback receiver takes what is delivered; `new Webhook(secret)` from the standardwebhooks
+// package must verify payment and refund events, and, during a rotation's overlap, under both secrets.
+
+const ADMIN_TOKEN = "adm_standard-webhook-secret-test-token"
+
+interface Received {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+interface Issued {
+  readonly merchant_key: string
+  readonly api_key: string
+  readonly client_secret: string
+  readonly webhook_secret: string
+  readonly previous_valid_until: string | null
+}
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
+
+/** Whether the reference library, given the secret as it is, accepts the delivery. */
+const verifies = (secret: string, delivery: Received): boolean => {
+  try {
+    new Webhook(secret).verify(delivery.body, {
+      "webhook-id": String(delivery.headers["webhook-id"]),
+      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+      "webhook-signature": String(delivery.headers["webhook-signature"])
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("the issued whsec_ secret, given as it is to the standardwebhooks package", () => {
+  const received: Array<Received> = []
+  let receiver: Server
+  let hook = ""
+  let server: Server
+  let origin = ""
+  let payments: MerchantPayments
+
+  const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const response = await fetch(`${origin}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const json = await response.json()
+    expect(response.status, JSON.stringify(json)).toBeLessThan(300)
+    return json
+  }
+
+  const clientOf = (issued: Issued): MerchantClient =>
+    createMerchantClient({
+      baseUrl: origin,
+      environment: "sandbox",
+      merchantKey: issued.merchant_key,
+      apiKey: issued.api_key,
+      clientSecret: issued.client_secret,
+      webhookSecret: issued.webhook_secret
+    })
+
+  const delivery = (event: string, about: (body: any) => boolean) =>
+    until(() => received.some((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) }), 20_000, `a ${event} delivery`)
+      .then(() => received.find((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) })!)
+
+  /** A paid payment of 40 and a refund of 15 of it, each as the receiver got it. */
+  const paidAndRefunded = async (client: MerchantClient, reference: string) => {
+    const session = await client.initiatePayment({
+      payment_amount: "40", currency_code: "USD", ref_trx: reference,
+      success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: `${hook}/ipn`
+    })
+    const trxId = session.info.trx_id
+    await client.simulatePayment(trxId, "success")
+    const paid = await delivery("payment.completed", (body) => body.data.trx_id === trxId)
+    const refund = await client.refundPayment({ trx_id: trxId, amount: "15", ref_refund: `${reference}-refund` })
+    const refunded = await delivery("payment.refunded", (body) => body.data.refund_trx_id === refund.refund_trx_id)
+    return { paid, refunded }
+  }
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
+        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
+        response.writeHead(204).end()
+      })
+    })
+    hook = await listen(receiver)
+    server = createServer((request, response) => payments.handler(request, response))
+    origin = await listen(server)
+    payments = await createMerchantPayments({
+      database: `sqlite:${join(mkdtempSync(join(tmpdir(), "mp-whsec-")), "payments.db")}`,
+      masterKey: "57".repeat(32),
+      adminToken: ADMIN_TOKEN,
+      baseUrl: origin,
+      webhooks: { allowPrivateTargets: true, pollIntervalMillis: 20 },
+      logging: false
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await payments?.close()
+    await new Promise((resolve) => server?.close(resolve))
+    await new Promise((resolve) => receiver?.close(resolve))
+  })
+
+  it("verifies payment and refund events, and both secrets during a rotation's overlap", async () => {
+    const merchant = await admin("POST", "/merchants", { name: "Standard Shop", status: "approved" })
+    await admin("PUT", `/merchants/${merchant.id}/currencies`, { currency_codes: ["USD"] })
+    await admin("POST", `/merchants/${merchant.id}/wallets`, { currency_code: "USD", environment: "sandbox" })
+    const old: Issued = await admin("POST", `/merchants/${merchant.id}/credentials`, { environment: "sandbox" })
+    expect(old.webhook_secret).toMatch(/^whsec_[0-9A-Za-z]+$/)
+
+    const before = await paidAndRefunded(clientOf(old), "std-1")
+    expect(verifies(old.webhook_secret, before.paid)).toBe(true)
+    // The refund event is signed with the webhook secret too, beside the client secret (spec 6.3).
+    expect(verifies(old.webhook_secret, before.refunded)).toBe(true)
+    expect(verifies(`whsec_${Buffer.from(old.client_secret).toString("base64")}`, before.refunded)).toBe(true)
+    expect(verifies(`whsec_${Buffer.from(old.client_secret).toString("base64")}`, before.paid)).toBe(false)
+
+    // A rotation with an overlap: deliveries verify under the old and the new secret alike.
+    const fresh: Issued = await admin("POST", `/merchants/${merchant.id}/credentials`, { environment: "sandbox", overlap_seconds: 3_600 })
+    expect(fresh.previous_valid_until).not.toBeNull()
+    const during = await paidAndRefunded(clientOf(fresh), "std-2")
+    for (const event of [during.paid, during.refunded]) {
+      expect(verifies(old.webhook_secret, event)).toBe(true)
+      expect(verifies(fresh.webhook_secret, event)).toBe(true)
+    }
+
+    // Once the overlap ends, only the new secret does.
+    await admin("POST", `/merchants/${merchant.id}/credentials/end-overlap`, { environment: "sandbox" })
+    const after = await paidAndRefunded(clientOf(fresh), "std-3")
+    for (const event of [after.paid, after.refunded]) {
+      expect(verifies(fresh.webhook_secret, event)).toBe(true)
+      expect(verifies(old.webhook_secret, event)).toBe(false)
+    }
+  }, 60_000)
+})
