@@ -33,6 +33,10 @@ const textOf = (value: unknown): string => {
 
 const partsOf = (message: unknown): ReadonlyArray<unknown> => (Array.isArray(message) ? message : [message])
 
+/** The sentence a person reads: the message's string parts, without its fields. */
+export const sentenceOf = (message: unknown): string =>
+  partsOf(message).filter((part) => !isPlainObject(part)).map(textOf).join(" ")
+
 /** Short names for the human line, where a column has to stay narrow. */
 const humanKey: Record<string, string> = { request_id: "req" }
 
@@ -43,7 +47,7 @@ const humanValue = (value: unknown): string => {
 }
 
 export const humanLine = (event: LogEvent): string => {
-  const sentence = partsOf(event.message).filter((part) => !isPlainObject(part)).map(textOf).join(" ")
+  const sentence = sentenceOf(event.message)
   const annotations = [...HashMap.toEntries(event.annotations)].map(([key, value]) => ` ${humanKey[key] ?? key}=${humanValue(value)}`)
   const line = `${event.at.toISOString()} ${event.level.label.padEnd(5)} ${sentence}${annotations.join("")}`
   // A defect's trace is what an operator needs to act on it; it follows its line, indented.
@@ -57,7 +61,7 @@ export const jsonLine = (event: LogEvent): string => {
   return JSON.stringify({
     time: event.at.toISOString(),
     level: event.level.label,
-    message: parts.filter((part) => !isPlainObject(part)).map(textOf).join(" "),
+    message: sentenceOf(event.message),
     ...fields,
     ...Object.fromEntries(HashMap.toEntries(event.annotations)),
     ...(Cause.isEmpty(event.cause) ? {} : { cause: Cause.pretty(event.cause) })
