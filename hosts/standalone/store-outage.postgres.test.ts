@@ -103,6 +103,17 @@ if (binDir === undefined) {
       expect(log).toMatch(/WARN {2}webhook dispatch pass failed; retrying/)
       expect(log).toMatch(/WARN {2}store unavailable; answered 503: .*ECONNREFUSED/)
       expect(log).not.toMatch(/ERROR/)
+      // Thousands of identical warnings are one line each per 10 s, and a line with their count
+      // (said once the 10 s since the first have passed).
+      await waitFor("a line counting repeated warnings", 15_000, () => (/\(repeated (once more|\d+ times) in the last \d+ s\)/.test(log) ? true : undefined), 200)
+      const warnings = log.split("\n").filter((line) => / WARN {2}/.test(line))
+      const sentences = warnings.map((line) => line.replace(/^\S+ WARN {2}/, "").replace(/ req=\S+$/, ""))
+      const counted = sentences.filter((sentence) => /\(repeated (once more|\d+ times) in the last \d+ s\)$/.test(sentence))
+      expect(counted.length, warnings.join("\n")).toBeGreaterThan(0)
+      const said = new Map<string, number>()
+      for (const sentence of sentences.filter((sentence) => !counted.includes(sentence))) said.set(sentence, (said.get(sentence) ?? 0) + 1)
+      expect([...said].filter(([, times]) => times > 3), warnings.join("\n")).toEqual([])
+      expect(warnings.length, warnings.join("\n")).toBeLessThan(100)
 
       // The client's retry of a 503 (the identical request, the same Idempotency-Key) now goes through.
       const retried: Array<Recorded> = []
