@@ -45,6 +45,15 @@ describe("repeated identical warnings", () => {
     expect(limiter.admit(warning(STORE_DOWN, T0 + 31_000))).toBe(true)
   })
 
+  it("the same sentence with a different failure is news; the same failure with another trace is a repeat", () => {
+    const limiter = makeRepeatLimiter(10_000)
+    const failed = (error: Error, atMillis: number): LogEvent =>
+      ({ ...warning("request failed unexpectedly", atMillis), level: LogLevel.Error, cause: Cause.die(error) })
+    expect(limiter.admit(failed(new Error("boom"), T0))).toBe(true)
+    expect(limiter.admit(failed(new Error("boom"), T0 + 1))).toBe(false)
+    expect(limiter.admit(failed(new Error("another defect"), T0 + 2))).toBe(true)
+  })
+
   it("different sentences, levels below warning and a closing logger's unfinished interval", () => {
     const limiter = makeRepeatLimiter(10_000)
     expect(limiter.admit(warning(STORE_DOWN, T0))).toBe(true)

@@ -7,8 +7,9 @@ import { type LogEvent, sentenceOf } from "./log-line.js"
  * Identical warnings (and errors) are one line per interval: an outage makes every request and
  * every background pass say the same thing, thousands of lines that bury the one that matters.
  * The first is written at once; the repeats within the interval are counted, and when it ends one
- * line says how many there were. Identical means the same level and sentence: a request id or a
- * trace differs on every repeat, so annotations, fields and the cause do not count.
+ * line says how many there were. Identical means the same level, sentence and failure (the words
+ * of the cause's errors, so two different defects are two lines): a request id or a stack trace
+ * differs on every repeat, so annotations, fields and traces do not count.
  */
 export interface RepeatLimiter {
   /** Whether the event is written now; false: it repeats one written within the interval, and is counted. */
@@ -31,7 +32,11 @@ interface Window {
   readonly repeats: number
 }
 
-const keyOf = (event: LogEvent) => `${event.level.label} ${sentenceOf(event.message)}`
+const wordsOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error)
+
+const keyOf = (event: LogEvent) =>
+  [event.level.label, sentenceOf(event.message), ...[...Cause.failures(event.cause), ...Cause.defects(event.cause)].map(wordsOf)].join("\n")
 
 const seconds = (millis: number) => `${Math.max(1, Math.round(millis / 1000))} s`
 
