@@ -37,8 +37,15 @@ const partsOf = (message: unknown): ReadonlyArray<unknown> => (Array.isArray(mes
 export const sentenceOf = (message: unknown): string =>
   partsOf(message).filter((part) => !isPlainObject(part)).map(textOf).join(" ")
 
+/** The fields for machines: the message's plain-object parts, merged. */
+export const fieldsOf = (message: unknown): Record<string, unknown> =>
+  Object.assign({}, ...partsOf(message).filter(isPlainObject)) as Record<string, unknown>
+
+/** The annotation every line written while a request runs carries. */
+export const REQUEST_ID = "request_id"
+
 /** Short names for the human line, where a column has to stay narrow. */
-const humanKey: Record<string, string> = { request_id: "req" }
+const humanKey: Record<string, string> = { [REQUEST_ID]: "req" }
 
 /** A value that stays one token: quoted when it holds spaces, quotes or line breaks. */
 const humanValue = (value: unknown): string => {
@@ -56,8 +63,7 @@ export const humanLine = (event: LogEvent): string => {
 }
 
 export const jsonLine = (event: LogEvent): string => {
-  const parts = partsOf(event.message)
-  const fields = Object.assign({}, ...parts.filter(isPlainObject)) as Record<string, unknown>
+  const fields = fieldsOf(event.message)
   return JSON.stringify({
     time: event.at.toISOString(),
     level: event.level.label,

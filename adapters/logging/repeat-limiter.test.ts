@@ -54,6 +54,16 @@ describe("repeated identical warnings", () => {
     expect(limiter.admit(failed(new Error("another defect"), T0 + 2))).toBe(true)
   })
 
+  it("another subject is news: two events' failed attempts are two lines, each with its event id", () => {
+    const limiter = makeRepeatLimiter(10_000)
+    const attempt = (eventId: string): LogEvent => ({
+      ...warning("webhook attempt 1 failed: HTTP 500", T0),
+      message: ["webhook attempt 1 failed: HTTP 500", { attempt: 1, target: "https://shop.example" }],
+      annotations: HashMap.make(["event_id", eventId])
+    })
+    expect([limiter.admit(attempt("evt_1")), limiter.admit(attempt("evt_2")), limiter.admit(attempt("evt_1"))]).toEqual([true, true, false])
+  })
+
   it("different sentences, levels below warning and a closing logger's unfinished interval", () => {
     const limiter = makeRepeatLimiter(10_000)
     expect(limiter.admit(warning(STORE_DOWN, T0))).toBe(true)

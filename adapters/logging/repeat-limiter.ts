@@ -1,15 +1,16 @@
 import * as Cause from "effect/Cause"
 import * as HashMap from "effect/HashMap"
 import * as LogLevel from "effect/LogLevel"
-import { type LogEvent, sentenceOf } from "./log-line.js"
+import { fieldsOf, type LogEvent, REQUEST_ID, sentenceOf } from "./log-line.js"
 
 /**
  * Identical warnings (and errors) are one line per interval: an outage makes every request and
  * every background pass say the same thing, thousands of lines that bury the one that matters.
  * The first is written at once; the repeats within the interval are counted, and when it ends one
- * line says how many there were. Identical means the same level, sentence and failure (the words
- * of the cause's errors, so two different defects are two lines): a request id or a stack trace
- * differs on every repeat, so annotations, fields and traces do not count.
+ * line says how many there were. Identical means everything but the request id and the stack
+ * trace (which differ on every repeat): level, sentence, fields, the other annotations (two events'
+ * failed attempts are two lines, each with its event id) and the words of the cause's errors (two
+ * different defects are two lines).
  */
 export interface RepeatLimiter {
   /** Whether the event is written now; false: it repeats one written within the interval, and is counted. */
@@ -35,8 +36,11 @@ interface Window {
 const wordsOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error)
 
-const keyOf = (event: LogEvent) =>
-  [event.level.label, sentenceOf(event.message), ...[...Cause.failures(event.cause), ...Cause.defects(event.cause)].map(wordsOf)].join("\n")
+const keyOf = (event: LogEvent): string => {
+  const annotations = [...HashMap.toEntries(event.annotations)].filter(([key]) => key !== REQUEST_ID).sort(([a], [b]) => (a < b ? -1 : 1))
+  const failures = [...Cause.failures(event.cause), ...Cause.defects(event.cause)].map(wordsOf)
+  return JSON.stringify([event.level.label, sentenceOf(event.message), fieldsOf(event.message), annotations.map(([key, value]) => [key, String(value)]), failures])
+}
 
 const seconds = (millis: number) => `${Math.max(1, Math.round(millis / 1000))} s`
 
