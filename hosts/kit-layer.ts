@@ -40,7 +40,8 @@ import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
-  | { readonly kind: "postgres"; readonly url: string; readonly maxConnections?: number }
+  /** `poolSize`: how many connections this host keeps to PostgreSQL (default 10). */
+  | { readonly kind: "postgres"; readonly url: string; readonly poolSize?: number }
   /** An @effect/sql client the platform already runs (PgClient, SqliteClient...): the kit migrates and uses it. */
   | { readonly kind: "sql-client"; readonly client: Layer.Layer<SqlClient.SqlClient, unknown> }
 
@@ -168,7 +169,7 @@ export const storageLayer = (store: StoreConfig) =>
       SqliteStorage.layer({ filename: store.filename })))
     : store.kind === "postgres"
     ? Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../adapters/postgres/postgres-storage.js")), (PostgresStorage) =>
-      PostgresStorage.layer({ url: store.url, ...(store.maxConnections !== undefined ? { maxConnections: store.maxConnections } : {}) })))
+      PostgresStorage.layer({ url: store.url, ...(store.poolSize !== undefined ? { poolSize: store.poolSize } : {}) })))
     : ClientStorage.layer(store.client)
 
 /**

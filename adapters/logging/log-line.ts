@@ -33,8 +33,19 @@ const textOf = (value: unknown): string => {
 
 const partsOf = (message: unknown): ReadonlyArray<unknown> => (Array.isArray(message) ? message : [message])
 
+/** The sentence a person reads: the message's string parts, without its fields. */
+export const sentenceOf = (message: unknown): string =>
+  partsOf(message).filter((part) => !isPlainObject(part)).map(textOf).join(" ")
+
+/** The fields for machines: the message's plain-object parts, merged. */
+export const fieldsOf = (message: unknown): Record<string, unknown> =>
+  Object.assign({}, ...partsOf(message).filter(isPlainObject)) as Record<string, unknown>
+
+/** The annotation every line written while a request runs carries. */
+export const REQUEST_ID = "request_id"
+
 /** Short names for the human line, where a column has to stay narrow. */
-const humanKey: Record<string, string> = { request_id: "req" }
+const humanKey: Record<string, string> = { [REQUEST_ID]: "req" }
 
 /** A value that stays one token: quoted when it holds spaces, quotes or line breaks. */
 const humanValue = (value: unknown): string => {
@@ -43,7 +54,7 @@ const humanValue = (value: unknown): string => {
 }
 
 export const humanLine = (event: LogEvent): string => {
-  const sentence = partsOf(event.message).filter((part) => !isPlainObject(part)).map(textOf).join(" ")
+  const sentence = sentenceOf(event.message)
   const annotations = [...HashMap.toEntries(event.annotations)].map(([key, value]) => ` ${humanKey[key] ?? key}=${humanValue(value)}`)
   const line = `${event.at.toISOString()} ${event.level.label.padEnd(5)} ${sentence}${annotations.join("")}`
   // A defect's trace is what an operator needs to act on it; it follows its line, indented.
@@ -52,12 +63,11 @@ export const humanLine = (event: LogEvent): string => {
 }
 
 export const jsonLine = (event: LogEvent): string => {
-  const parts = partsOf(event.message)
-  const fields = Object.assign({}, ...parts.filter(isPlainObject)) as Record<string, unknown>
+  const fields = fieldsOf(event.message)
   return JSON.stringify({
     time: event.at.toISOString(),
     level: event.level.label,
-    message: parts.filter((part) => !isPlainObject(part)).map(textOf).join(" "),
+    message: sentenceOf(event.message),
     ...fields,
     ...Object.fromEntries(HashMap.toEntries(event.annotations)),
     ...(Cause.isEmpty(event.cause) ? {} : { cause: Cause.pretty(event.cause) })

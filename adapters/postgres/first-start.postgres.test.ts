@@ -11,7 +11,7 @@ describe.skipIf(baseUrl === undefined || baseUrl === "")("first start of several
     for (let round = 0; round < 5; round++) {
       const database = await createThrowawayDatabase(baseUrl!)
       try {
-        const start = () => Effect.runPromise(Effect.scoped(Layer.build(PostgresStorage.clientLayer({ url: database.url, maxConnections: 2 }))).pipe(Effect.as("started")))
+        const start = () => Effect.runPromise(Effect.scoped(Layer.build(PostgresStorage.clientLayer({ url: database.url, poolSize: 2 }))).pipe(Effect.as("started")))
         const outcomes = await Promise.allSettled([start(), start(), start()])
         expect(outcomes.map((outcome) => outcome.status === "fulfilled" ? outcome.value : String(outcome.reason))).toEqual(["started", "started", "started"])
       } finally {

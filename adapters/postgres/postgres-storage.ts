@@ -4,10 +4,14 @@ import * as Redacted from "effect/Redacted"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
 
+/** Connections a host keeps to PostgreSQL unless told otherwise (DATABASE_POOL_SIZE, `poolSize`). */
+export const DEFAULT_POOL_SIZE = 10
+
 export interface PostgresStorageConfig {
   /** `postgres://user:password@host:port/database` */
   readonly url: string
-  readonly maxConnections?: number
+  /** How many connections the pool may open (default 10). */
+  readonly poolSize?: number
 }
 
 /** The PostgreSQL client alone (also the generic SqlClient), migrated. */
@@ -16,7 +20,7 @@ export const clientLayer = (config: PostgresStorageConfig) =>
     Layer.provideMerge(
       PgClient.layer({
         url: Redacted.make(config.url),
-        maxConnections: config.maxConnections ?? 10,
+        maxConnections: config.poolSize ?? DEFAULT_POOL_SIZE,
         applicationName: "merchant-payments"
       })
     )

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import { StorageError } from "../../core/shared/storage-error.js"
-import { isStoreOutage } from "./store-outage.js"
+import { isDiskFull, isStoreOutage } from "./store-outage.js"
 
 /**
  * Driver and decoding failures become StorageError at the adapter boundary, so core never sees
@@ -18,8 +18,10 @@ export const undecodableRow = (detail: string, cause: unknown): StorageError =>
 export const toStorageError = (error: SqlError | ParseResult.ParseError): StorageError => {
   if (error._tag === "ParseError") return undecodableRow(error.message, error)
   if (!isStoreOutage(error.cause)) return new StorageError({ message: error.message, cause: error })
-  // The driver's own words say which outage it was (refused, terminated, busy) for the log.
-  const reason = error.cause instanceof Error ? ` (${error.cause.message})` : ""
+  // The driver's own words say which outage it was (refused, terminated, busy) for the log; a full
+  // disk is named as such whatever the driver calls it, for it is the operator's to free.
+  const words = error.cause instanceof Error ? error.cause.message : ""
+  const reason = isDiskFull(error.cause) ? ` (disk is full: ${words})` : words === "" ? "" : ` (${words})`
   return new StorageError({ message: `${error.message}${reason}`, cause: error, unavailable: true })
 }
 

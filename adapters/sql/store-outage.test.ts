@@ -3,7 +3,7 @@ import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { describeError } from "../http/response/error-table.js"
 import { orStorageError, toStorageError } from "./storage-errors.js"
-import { isStoreOutage } from "./store-outage.js"
+import { isDiskFull, isStoreOutage } from "./store-outage.js"
 
 const coded = (code: string, message = "driver failure") => Object.assign(new Error(message), { code })
 const sqlError = (cause: unknown) => new SqlError({ message: "Failed to execute statement", cause })
@@ -21,6 +21,8 @@ describe("a store outage is told apart from a store fault", () => {
     ["SQLite busy", coded("SQLITE_BUSY", "database is locked")],
     ["SQLite busy snapshot", coded("SQLITE_BUSY_SNAPSHOT")],
     ["SQLite table locked", coded("SQLITE_LOCKED")],
+    ["SQLite disk full", coded("SQLITE_FULL", "database or disk is full")],
+    ["PostgreSQL disk full (53100)", coded("53100", "could not extend file \"base/16384/16397\": No space left on device")],
     ["node-postgres socket closed", new Error("Connection terminated unexpectedly")],
     ["node-postgres connect timeout", new Error("timeout exceeded when trying to connect")],
     ["a refused connect to every address", new AggregateError([coded("ECONNREFUSED"), coded("ECONNREFUSED")])],
@@ -42,7 +44,6 @@ describe("a store outage is told apart from a store fault", () => {
     ["a serialization failure (40001)", coded("40001")],
     ["a syntax error (42601)", coded("42601")],
     ["SQLite constraint", coded("SQLITE_CONSTRAINT_UNIQUE")],
-    ["SQLite disk full", coded("SQLITE_FULL")],
     ["a plain error", new Error("something else")],
     ["no cause at all", undefined]
   ])("%s stays a 500", (_, cause) => {
@@ -50,6 +51,15 @@ describe("a store outage is told apart from a store fault", () => {
     const error = toStorageError(sqlError(cause))
     expect(error.unavailable).toBeUndefined()
     expect(describeError(error).status).toBe(500)
+  })
+
+  it.each([
+    ["SQLite", coded("SQLITE_FULL", "database or disk is full")],
+    ["PostgreSQL", coded("53100", "could not extend file: No space left on device")]
+  ])("a full disk on %s is named as such for the operator's log", (_, cause) => {
+    expect(isDiskFull(cause)).toBe(true)
+    expect(toStorageError(sqlError(cause)).message).toBe(`Failed to execute statement (disk is full: ${cause.message})`)
+    expect(isDiskFull(coded("ECONNREFUSED"))).toBe(false)
   })
 
   it("a COMMIT lost to an outage (a defect in @effect/sql) becomes the same StorageError; other defects stay defects", () => {

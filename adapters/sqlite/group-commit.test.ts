@@ -5,6 +5,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import Database from "better-sqlite3"
 import { Effect, Either, Layer } from "effect"
+import { toStorageError } from "../sql/storage-errors.js"
 import * as GroupCommit from "./group-commit.js"
 import { clientLayer } from "./sqlite-storage.js"
 
@@ -72,6 +73,35 @@ describe("SQLite group commit", () => {
       const outside = observer()
       expect(names(outside)).toEqual(["g", "i"])
       outside.close()
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.scoped("a full disk that makes SQLite roll the whole batch back: each transaction is told so, none committed behind its answer", () => {
+    const { layer, observer } = store()
+    return Effect.gen(function*() {
+      yield* setUp
+      const sql = yield* SqlClient.SqlClient
+      // SQLite answers SQLITE_FULL and rolls back the whole transaction, not just the statement,
+      // when a page cannot be had: here a page limit stands in for the disk.
+      const [counted] = yield* sql<{ page_count: number | bigint }>`PRAGMA page_count`
+      yield* sql.unsafe(`PRAGMA max_page_count = ${Number(counted!.page_count) + 2}`)
+      const big = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO probe (name) VALUES (${"x".repeat(100_000)})`)
+      const results = yield* Effect.all(
+        ["j", "big", "k", "l"].map((name) => Effect.either(transaction(name === "big" ? big : insert(name)))),
+        { concurrency: "unbounded" }
+      )
+      const outside = observer()
+      const committed = names(outside)
+      outside.close()
+      // Told done exactly when committed: nothing answered as failed was written, nothing answered as done was lost.
+      const answeredDone = ["j", "big", "k", "l"].filter((_, i) => Either.isRight(results[i]!))
+      expect(committed).toEqual(answeredDone)
+      // One batch, in this order: j's work went with big's rollback; k and l went on in a new transaction.
+      expect(results.map(Either.isRight)).toEqual([false, false, true, true])
+      // Every refusal is the outage it was (503 with Retry-After at the edge), never a defect.
+      for (const result of results) {
+        if (Either.isLeft(result)) expect(toStorageError(result.left).unavailable).toBe(true)
+      }
     }).pipe(Effect.provide(layer))
   })
 

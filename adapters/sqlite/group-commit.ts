@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -28,8 +29,8 @@ const gatherWindow = Effect.async<void>((resume) => {
 interface Job {
   /** Handed the open connection when it is this transaction's turn to run. */
   readonly turn: Deferred.Deferred<Connection, SqlError>
-  /** Completed by the transaction once its own work has ended (well or not). */
-  readonly done: Deferred.Deferred<void>
+  /** Completed by the transaction once its own work has ended: undefined if well, else what it failed with. */
+  readonly done: Deferred.Deferred<{ readonly failure: unknown } | undefined>
   /** How the batch's commit went: the transaction answers only after it. */
   readonly committed: Deferred.Deferred<void, SqlError>
 }
@@ -50,18 +51,37 @@ export const layer = Layer.scoped(
     const sql = yield* SqlClient.SqlClient
     const waiting = yield* Queue.unbounded<Job>()
 
+    /**
+     * After a failed statement SQLite may have rolled back the whole transaction (SQLITE_FULL,
+     * SQLITE_IOERR, SQLITE_NOMEM, SQLITE_BUSY do), not just the savepoint: then a BEGIN is accepted,
+     * where inside a transaction it is refused. Accepted, it opens the transaction the rest of the
+     * batch goes on in.
+     */
+    const rolledBackUnder = (conn: Connection) =>
+      Effect.map(Effect.exit(conn.executeUnprepared("BEGIN", [], undefined)), Exit.isSuccess)
+
     const runBatch = (first: Job) =>
       Effect.scoped(Effect.gen(function*() {
         const conn = yield* sql.reserve
         const batch: Array<Job> = []
+        // The transactions whose work the open transaction holds, and the commit will answer.
+        let held: Array<Job> = []
         const began = yield* Effect.exit(conn.executeUnprepared("BEGIN", [], undefined))
         let next: Option.Option<Job> = Option.some(first)
         while (Option.isSome(next) && batch.length < MAX_BATCH) {
           const job = next.value
           batch.push(job)
           if (Exit.isSuccess(began)) {
+            held.push(job)
             yield* Deferred.succeed(job.turn, conn)
-            yield* Deferred.await(job.done)
+            const ended = yield* Deferred.await(job.done)
+            if (ended !== undefined && (yield* rolledBackUnder(conn))) {
+              // Their work is gone with it: each is told, in the words of the failure that took it
+              // (a full disk is an outage), and none is answered by a later commit.
+              const lost = new SqlError({ message: "SQLite rolled the transaction back after a statement failed", cause: ended.failure })
+              for (const gone of held) yield* Deferred.fail(gone.committed, lost)
+              held = []
+            }
           }
           next = batch.length < MAX_BATCH ? yield* Queue.poll(waiting) : Option.none()
         }
@@ -71,7 +91,7 @@ export const layer = Layer.scoped(
             Effect.tap((exit) => (Exit.isFailure(exit) ? Effect.ignore(conn.executeUnprepared("ROLLBACK", [], undefined)) : Effect.void))
           )
         const committed: Exit.Exit<void, SqlError> = Exit.asVoid(outcome)
-        for (const job of batch) yield* Deferred.done(job.committed, committed)
+        for (const job of Exit.isFailure(began) ? batch : held) yield* Deferred.done(job.committed, committed)
         // A transaction still waiting for its turn when the BEGIN failed is told at once.
         if (Exit.isFailure(began)) for (const job of batch) yield* Deferred.failCause(job.turn, began.cause)
       }))
@@ -85,16 +105,22 @@ export const layer = Layer.scoped(
         Effect.gen(function*() {
           const job: Job = {
             turn: yield* Deferred.make<Connection, SqlError>(),
-            done: yield* Deferred.make<void>(),
+            done: yield* Deferred.make<{ readonly failure: unknown } | undefined>(),
             committed: yield* Deferred.make<void, SqlError>()
           }
           yield* Queue.offer(waiting, job)
           const conn = yield* Deferred.await(job.turn)
+          // What the work itself failed with, before a rollback of a savepoint SQLite no longer has
+          // (a defect of the client's) could stand in for it.
+          let failure: unknown = undefined
+          const watched = Effect.tapErrorCause(effect, (cause) => Effect.sync(() => {
+            failure = Cause.squash(cause)
+          }))
           // Depth 0 is the batch's transaction, so the client makes this one a savepoint of it.
-          const own = yield* Effect.exit(restore(sql.withTransaction(effect)).pipe(
+          const own = yield* Effect.exit(restore(sql.withTransaction(watched)).pipe(
             Effect.provideService(SqlClient.TransactionConnection, [conn, 0] as const)
           ))
-          yield* Deferred.succeed(job.done, undefined)
+          yield* Deferred.succeed(job.done, Exit.isSuccess(own) ? undefined : { failure: failure ?? Cause.squash(own.cause) })
           yield* Deferred.await(job.committed)
           return yield* own
         })

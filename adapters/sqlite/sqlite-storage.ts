@@ -7,6 +7,7 @@ import * as Layer from "effect/Layer"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
 import * as DirectReader from "./direct-reader.js"
+import * as DiskSpace from "./disk-space.js"
 import * as GroupCommit from "./group-commit.js"
 
 export interface SqliteStorageConfig {
@@ -48,10 +49,11 @@ export const clientLayer = (config: SqliteStorageConfig) =>
 /**
  * Every storage port on one SQLite file: the embedded default. Its SqlClient joins concurrent
  * transactions into one durable commit (group commit), for every repository alike, and reads
- * outside a transaction go to a read-only connection of their own (direct-reader.ts).
+ * outside a transaction go to a read-only connection of their own (direct-reader.ts). Readiness
+ * also asks how full the file's disk is (disk-space.ts).
  */
 export const layer = (config: SqliteStorageConfig) =>
   sqlStorageLayer.pipe(
-    Layer.provideMerge(Layer.merge(GroupCommit.layer, DirectReader.layer(config.filename))),
+    Layer.provideMerge(Layer.mergeAll(GroupCommit.layer, DirectReader.layer(config.filename), DiskSpace.layer(config.filename))),
     Layer.provide(clientLayer(config))
   )

@@ -40,6 +40,10 @@ export const merchantCases = (it: StorageIt) => {
 
   it.effect("health: the store answers a ping", () => Effect.flatMap(StoreHealth, (health) => health.ping))
 
+  // A full disk is shown by the SQLite file's own test on a small filesystem (hosts/standalone/disk-full.test.ts).
+  it.effect("health: a store with room to write does not count as full", () =>
+    Effect.map(Effect.flatMap(StoreHealth, (health) => health.diskFull), (full) => expect(full).toBe(false)))
+
   it.effect("merchant: ids are distinct integers, and counted", () =>
     Effect.gen(function*() {
       const before = yield* (yield* MerchantRepository).count

@@ -7,10 +7,12 @@ import { StoreHealth } from "./store-health.js"
 const withStore = (store: {
   readonly ping?: Effect.Effect<void, StorageError>
   readonly pendingMigrations?: Effect.Effect<ReadonlyArray<string>, StorageError>
+  readonly diskFull?: Effect.Effect<boolean>
 }) =>
   readinessLayer.pipe(Layer.provide(Layer.succeed(StoreHealth, StoreHealth.of({
     ping: store.ping ?? Effect.void,
-    pendingMigrations: store.pendingMigrations ?? Effect.succeed([])
+    pendingMigrations: store.pendingMigrations ?? Effect.succeed([]),
+    diskFull: store.diskFull ?? Effect.succeed(false)
   }))))
 
 const check = Effect.flatMap(Readiness, (readiness) => readiness.check)
@@ -28,6 +30,15 @@ describe("readiness", () => {
       Effect.map((verdict) => expect(verdict).toEqual({ ready: false, reason: "migrations not applied: 0007_paused_targets" })),
       Effect.provide(withStore({ pendingMigrations: Effect.succeed(["0007_paused_targets"]) }))
     ))
+
+  it.effect("is not ready while the store's disk is full, and ready again once it is not, asked afresh each time", () =>
+    Effect.gen(function*() {
+      let full = true
+      const readiness = withStore({ diskFull: Effect.sync(() => full) })
+      expect(yield* check.pipe(Effect.provide(readiness))).toEqual({ ready: false, reason: "the store's disk is full" })
+      full = false
+      expect(yield* check.pipe(Effect.provide(readiness))).toEqual({ ready: true })
+    }))
 
   it.effect("is not ready when the store refuses, or does not answer within 2 s", () =>
     Effect.gen(function*() {

@@ -15,7 +15,7 @@ export const READINESS_TIMEOUT = Duration.seconds(2)
 
 /**
  * Readiness, apart from liveness: a host is ready while its store answers in time with every
- * migration this code needs applied, and until its shutdown begins, so a load balancer stops
+ * migration this code needs applied and room on its disk for writes, and until its shutdown begins, so a load balancer stops
  * sending it requests before it drains the ones it has.
  */
 export class Readiness extends Context.Tag("merchant-payments/Readiness")<Readiness, {
@@ -31,9 +31,13 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const health = yield* StoreHealth
     const draining = yield* Ref.make(false)
-    const storeVerdict = Effect.zipRight(health.ping, health.pendingMigrations).pipe(
-      Effect.map((pending): ReadinessVerdict =>
-        pending.length === 0 ? { ready: true } : notReady(`migrations not applied: ${pending.join(", ")}`)
+    const storeVerdict = Effect.zipRight(health.ping, Effect.zip(health.pendingMigrations, health.diskFull)).pipe(
+      Effect.map(([pending, diskFull]): ReadinessVerdict =>
+        pending.length > 0
+          ? notReady(`migrations not applied: ${pending.join(", ")}`)
+          : diskFull
+          ? notReady("the store's disk is full")
+          : { ready: true }
       ),
       Effect.timeoutTo({
         duration: READINESS_TIMEOUT,

@@ -25,6 +25,16 @@ describe("the host's settings, read once", () => {
     expect(problemOf({ HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "2000" }))
       .toBe("HTTP_HEADERS_TIMEOUT_MS (2000) must not exceed HTTP_REQUEST_TIMEOUT_MS (1000)")
     expect(problemOf({ CLOCK_START: "2030-01-01T00:00:00Z" })).toBe("CLOCK_START is only read with CLOCK=manual")
+    expect(problemOf({ DATABASE_POOL_SIZE: "20" })).toBe("DATABASE_POOL_SIZE is only read with a postgres:// DATABASE_URL (SQLite has one connection)")
+  })
+
+  it("reads DATABASE_POOL_SIZE into the PostgreSQL store, a whole number from 1 to 1000", () => {
+    const postgres = { DATABASE_URL: "postgres://payments@db:5432/payments" }
+    expect(readHostConfig({ ...postgres, DATABASE_POOL_SIZE: "25" }).store).toEqual({ kind: "postgres", url: postgres.DATABASE_URL, poolSize: 25 })
+    expect(readHostConfig(postgres).store).toEqual({ kind: "postgres", url: postgres.DATABASE_URL })
+    for (const bad of ["0", "1001", "2.5", "-3", "ten", " 12"]) {
+      expect(problemOf({ ...postgres, DATABASE_POOL_SIZE: bad })).toBe(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${bad}"`)
+    }
   })
 
   it("takes an empty variable as unset, but an empty retry schedule as no retries", () => {

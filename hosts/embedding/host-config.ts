@@ -144,6 +144,7 @@ const settings = Config.all({
   baseUrl: optional(variable("BASE_URL", text)),
   basePath: optional(variable("BASE_PATH", text)),
   store: variable("DATABASE_URL", storeAddress),
+  poolSize: optional(variable("DATABASE_POOL_SIZE", wholeNumber(...OPTION_BOUNDS.databasePoolSize))),
   adminToken: optional(variable("ADMIN_TOKEN", text)),
   masterKey: optional(variable("MASTER_KEY", text)),
   previousMasterKey: optional(variable("MASTER_KEY_PREVIOUS", text)),
@@ -182,13 +183,16 @@ const settings = Config.all({
   Config.mapOrFail((read) => Either.map(
     Either.all([
       between(Option.isSome(read.clockStart) && read.clock !== "manual" ? "CLOCK_START is only read with CLOCK=manual" : undefined),
+      between(read.poolSize !== undefined && !(Option.isSome(read.store) && read.store.value.kind === "postgres")
+        ? "DATABASE_POOL_SIZE is only read with a postgres:// DATABASE_URL (SQLite has one connection)"
+        : undefined),
       // Node refuses a header timeout longer than the request timeout; said here in the settings' names.
       between(Option.isSome(read.headersTimeoutMs) && read.headersTimeoutMs.value > read.requestTimeoutMs
         ? `HTTP_HEADERS_TIMEOUT_MS (${read.headersTimeoutMs.value}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${read.requestTimeoutMs})`
         : undefined),
       Either.mapLeft(embeddingRule(() => normalizeBasePath(read.basePath, "BASE_PATH")), (problem) => ConfigError.InvalidData([], problem))
     ]),
-    ([, , basePath]): HostConfig => {
+    ([, , , basePath]): HostConfig => {
       const dataDir = resolve(read.dataDir)
       const shownHost = read.host === "0.0.0.0" || read.host === "::" ? "localhost" : read.host
       return {
@@ -197,7 +201,10 @@ const settings = Config.all({
         baseUrl: (read.baseUrl ?? `http://${shownHost}:${read.port}`).replace(/\/+$/, ""),
         basePath,
         // SQLite under DATA_DIR unless DATABASE_URL names a store.
-        store: Option.getOrElse(read.store, (): StoreConfig => ({ kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") })),
+        store: Option.match(read.store, {
+          onNone: (): StoreConfig => ({ kind: "sqlite", filename: resolve(dataDir, "merchant-payments.db") }),
+          onSome: (store): StoreConfig => store.kind === "postgres" && read.poolSize !== undefined ? { ...store, poolSize: read.poolSize } : store
+        }),
         dataDir,
         adminToken: read.adminToken,
         masterKey: read.masterKey,

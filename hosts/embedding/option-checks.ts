@@ -78,6 +78,9 @@ export const expectObject = (option: string, value: unknown, known: ReadonlyArra
 export const OPTION_BOUNDS = {
   checkoutLifetimeMinutes: [1, 10_080],
   pluginCallTimeoutMillis: [100, 120_000],
+  // A PostgreSQL connection costs the server a process and some megabytes; past a thousand per host
+  // a pool exhausts any server's max_connections rather than serving more.
+  databasePoolSize: [1, 1_000],
   schedulerBatchSize: [1, 10_000],
   webhookTimeoutMs: [100, 120_000],
   webhookPollIntervalMillis: [10, 600_000],
@@ -98,11 +101,14 @@ const checkDatabase = (value: unknown): void => {
   if (value === undefined) problem("database", `database is required: ${DATABASE_FORMS}`)
   if (typeof value === "string" || Layer.isLayer(value)) return
   if (!isPlainObject(value)) return problem("database", `database must be ${DATABASE_FORMS}, got ${describe(value)}`)
-  const store = expectObject("database", value, ["kind", "filename", "url", "maxConnections", "client"])!
+  const store = expectObject("database", value, ["kind", "filename", "url", "poolSize", "client"])!
+  if (store["kind"] !== "postgres" && store["poolSize"] !== undefined) {
+    problem("database.poolSize", `database.poolSize is only read with a postgres store (the pool's connections), got a store of kind ${describe(store["kind"])}`)
+  }
   if (store["kind"] === "sqlite") return expectString("database.filename", store["filename"], true)
   if (store["kind"] === "postgres") {
     expectString("database.url", store["url"], true)
-    return expectInteger("database.maxConnections", store["maxConnections"], 1, 10_000)
+    return expectInteger("database.poolSize", store["poolSize"], ...OPTION_BOUNDS.databasePoolSize)
   }
   if (store["kind"] === "sql-client" && Layer.isLayer(store["client"])) return
   problem("database", `database must be ${DATABASE_FORMS}, got a store of kind ${describe(store["kind"])}`)

@@ -32,7 +32,7 @@ const storeClient = (config: HostConfig): Layer.Layer<SqlClient.SqlClient, unkno
         SqliteStorage.clientLayer({ filename: store.filename })))
     case "postgres":
       return Layer.unwrapEffect(Effect.map(Effect.promise(() => import("../../adapters/postgres/postgres-storage.js")), (PostgresStorage) =>
-        PostgresStorage.clientLayer({ url: store.url, maxConnections: 2 })))
+        PostgresStorage.clientLayer({ url: store.url, poolSize: 2 })))
     case "sql-client":
       return store.client
   }

@@ -57,6 +57,7 @@ if (binDir === undefined) {
     }
 
     it("a restart, lost connections and a stopped server under 10 clients: only 200s and 503s, then 200s again", async () => {
+      const loadStarted = Date.now()
       const load = startLoad(host, shop, 10, `${currentReceiverUrl()}/ipn`)
       try {
         await sleep(1_000)
@@ -103,6 +104,20 @@ if (binDir === undefined) {
       expect(log).toMatch(/WARN {2}webhook dispatch pass failed; retrying/)
       expect(log).toMatch(/WARN {2}store unavailable; answered 503: .*ECONNREFUSED/)
       expect(log).not.toMatch(/ERROR/)
+      // Thousands of identical warnings are one line each per 10 s, and a line with their count
+      // (said once the 10 s since the first have passed).
+      await waitFor("a line counting repeated warnings", 15_000, () => (/\(repeated (once more|\d+ times) in the last \d+ s\)/.test(log) ? true : undefined), 200)
+      const warnings = log.split("\n").filter((line) => / WARN {2}/.test(line))
+      const shown = warnings.join("\n")
+      const sentences = warnings.map((line) => line.replace(/^\S+ WARN {2}/, "").replace(/ req=\S+$/, ""))
+      expect(sentences.filter((sentence) => /\(repeated (once more|\d+ times) in the last \d+ s\)$/.test(sentence)).length, shown).toBeGreaterThan(0)
+      // Each refusal's words written in full at most once per 10 s (a quiet 10 s makes the next one news).
+      const refusals = new Map<string, number>()
+      for (const sentence of sentences.filter((sentence) => /^store unavailable; answered 503: .*\)$/.test(sentence))) refusals.set(sentence, (refusals.get(sentence) ?? 0) + 1)
+      const mostPerSentence = 1 + Math.ceil((Date.now() - loadStarted) / 10_000)
+      expect([...refusals].filter(([, times]) => times > mostPerSentence), `at most ${mostPerSentence} each:\n${shown}`).toEqual([])
+      expect(warnings.length, shown).toBeLessThan(100)
+      console.info(`store outage: ${warnings.length} warning lines`)
 
       // The client's retry of a 503 (the identical request, the same Idempotency-Key) now goes through.
       const retried: Array<Recorded> = []
