@@ -257,7 +257,7 @@ describe("the README's webhook receiver and pay.mjs, with the demo merchant of a
 })
 
 describe("the README's embedding example, as pasted, in an app that installed the package", () => {
-  it("mounts the kit under /payments in under 20 lines; a signed payment through it is paid on its checkout page and verifies", async () => {
+  it("mounts the kit under /payments in under 20 lines; onboard.mjs makes a shop whose export lines sign the README's request, and a payment through it is paid and verifies", async () => {
     const snippet = readmeBlock("## Embedding in your Node app", "js")
     expect(snippet.trim().split("\n").length).toBeLessThan(20)
     writeFileSync(join(app, "embed.mjs"), snippet)
