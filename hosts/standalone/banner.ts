@@ -68,6 +68,8 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
     ...lines,
     "",
     "demo sandbox merchant:",
+    // Its id is what the admin API's merchant routes take: its dashboard users, for one.
+    `  merchant id:    ${demo.merchant_id}  (dashboard users: POST ${baseUrl}/admin/v1/merchants/${demo.merchant_id}/users)`,
     `  X-Merchant-Key: ${demo.merchant_key}`,
     `  X-API-Key:      ${demo.api_key}`,
     `  client secret:  ${demo.client_secret}`,

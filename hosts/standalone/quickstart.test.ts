@@ -78,6 +78,7 @@ describe("standalone quickstart", () => {
     try {
       const demo = server.demo!
       const text = banner(server.url, resolveSecrets(config), demo)
+      expect(text).toContain(`merchant id:    ${demo.merchant_id}  (dashboard users: POST ${server.url}/admin/v1/merchants/${demo.merchant_id}/users)`)
       expect(text).toMatch(/client secret:[\s\S]*signs your requests; verifies the refund events/)
       expect(text).toMatch(/webhook secret:[\s\S]*verifies the payment events/)
       // The lines as printed, indent and all, as a person selects and pastes them.
