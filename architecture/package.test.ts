@@ -24,10 +24,15 @@ const readme = readFileSync(join(root, "README.md"), "utf8")
 
 /** The first fenced block of `lang` after `heading` in the README, exactly as a reader copies it. */
 const readmeBlock = (heading: string, lang: string) => {
-  const section = readme.slice(readme.indexOf(heading))
+  const at = readme.indexOf(heading)
+  if (at === -1) throw new Error(`the README has no "${heading}"`)
+  const section = readme.slice(at)
   const start = section.indexOf("```" + lang + "\n") + lang.length + 4
   return section.slice(start, section.indexOf("```", start))
 }
+
+/** The README's "A signed request" (bash running node), as pasted. */
+const readmeSignedRequest = () => readmeBlock("## A signed request", "sh")
 
 beforeAll(async () => {
   const tarball = await packPackage(scratch)
@@ -138,8 +143,9 @@ describe("the README's webhook receiver, as pasted", () => {
     const port = await freePort()
     const child = spawn(node, ["ipn.mjs"], { cwd: app, env: { ...process.env, ...secrets, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
+    let refusals = ""
     child.stdout.on("data", (chunk) => (output += chunk))
-    child.stderr.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (refusals += chunk))
     try {
       const post = async (body: string, signature: string | undefined, environment = "production", extra: Record<string, string> = {}) => {
         for (let attempt = 0; ; attempt++) {
@@ -151,7 +157,7 @@ describe("the README's webhook receiver, as pasted", () => {
             })
             return response.status
           } catch (error) {
-            if (attempt > 100) throw new Error(`the receiver did not start: ${output}`, { cause: error })
+            if (attempt > 100) throw new Error(`the receiver did not start: ${output}${refusals}`, { cause: error })
             await new Promise((resolve) => setTimeout(resolve, 50))
           }
         }
@@ -185,14 +191,74 @@ describe("the README's webhook receiver, as pasted", () => {
       expect(await post(third, undefined, "production", overlapHeaders([rotated.sign("evt_4", now, third), standard.sign("evt_4", now, third)]))).toBe(200)
       await new Promise((resolve) => setTimeout(resolve, 100))
       expect(output.trim().split("\n")).toEqual(["ship order-1", "refund PRODUCTION_R1 of PRODUCTION_1", "ship order-2", "ship order-3"])
+      // No refusal is silent: each says why, in the order they came.
+      expect(refusals.trim().split("\n")).toEqual([
+        "refused: bad_signature", "refused: bad_signature", "refused: environment_mismatch", "refused: malformed_body",
+        "refused: stale_timestamp", "refused: bad_signature", "refused: bad_signature"
+      ])
     } finally {
       child.kill()
     }
   }, 30_000)
 })
 
+/** A child of the test with its output kept, run in the app as a person at a terminal would run it. */
+const started = (command: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
+  const child = spawn(command, args, { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (chunk) => (stdout += chunk))
+  child.stderr.on("data", (chunk) => (stderr += chunk))
+  return { child, stdout: () => stdout, stderr: () => stderr }
+}
+
+const until = async (what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** The `export` lines a banner or a script printed, exactly as a person selects and pastes them. */
+const exportLinesIn = (text: string) => text.split("\n").filter((line) => line.trimStart().startsWith("export ")).join("\n")
+
+/** `script` after the pasted export lines, in a shell of its own (nothing else of this process's environment). */
+const inShell = (exports: string, script: string, env: Readonly<Record<string, string>> = {}) =>
+  ["bash", ["-c", `${exports}\n${script}`], { PATH: process.env["PATH"], HOME: process.env["HOME"], ...env }] as const
+
+describe("the README's webhook receiver and pay.mjs, with the demo merchant of a standalone host", () => {
+  it("receives the demo's real sandbox event: the host started as the README says, the receiver and pay.mjs after the printed export lines", async () => {
+    writeFileSync(join(app, "ipn.mjs"), readmeBlock("## Receiving webhooks", "js"))
+    writeFileSync(join(app, "pay.mjs"), readmeBlock("**Trying it with the demo merchant.**", "js"))
+    const [hostPort, receiverPort] = [await freePort(), await freePort()]
+    const dataDir = mkdtempSync(join(scratch, "demo-data-"))
+    // `WEBHOOK_ALLOW_PRIVATE_TARGETS=true npm start`: the host the package ships, as npm start runs it after its build.
+    const host = started(node, [join(installed, "dist/hosts/standalone/main.js"), "serve"], {
+      PATH: process.env["PATH"], HOME: process.env["HOME"], PORT: String(hostPort), DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_TARGETS: "true"
+    })
+    let receiver: ReturnType<typeof started> | undefined
+    try {
+      await until("the host's banner", () => host.stdout().includes("export WEBHOOK_SECRET="))
+      const exports = exportLinesIn(host.stdout())
+      const [shell, args, env] = inShell(exports, "exec node ipn.mjs", { PORT: String(receiverPort) })
+      receiver = started(shell, args, env)
+      const [payShell, payArgs, payEnv] = inShell(exports, "exec node pay.mjs", { PORT: String(receiverPort) })
+      const { stdout } = await run(payShell, payArgs, { cwd: app, env: payEnv })
+      const trxId = /^paid (SANDBOX_\S+)/.exec(stdout)?.[1]
+      expect(trxId, stdout).toBeDefined()
+      await until("the receiver to ship the order", () => /^ship order-\d+$/m.test(receiver!.stdout()), 30_000)
+      expect(receiver.stderr(), "the receiver refused a delivery").toBe("")
+      expect(receiver.stdout().trim().split("\n")).toHaveLength(1)
+    } finally {
+      receiver?.child.kill()
+      host.child.kill("SIGTERM")
+    }
+  }, 120_000)
+})
+
 describe("the README's embedding example, as pasted, in an app that installed the package", () => {
-  it("mounts the kit under /payments in under 20 lines; a signed payment through it is paid on its checkout page and verifies", async () => {
+  it("mounts the kit under /payments in under 20 lines; onboard.mjs makes a shop whose export lines sign the README's request, and a payment through it is paid and verifies", async () => {
     const snippet = readmeBlock("## Embedding in your Node app", "js")
     expect(snippet.trim().split("\n").length).toBeLessThan(20)
     writeFileSync(join(app, "embed.mjs"), snippet)
@@ -210,7 +276,19 @@ describe("the README's embedding example, as pasted, in an app that installed th
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       expect(await (await fetch(`${origin}/`)).text()).toBe("the app's own page")
-      const merchant = merchantScript(app, origin, await embeddedShop(app, origin))
+      // The README's onboarding, as pasted, beside the running app: its export lines are what the other examples read.
+      writeFileSync(join(app, "onboard.mjs"), readmeBlock("The kit starts empty", "js"))
+      const onboarded = await run(node, ["onboard.mjs"], { cwd: app, env: { PATH: process.env["PATH"], MASTER_KEY: "44".repeat(32), PORT: String(port) } })
+      const exports = exportLinesIn(onboarded.stdout)
+      const exported = Object.fromEntries([...exports.matchAll(/^export (\w+)=(\S+)$/gm)].map((line) => [line[1]!, line[2]!]))
+      expect(Object.keys(exported)).toEqual(["PAYMENTS_URL", "PAYMENTS_ENVIRONMENT", "MERCHANT_KEY", "API_KEY", "CLIENT_SECRET", "WEBHOOK_SECRET"])
+      expect(exported["PAYMENTS_URL"]).toBe(`${origin}/payments`)
+      // The README's signed request, as pasted after those lines, reaches the mounted kit (signed relative to its base path).
+      const [shell, args, env] = inShell(exports, readmeSignedRequest())
+      expect((await run(shell, args, { cwd: app, env })).stdout).toMatch(/^200 \{/)
+      const merchant = merchantScript(app, origin, {
+        merchant_key: exported["MERCHANT_KEY"]!, api_key: exported["API_KEY"]!, client_secret: exported["CLIENT_SECRET"]!
+      })
       const session = await merchant("initiate", "scratch-1")
       expect(session.payment_url.startsWith(`${origin}/payments/checkout/`), JSON.stringify(session)).toBe(true)
       await payOnCheckoutPage(session.payment_url)
@@ -231,21 +309,6 @@ describe("the README's embedding example, as pasted, in an app that installed th
     }
   }, 60_000)
 })
-
-/** Onboards a sandbox shop through `payments.admin` of the installed package, on the app's own database. */
-const embeddedShop = async (appDir: string, origin: string) => {
-  writeFileSync(join(appDir, "onboard.mjs"), `
-    import { createMerchantPayments } from "merchant-payments"
-    const payments = await createMerchantPayments({ database: "sqlite:./payments.db", masterKey: "44".repeat(32), baseUrl: ${JSON.stringify(origin)}, basePath: "/payments", backgroundJobs: false, logging: false })
-    const merchant = await payments.admin.merchants.create({ name: "Scratch shop", status: "approved" })
-    await payments.admin.currencies.replace(merchant.id, ["USD"])
-    await payments.admin.wallets.create(merchant.id, { currency_code: "USD", environment: "sandbox" })
-    await payments.admin.gateways.create({ plugin: "sandbox", name: "Test card", currency_code: "USD", method: "card" })
-    console.log(JSON.stringify(await payments.admin.credentials.issue(merchant.id, "sandbox")))
-    await payments.close()`)
-  const { stdout } = await run(node, ["onboard.mjs"], { cwd: appDir })
-  return JSON.parse(stdout.trim().split("\n").pop()!) as { merchant_key: string; api_key: string; client_secret: string; webhook_secret: string }
-}
 
 /**
  * The merchant's side runs in the app too, on the installed `merchant-payments/client`: a signed

@@ -41,8 +41,14 @@ const adminLines = (baseUrl: string, secrets: HostSecrets): ReadonlyArray<string
 /** Single-quoted for a POSIX shell: the value exactly, whatever it holds. */
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
 
-/** `export` lines for the demo credentials, under the names the README's examples read. */
-export const exportLines = (demo: DemoCredentials): ReadonlyArray<string> => [
+/**
+ * `export` lines for the demo credentials, under the names the README's examples read, with where the
+ * host answers (whatever PORT and BASE_PATH it was given) and the environment the credentials are for,
+ * so a receiver that checks `X-Environment` takes the demo's sandbox events.
+ */
+export const exportLines = (baseUrl: string, demo: DemoCredentials): ReadonlyArray<string> => [
+  `export PAYMENTS_URL=${shellQuote(baseUrl)}`,
+  `export PAYMENTS_ENVIRONMENT=${shellQuote(demo.environment)}`,
   `export MERCHANT_KEY=${shellQuote(demo.merchant_key)}`,
   `export API_KEY=${shellQuote(demo.api_key)}`,
   `export CLIENT_SECRET=${shellQuote(demo.client_secret)}`,
@@ -62,6 +68,8 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
     ...lines,
     "",
     "demo sandbox merchant:",
+    // Its id is what the admin API's merchant routes take: its dashboard users, for one.
+    `  merchant id:    ${demo.merchant_id}  (dashboard users: POST ${baseUrl}/admin/v1/merchants/${demo.merchant_id}/users)`,
     `  X-Merchant-Key: ${demo.merchant_key}`,
     `  X-API-Key:      ${demo.api_key}`,
     `  client secret:  ${demo.client_secret}`,
@@ -70,7 +78,7 @@ export const banner = (baseUrl: string, secrets: HostSecrets, demo: DemoCredenti
     "                  verifies the payment events (IPNs) sent to your ipn_url",
     "",
     "to use them from this shell (the README's examples read these variables):",
-    indent(exportLines(demo).join("\n")),
+    indent(exportLines(baseUrl, demo).join("\n")),
     "",
     "try a signed request (bash, curl, openssl):",
     indent(commands.siteInfo),

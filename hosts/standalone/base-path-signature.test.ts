@@ -1,3 +1,4 @@
+import { execFile, spawnSync } from "node:child_process"
 import { createHmac } from "node:crypto"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
@@ -6,6 +7,7 @@ import { type Host, startHost } from "./testing/child-hosts.js"
 import { type Demo, readDemo, signedCall } from "./testing/demo-fixtures.js"
 
 const SIGNATURE_INVALID = "The request signature is invalid."
+const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)
 
 /**
  * The built host under BASE_PATH=/payments, called as a real client calls it: given
@@ -61,5 +63,15 @@ describe("the built host under /payments accepts signatures over the relative an
       expect(refused.status, refused.text).toBe(401)
       expect(refused.json.message).toBe(SIGNATURE_INVALID)
     }
+  }, 30_000)
+
+  it.skipIf(!hasTools)("the banner's addresses include the base path: its printed site-info request answers 200, PAYMENTS_URL names it (needs bash, curl, openssl)", async () => {
+    const banner = host.output()
+    expect(banner).toContain(`export PAYMENTS_URL='${host.url}'`)
+    const printed = banner.slice(banner.indexOf("try a signed request")).split("\n").slice(1, 4).join("\n")
+    expect(printed).toContain(`curl -s ${host.url}/api/v1/site-info `)
+    const answered = await new Promise<string>((resolve, reject) =>
+      execFile("bash", ["-c", `${printed} -o /dev/null -w '%{http_code}'`], (error, stdout) => (error ? reject(error) : resolve(stdout))))
+    expect(answered).toBe("200")
   }, 30_000)
 })

@@ -42,7 +42,7 @@ const run = (command: Command, config: HostConfig): Effect.Effect<void, unknown>
   }
   const secrets = resolveSecrets(config)
   const announce = Layer.effectDiscard(
-    Effect.flatMap(DemoSeed, (demo) => Effect.sync(() => console.log(banner(config.baseUrl, secrets, demo))))
+    Effect.flatMap(DemoSeed, (demo) => Effect.sync(() => console.log(banner(config.baseUrl + config.basePath, secrets, demo))))
   )
   return Layer.launch(announce.pipe(Layer.provideMerge(serverLayer(config, secrets))))
 }

@@ -38,7 +38,7 @@ Scalar.createApiReference("#app", {
 
 /**
  * `/docs` when the renderer is not installed: @scalar/api-reference is an optional peer dependency
- * (156 MB with its own dependencies, and Node >= 22), so an embedding app that does not install it
+ * (156 MB with its own dependencies), so an embedding app that does not install it
  * gets this page, which links the document itself.
  */
 export const plainReferencePage = `${head("<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}a{color:#0b57d0}</style>\n")}
