@@ -113,38 +113,41 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     return WebhookOutbox.of({
-      // Called inside the transaction that changed the object, which holds the object's row: two
-      // events of one object are never numbered at once.
+      // The object's counter row is drawn by one upsert, which holds the row until the transaction
+      // ends: a concurrent enqueue for the same object waits and draws the next number, however the
+      // two transactions interleave and whatever the store's plan for reading the outbox.
       enqueue: (delivery) =>
         Effect.gen(function*() {
           const at = yield* now
-          const columns = {
-            id: delivery.id,
-            merchant_id: delivery.merchantId,
-            environment: delivery.environment,
-            event: delivery.event,
-            url: delivery.url,
-            target: deliveryTarget(delivery.url),
-            body: delivery.body,
-            signing_secret: delivery.signingSecret,
-            object_id: delivery.objectId,
-            status: PENDING,
-            attempts: 0,
-            next_attempt_at: delivery.nextAttemptAt,
-            last_error: null,
-            last_status_code: null,
-            lease_owner: null,
-            lease_until: null,
-            created_at: at,
-            updated_at: at
-          }
-          // The object's next sequence is read by the INSERT itself: one statement (on PostgreSQL one
-          // round trip) per event instead of a lookup and then the row.
-          const next = sql`(SELECT COALESCE(MAX(sequence), 0) + 1 FROM webhook_deliveries
-            WHERE merchant_id = ${delivery.merchantId} AND environment = ${delivery.environment} AND object_id = ${delivery.objectId})`
-          const values = sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), next])
-          const rows = yield* sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
-            VALUES (${values}) RETURNING *`
+          const drawn = yield* sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
+            VALUES (${delivery.merchantId}, ${delivery.environment}, ${delivery.objectId}, 1)
+            ON CONFLICT (merchant_id, environment, object_id)
+            DO UPDATE SET last_sequence = webhook_sequences.last_sequence + 1
+            RETURNING last_sequence`
+          const sequence = yield* Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"])
+          const rows = yield* sql`INSERT INTO webhook_deliveries ${
+            sql.insert({
+              id: delivery.id,
+              merchant_id: delivery.merchantId,
+              environment: delivery.environment,
+              event: delivery.event,
+              url: delivery.url,
+              target: deliveryTarget(delivery.url),
+              body: delivery.body,
+              signing_secret: delivery.signingSecret,
+              object_id: delivery.objectId,
+              sequence,
+              status: PENDING,
+              attempts: 0,
+              next_attempt_at: delivery.nextAttemptAt,
+              last_error: null,
+              last_status_code: null,
+              lease_owner: null,
+              lease_until: null,
+              created_at: at,
+              updated_at: at
+            })
+          } RETURNING *`
           return yield* deliveries.one(rows)
         }).pipe(dbCall),
 

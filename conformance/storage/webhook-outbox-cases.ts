@@ -1,8 +1,11 @@
 import { expect } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import type { AttemptReport, NewDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { makeMerchant, unique } from "./fixtures.js"
@@ -362,6 +365,33 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(ranged.map((e) => e.id)).toContain(queued[4]!.id)
       expect(ranged.map((e) => e.id)).not.toContain(queued[7]!.id)
       expect((yield* outbox.events({ ...base, merchantId: other.id, limit: 100 })).map((e) => e.id)).toEqual([elsewhere.id])
+    }))
+
+  it.effect("webhook outbox: two transactions queueing events of one object at once draw different numbers, continuing on", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const { withTransaction } = yield* Transactor
+      const merchant = yield* makeMerchant()
+      const payment = unique("pay")
+      const later = plusSeconds(yield* now, 3_600)
+      const queue = () => outbox.enqueue(newDelivery(merchant.id, later, { objectId: payment, event: "payment.refunded" }))
+      const firstQueued = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      // The first transaction has queued its event and stays open while the second queues its own.
+      const first = yield* Effect.fork(withTransaction(Effect.gen(function*() {
+        const queued = yield* queue()
+        yield* Deferred.succeed(firstQueued, undefined)
+        yield* Deferred.await(release)
+        return queued
+      })))
+      yield* Deferred.await(firstQueued)
+      const second = yield* Effect.fork(withTransaction(queue()))
+      // Long enough for the second to reach the store and read (or wait for) the object's number.
+      yield* Effect.sleep("300 millis")
+      yield* Deferred.succeed(release, undefined)
+      const numbers = [(yield* Fiber.join(first)).sequence, (yield* Fiber.join(second)).sequence]
+      expect(numbers.sort()).toEqual([1, 2])
+      expect((yield* queue()).sequence).toBe(3)
     }))
 
   it.effect("webhook outbox: pendingCount counts every merchant's deliveries waiting for an attempt, and only those", () =>
