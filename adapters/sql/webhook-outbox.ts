@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -115,39 +116,46 @@ export const layer = Layer.effect(
     return WebhookOutbox.of({
       // The object's counter row is drawn by one upsert, which holds the row until the transaction
       // ends: a concurrent enqueue for the same object waits and draws the next number, however the
-      // two transactions interleave and whatever the store's plan for reading the outbox.
+      // two transactions interleave and whatever the store's plan for reading the outbox. On
+      // PostgreSQL the draw is a CTE of the INSERT (one round trip per event, as before the counter);
+      // SQLite runs no DML in a CTE, and its draw is a statement in the same process, not a round trip.
       enqueue: (delivery) =>
         Effect.gen(function*() {
           const at = yield* now
-          const drawn = yield* sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
+          const columns = {
+            id: delivery.id,
+            merchant_id: delivery.merchantId,
+            environment: delivery.environment,
+            event: delivery.event,
+            url: delivery.url,
+            target: deliveryTarget(delivery.url),
+            body: delivery.body,
+            signing_secret: delivery.signingSecret,
+            object_id: delivery.objectId,
+            status: PENDING,
+            attempts: 0,
+            next_attempt_at: delivery.nextAttemptAt,
+            last_error: null,
+            last_status_code: null,
+            lease_owner: null,
+            lease_until: null,
+            created_at: at,
+            updated_at: at
+          }
+          const draw = sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
             VALUES (${delivery.merchantId}, ${delivery.environment}, ${delivery.objectId}, 1)
             ON CONFLICT (merchant_id, environment, object_id)
             DO UPDATE SET last_sequence = webhook_sequences.last_sequence + 1
             RETURNING last_sequence`
-          const sequence = yield* Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"])
-          const rows = yield* sql`INSERT INTO webhook_deliveries ${
-            sql.insert({
-              id: delivery.id,
-              merchant_id: delivery.merchantId,
-              environment: delivery.environment,
-              event: delivery.event,
-              url: delivery.url,
-              target: deliveryTarget(delivery.url),
-              body: delivery.body,
-              signing_secret: delivery.signingSecret,
-              object_id: delivery.objectId,
-              sequence,
-              status: PENDING,
-              attempts: 0,
-              next_attempt_at: delivery.nextAttemptAt,
-              last_error: null,
-              last_status_code: null,
-              lease_owner: null,
-              lease_until: null,
-              created_at: at,
-              updated_at: at
-            })
-          } RETURNING *`
+          const insert = (sequence: Statement.Fragment) =>
+            sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
+              VALUES (${sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), sequence])}) RETURNING *`
+          const rows = yield* sql.onDialectOrElse({
+            pg: () => sql`WITH drawn AS (${draw}) ${insert(sql`(SELECT last_sequence FROM drawn)`)}`,
+            orElse: () =>
+              Effect.flatMap(draw, (drawn) =>
+                Effect.flatMap(Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"]), (sequence) => insert(sql`${sequence}`)))
+          })
           return yield* deliveries.one(rows)
         }).pipe(dbCall),
 
