@@ -235,7 +235,8 @@ export const layer = (options: {
       // or a busy target would get only perTarget attempts per poll interval.
       const wake = yield* Queue.sliding<void>(1)
       const sending: Record<DeliveryLane, number> = { fast: 0, slow: 0 }
-      const inFlight = (lane: DeliveryLane) => Metric.set(Metric.tagged(webhookInFlight, "lane", lane), sending[lane])
+      // Moved by deltas, not set: several kits in one process share the registry, and their sends add up.
+      const inFlight = (lane: DeliveryLane, delta: number) => Metric.modify(Metric.tagged(webhookInFlight, "lane", lane), delta)
       // Each attempt is a trace of its own (the sender passes it on as `traceparent`); the polls between
       // them are not traced, or an idle host would send a trace of one claim query every second.
       const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
@@ -254,7 +255,13 @@ export const layer = (options: {
             }
           }),
           Effect.catchAllCause((cause) => Effect.logWarning("webhook attempt could not be recorded; its lease lapses and it is sent again", cause)),
-          Effect.ensuring(Effect.zipRight(Effect.suspend(() => (sending[lane]--, inFlight(lane))), Queue.offer(wake, undefined))),
+          Effect.ensuring(Effect.zipRight(
+            Effect.suspend(() => {
+              sending[lane]--
+              return inFlight(lane, -1)
+            }),
+            Queue.offer(wake, undefined)
+          )),
           Effect.withTracerEnabled(tracing)
         )
       // Each lane fills its own free slots: a slow lane full of hanging receivers never takes the fast lane's.
@@ -264,7 +271,7 @@ export const layer = (options: {
           if (free <= 0) return false
           const claimed = yield* claimDue(worker, policy, lane, free)
           sending[lane] += claimed.length
-          yield* inFlight(lane)
+          yield* inFlight(lane, claimed.length)
           for (const delivery of claimed) yield* Effect.forkIn(send(delivery, lane), scope)
           return claimed.length === free
         }).pipe(
