@@ -13,7 +13,7 @@ import { type ManualClock, ManualClockControl } from "../core/shared/manual-cloc
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
 import * as Readiness from "../core/shared/readiness.js"
-import { defaultDispatchPolicy, leaseSecondsFor } from "../core/webhooks/dispatcher.js"
+import { defaultDispatchPolicy, leaseSecondsFor, slowAfterMillisFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
 import * as DashboardSettings from "../adapters/http/dashboard/dashboard-settings.js"
@@ -100,6 +100,12 @@ export interface WebhookConfig {
   readonly pollIntervalMillis: number
   /** Pause a merchant's target after this long of failing every attempt; absent: never (the default). */
   readonly pauseAfterSeconds?: number
+  /** Attempts this host sends at once in the fast lane (default 32). */
+  readonly concurrency?: number
+  /** Attempts this host sends at once in the slow lane, to targets whose last attempt was slow (default 8). */
+  readonly slowLaneConcurrency?: number
+  /** The share of each lane's slots one merchant may hold on this host, in percent (default 25). */
+  readonly merchantSharePercent?: number
 }
 
 export const defaultWebhookConfig: WebhookConfig = {
@@ -119,6 +125,10 @@ const backgroundJobsLayer = (config: KitConfig) => {
         ...defaultDispatchPolicy,
         retryDelaysMillis: config.webhooks.retryDelaysMillis,
         leaseSeconds: leaseSecondsFor(config.webhooks.timeoutMs),
+        slowAfterMillis: slowAfterMillisFor(config.webhooks.timeoutMs),
+        ...(config.webhooks.concurrency !== undefined ? { concurrency: config.webhooks.concurrency } : {}),
+        ...(config.webhooks.slowLaneConcurrency !== undefined ? { slowLaneConcurrency: config.webhooks.slowLaneConcurrency } : {}),
+        ...(config.webhooks.merchantSharePercent !== undefined ? { merchantSharePercent: config.webhooks.merchantSharePercent } : {}),
         ...(config.webhooks.pauseAfterSeconds !== undefined ? { pauseAfterSeconds: config.webhooks.pauseAfterSeconds } : {})
       },
       pollInterval: Duration.millis(config.webhooks.pollIntervalMillis),

@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -113,8 +114,11 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
 
     return WebhookOutbox.of({
-      // Called inside the transaction that changed the object, which holds the object's row: two
-      // events of one object are never numbered at once.
+      // The object's counter row is drawn by one upsert, which holds the row until the transaction
+      // ends: a concurrent enqueue for the same object waits and draws the next number, however the
+      // two transactions interleave and whatever the store's plan for reading the outbox. On
+      // PostgreSQL the draw is a CTE of the INSERT (one round trip per event, as before the counter);
+      // SQLite runs no DML in a CTE, and its draw is a statement in the same process, not a round trip.
       enqueue: (delivery) =>
         Effect.gen(function*() {
           const at = yield* now
@@ -138,46 +142,67 @@ export const layer = Layer.effect(
             created_at: at,
             updated_at: at
           }
-          // The object's next sequence is read by the INSERT itself: one statement (on PostgreSQL one
-          // round trip) per event instead of a lookup and then the row.
-          const next = sql`(SELECT COALESCE(MAX(sequence), 0) + 1 FROM webhook_deliveries
-            WHERE merchant_id = ${delivery.merchantId} AND environment = ${delivery.environment} AND object_id = ${delivery.objectId})`
-          const values = sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), next])
-          const rows = yield* sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
-            VALUES (${values}) RETURNING *`
+          const draw = sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
+            VALUES (${delivery.merchantId}, ${delivery.environment}, ${delivery.objectId}, 1)
+            ON CONFLICT (merchant_id, environment, object_id)
+            DO UPDATE SET last_sequence = webhook_sequences.last_sequence + 1
+            RETURNING last_sequence`
+          const insert = (sequence: Statement.Fragment) =>
+            sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
+              VALUES (${sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), sequence])}) RETURNING *`
+          const rows = yield* sql.onDialectOrElse({
+            pg: () => sql`WITH drawn AS (${draw}) ${insert(sql`(SELECT last_sequence FROM drawn)`)}`,
+            orElse: () =>
+              Effect.flatMap(draw, (drawn) =>
+                Effect.flatMap(Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"]), (sequence) => insert(sql`${sequence}`)))
+          })
           return yield* deliveries.one(rows)
         }).pipe(dbCall),
 
       // One claim at a time across hosts (an advisory lock on PostgreSQL; SQLite has one writer),
-      // so the in-flight count per target that the choice rests on cannot change under it. The
-      // choice ranks each target's due rows oldest first and takes those whose rank, added to the
-      // target's live leases, stays within perTarget; the oldest due of those go first.
-      claimDue: ({ leaseNow, leaseUntil, limit, now: at, perTarget, worker }) =>
+      // so the in-flight counts the choice rests on cannot change under it. The lane's due rows are
+      // ranked per target, oldest first, and those whose rank added to the target's live leases (every
+      // worker's, every lane's) stays within perTarget pass; those are ranked again per merchant, and
+      // those whose rank added to the merchant's live leases of this worker in this lane stays within
+      // perMerchant are chosen, the oldest due first. Ranking the merchant's rows after the target cap
+      // lets a merchant whose first target is saturated still send to its others.
+      claimDue: ({ lane, leaseNow, leaseUntil, limit, now: at, perMerchant, perTarget, worker }) =>
         limit <= 0 ? Effect.succeed([]) : sql.withTransaction(Effect.gen(function*() {
           yield* sql.onDialectOrElse({ pg: () => sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`, orElse: () => Effect.void })
+          const live = sql`lease_owner IS NOT NULL AND status = ${PENDING} AND lease_until > ${leaseNow}`
           const chosen = yield* sql<{ readonly id: string }>`SELECT id FROM (
-              SELECT d.id, d.next_attempt_at,
-                ROW_NUMBER() OVER (PARTITION BY d.target ORDER BY d.next_attempt_at, d.id) AS target_rank,
-                COALESCE(busy.n, 0) AS in_flight
-              FROM webhook_deliveries d
+              SELECT t.id, t.next_attempt_at,
+                ROW_NUMBER() OVER (PARTITION BY t.merchant_id ORDER BY t.next_attempt_at, t.id) AS merchant_rank,
+                COALESCE(mine.n, 0) AS merchant_in_flight
+              FROM (
+                SELECT d.id, d.merchant_id, d.next_attempt_at,
+                  ROW_NUMBER() OVER (PARTITION BY d.target ORDER BY d.next_attempt_at, d.id) AS target_rank,
+                  COALESCE(busy.n, 0) AS target_in_flight
+                FROM webhook_deliveries d
+                LEFT JOIN (
+                  SELECT target, COUNT(*) AS n FROM webhook_deliveries WHERE ${live} GROUP BY target
+                ) busy ON busy.target = d.target
+                WHERE d.status = ${PENDING} AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ${at}
+                  AND (d.lease_until IS NULL OR d.lease_until <= ${leaseNow})
+                  AND ${sql.literal(lane === "slow" ? "" : "NOT")} EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target)
+                  AND NOT EXISTS (
+                    SELECT 1 FROM webhook_targets p
+                    WHERE p.target = d.target AND p.merchant_id = d.merchant_id AND p.environment = d.environment
+                      AND p.paused_at IS NOT NULL
+                  )
+              ) t
               LEFT JOIN (
-                SELECT target, COUNT(*) AS n FROM webhook_deliveries
-                WHERE lease_owner IS NOT NULL AND status = ${PENDING} AND lease_until > ${leaseNow}
-                GROUP BY target
-              ) busy ON busy.target = d.target
-              WHERE d.status = ${PENDING} AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= ${at}
-                AND (d.lease_until IS NULL OR d.lease_until <= ${leaseNow})
-                AND NOT EXISTS (
-                  SELECT 1 FROM webhook_targets p
-                  WHERE p.target = d.target AND p.merchant_id = d.merchant_id AND p.environment = d.environment
-                    AND p.paused_at IS NOT NULL
-                )
+                SELECT merchant_id, COUNT(*) AS n FROM webhook_deliveries
+                WHERE ${live} AND lease_owner = ${worker} AND lease_lane = ${lane}
+                GROUP BY merchant_id
+              ) mine ON mine.merchant_id = t.merchant_id
+              WHERE t.target_rank + t.target_in_flight <= ${perTarget}
             ) ranked
-            WHERE target_rank + in_flight <= ${perTarget}
+            WHERE merchant_rank + merchant_in_flight <= ${perMerchant}
             ORDER BY next_attempt_at, id LIMIT ${limit}`
           if (chosen.length === 0) return []
           const rows = yield* sql`UPDATE webhook_deliveries
-            SET ${sql.update({ lease_owner: worker, lease_until: leaseUntil, updated_at: at })}
+            SET ${sql.update({ lease_owner: worker, lease_until: leaseUntil, lease_lane: lane, updated_at: at })}
             WHERE ${sql.in("id", chosen.map((row) => row.id))} RETURNING *`
           // RETURNING order is unspecified; hand work out oldest-due first as it was chosen.
           return Arr.sort(yield* deliveries.all(rows), dueOrder)
@@ -261,12 +286,15 @@ export const layer = Layer.effect(
         } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${leaseNow})
           RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall),
 
-      noteTargetOutcome: ({ at, deliveryId, pauseAfterSeconds, succeeded }) =>
+      noteTargetOutcome: ({ at, deliveryId, pauseAfterSeconds, slow, succeeded }) =>
         Effect.gen(function*() {
           const owner = yield* sql<{ readonly merchant_id: unknown; readonly environment: string; readonly target: string }>`
             SELECT merchant_id, environment, target FROM webhook_deliveries WHERE id = ${deliveryId}`
           const row = owner[0]
           if (row === undefined) return false
+          yield* slow
+            ? sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
+            : sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
           const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
           if (succeeded) {
             yield* sql`DELETE FROM webhook_targets WHERE ${key}`

@@ -1,8 +1,11 @@
 import { expect } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import type { AttemptReport, NewDelivery } from "../../core/webhooks/delivery.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { makeMerchant, unique } from "./fixtures.js"
@@ -34,7 +37,7 @@ const report = (
  */
 const claimOwn = (ids: ReadonlyArray<string>, worker: string, at: Instant, leaseSeconds = 60) =>
   Effect.flatMap(WebhookOutbox, (outbox) =>
-    outbox.claimDue({ worker, now: at, leaseNow: at, leaseUntil: plusSeconds(at, leaseSeconds), limit: 10_000, perTarget: 10_000 })).pipe(
+    outbox.claimDue({ worker, now: at, leaseNow: at, leaseUntil: plusSeconds(at, leaseSeconds), limit: 10_000, lane: "fast", perTarget: 10_000, perMerchant: 10_000 })).pipe(
       Effect.map((claimed) => claimed.map((d) => d.id).filter((id) => ids.includes(id)))
     )
 
@@ -81,12 +84,12 @@ export const webhookOutboxCases = (it: StorageIt) => {
       const unscheduled = yield* outbox.enqueue(newDelivery(merchant.id, null))
       const ids = [past.id, exact.id, future.id, unscheduled.id]
 
-      const claimed = yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, perTarget: 10_000 })
+      const claimed = yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, lane: "fast", perTarget: 10_000, perMerchant: 10_000 })
       expect(claimed.map((d) => d.id).filter((id) => ids.includes(id)).sort()).toEqual([past.id, exact.id].sort())
       for (const d of claimed) expect(d.status === "pending" && d.nextAttemptAt !== null && d.nextAttemptAt <= at).toBe(true)
       // Claiming leaves the delivery's visible state alone: it is still pending with no attempts.
       expect(Option.map(yield* outbox.findById(past.id), (d) => [d.status, d.attempts])).toEqual(Option.some(["pending", 0]))
-      expect(yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 0, perTarget: 10_000 })).toEqual([])
+      expect(yield* outbox.claimDue({ worker: "w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 0, lane: "fast", perTarget: 10_000, perMerchant: 10_000 })).toEqual([])
     }))
 
   it.effect("webhook outbox: a leased delivery is not claimed again until its lease ends", () =>
@@ -258,7 +261,7 @@ export const webhookOutboxCases = (it: StorageIt) => {
       const mine = new Set([...hung, ...other].map((d) => d.id))
       const claim = (worker: string, limit: number, leaseNow = at) =>
         Effect.map(
-          outbox.claimDue({ worker, now: at, leaseNow, leaseUntil: plusSeconds(leaseNow, 60), limit, perTarget: 3 }),
+          outbox.claimDue({ worker, now: at, leaseNow, leaseUntil: plusSeconds(leaseNow, 60), limit, lane: "fast", perTarget: 3, perMerchant: 10_000 }),
           (claimed) => claimed.map((d) => d.id).filter((id) => mine.has(id))
         )
       const first = yield* claim("fair_w1", 10_000)
@@ -271,6 +274,44 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(yield* claim("fair_w2", 10_000)).toEqual([hung[3]!.id])
       // Leases judged on their own clock: once they lapse, the target's places are free again.
       expect(yield* claim("fair_w3", 10_000, plusSeconds(at, 61))).toEqual([...hung.slice(1, 4), ...other].map((d) => d.id))
+    }))
+
+  it.effect("webhook outbox: a merchant holds at most perMerchant of a worker's leases in a lane; slow targets are claimed in the slow lane only", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const [a, b] = [yield* makeMerchant(), yield* makeMerchant()]
+      const at = yield* now
+      const host = unique("lanes").toLowerCase().replace(/[^a-z0-9]/g, "")
+      // Merchant A's six oldest events, each to a target of its own, then two of B's.
+      const ofA = yield* Effect.forEach(Array.from({ length: 6 }, (_, i) => i), (i) =>
+        outbox.enqueue(newDelivery(a.id, plusSeconds(at, -100 + i), { url: `https://${host}-a${i}.example.test/ipn` })))
+      const ofB = yield* Effect.forEach([0, 1], (i) =>
+        outbox.enqueue(newDelivery(b.id, plusSeconds(at, -50 + i), { url: `https://${host}-b${i}.example.test/ipn` })))
+      const mine = new Set([...ofA, ...ofB].map((d) => d.id))
+      const claim = (worker: string, lane: "fast" | "slow", leaseNow = at) =>
+        Effect.map(
+          outbox.claimDue({ worker, now: at, leaseNow, leaseUntil: plusSeconds(leaseNow, 60), limit: 10_000, lane, perTarget: 10, perMerchant: 2 }),
+          (claimed) => claimed.map((d) => d.id).filter((id) => mine.has(id))
+        )
+      // A's two oldest and B's two: A's other four wait though they are older than B's.
+      expect(yield* claim("lanes_w1", "fast")).toEqual([ofA[0]!, ofA[1]!, ...ofB].map((d) => d.id))
+      expect(yield* claim("lanes_w1", "fast")).toEqual([])
+      // The share is of one worker's slots: another host sends A's next two.
+      expect(yield* claim("lanes_w2", "fast")).toEqual([ofA[2]!.id, ofA[3]!.id])
+      // A's first target answered slowly: it moves to the slow lane, for its pending events too.
+      const slowTarget = ofA[4]!
+      yield* outbox.recordAttempt(report(ofA[0]!.id, "lanes_w1", at, { statusCode: null, error: "timeout", durationMs: 10_000, next: { status: "pending", nextAttemptAt: at } }))
+      expect(yield* outbox.noteTargetOutcome({ deliveryId: slowTarget.id, at, succeeded: false, slow: true, pauseAfterSeconds: undefined })).toBe(false)
+      // w1 has a place of A's free again, taken by A's oldest due event of the fast lane, not the slow one.
+      expect(yield* claim("lanes_w1", "fast")).toEqual([ofA[5]!.id])
+      expect(yield* claim("lanes_w1", "fast")).toEqual([])
+      // The slow lane counts its own leases: A holds two fast on w1 and still gets a slow one.
+      expect(yield* claim("lanes_w1", "slow")).toEqual([slowTarget.id])
+      // An attempt that was quick moves the target back; the lanes' leases lapse, and all is fast again.
+      expect(yield* outbox.noteTargetOutcome({ deliveryId: slowTarget.id, at, succeeded: true, slow: false, pauseAfterSeconds: undefined })).toBe(false)
+      const later = plusSeconds(at, 61)
+      expect(yield* claim("lanes_w3", "slow", later)).toEqual([])
+      expect(yield* claim("lanes_w3", "fast", later)).toEqual([ofA[1]!, ofA[2]!, ...ofB].map((d) => d.id))
     }))
 
   it.effect("webhook outbox: concurrent workers never claim one delivery twice", () =>
@@ -291,7 +332,7 @@ export const webhookOutboxCases = (it: StorageIt) => {
           const mine: Array<string> = []
           for (;;) {
             const claimAt = yield* now
-            const batch = yield* outbox.claimDue({ worker, now: claimAt, leaseNow: claimAt, leaseUntil: plusSeconds(claimAt, 600), limit, perTarget: 10_000 })
+            const batch = yield* outbox.claimDue({ worker, now: claimAt, leaseNow: claimAt, leaseUntil: plusSeconds(claimAt, 600), limit, lane: "fast", perTarget: 10_000, perMerchant: 10_000 })
             if (batch.length === 0) return { worker, ids: mine }
             for (const d of batch) if (ids.has(d.id)) mine.push(d.id)
           }
@@ -362,6 +403,33 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(ranged.map((e) => e.id)).toContain(queued[4]!.id)
       expect(ranged.map((e) => e.id)).not.toContain(queued[7]!.id)
       expect((yield* outbox.events({ ...base, merchantId: other.id, limit: 100 })).map((e) => e.id)).toEqual([elsewhere.id])
+    }))
+
+  it.effect("webhook outbox: two transactions queueing events of one object at once draw different numbers, continuing on", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const { withTransaction } = yield* Transactor
+      const merchant = yield* makeMerchant()
+      const payment = unique("pay")
+      const later = plusSeconds(yield* now, 3_600)
+      const queue = () => outbox.enqueue(newDelivery(merchant.id, later, { objectId: payment, event: "payment.refunded" }))
+      const firstQueued = yield* Deferred.make<void>()
+      const release = yield* Deferred.make<void>()
+      // The first transaction has queued its event and stays open while the second queues its own.
+      const first = yield* Effect.fork(withTransaction(Effect.gen(function*() {
+        const queued = yield* queue()
+        yield* Deferred.succeed(firstQueued, undefined)
+        yield* Deferred.await(release)
+        return queued
+      })))
+      yield* Deferred.await(firstQueued)
+      const second = yield* Effect.fork(withTransaction(queue()))
+      // Long enough for the second to reach the store and read (or wait for) the object's number.
+      yield* Effect.sleep("300 millis")
+      yield* Deferred.succeed(release, undefined)
+      const numbers = [(yield* Fiber.join(first)).sequence, (yield* Fiber.join(second)).sequence]
+      expect(numbers.sort()).toEqual([1, 2])
+      expect((yield* queue()).sequence).toBe(3)
     }))
 
   it.effect("webhook outbox: pendingCount counts every merchant's deliveries waiting for an attempt, and only those", () =>

@@ -34,12 +34,21 @@ export const webhookQueueDepth = Metric.gauge("merchant_payments_webhook_queue_d
   description: "Webhook deliveries waiting for an attempt, every host of the store together"
 })
 
-/** How late each attempt started after it was due: the dispatcher's backlog, not the retry schedule. */
+/**
+ * How late each attempt started after it was due, by lane (`fast` or `slow`): the dispatcher's
+ * backlog, not the retry schedule. The slow lane's hanging receivers wait by design; the fast lane's
+ * figure is the one that says the dispatcher keeps up.
+ */
 export const webhookDeliveryDelay = Metric.histogram(
   "merchant_payments_webhook_delivery_delay_seconds",
   secondsBoundaries,
-  "Seconds between an attempt falling due and this host starting it"
+  "Seconds between an attempt falling due and this host starting it, by lane"
 )
+
+/** Attempts this host is sending now, by lane: against the lane's slots, how full it is. */
+export const webhookInFlight = Metric.gauge("merchant_payments_webhook_in_flight", {
+  description: "Webhook attempts this host is sending now, by lane (fast or slow)"
+})
 
 /** Scheduler ticks run by this host (its minute loop and admin runs). */
 export const schedulerTicks = Metric.counter("merchant_payments_scheduler_ticks_total", {

@@ -6,6 +6,13 @@ import type { Instant } from "../shared/instant.js"
 export const DeliveryStatus = Schema.Literal("pending", "delivered", "failed")
 export type DeliveryStatus = typeof DeliveryStatus.Type
 
+/**
+ * Each host sends in two lanes with slots of their own: targets whose last attempt was slow (a
+ * receiver that hangs until the timeout) wait in the slow lane, so they never hold the fast lane's
+ * slots that every other target's events go out through.
+ */
+export type DeliveryLane = "fast" | "slow"
+
 /** Which secret signs the body: payment events use the webhook secret, refund events the API secret (spec 6.3). */
 export const SigningSecret = Schema.Literal("webhook_secret", "client_secret")
 export type SigningSecret = typeof SigningSecret.Type

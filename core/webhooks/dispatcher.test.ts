@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Instant } from "../shared/instant.js"
 import { deliveryTarget } from "./delivery-target.js"
-import { defaultDispatchPolicy, leaseSecondsFor, nextAfter } from "./dispatcher.js"
+import { defaultDispatchPolicy, leaseSecondsFor, merchantShare, nextAfter, slowAfterMillisFor } from "./dispatcher.js"
 
 const at = Instant(1_800_000_000_000_000n)
 
@@ -27,6 +27,20 @@ describe("webhook retry schedule", () => {
     const policy = { ...defaultDispatchPolicy, retryDelaysMillis: [500] }
     expect(nextAfter(1, false, at, policy)).toEqual({ status: "pending", nextAttemptAt: Instant(at + 500_000n) })
     expect(nextAfter(2, false, at, policy)).toEqual({ status: "failed" })
+  })
+})
+
+describe("delivery lanes and merchants' shares", () => {
+  it("a merchant holds a quarter of each lane's slots by default, and at least one of any lane", () => {
+    expect(merchantShare(defaultDispatchPolicy, "fast")).toBe(8)
+    expect(merchantShare(defaultDispatchPolicy, "slow")).toBe(2)
+    expect(merchantShare({ ...defaultDispatchPolicy, slowLaneConcurrency: 2 }, "slow")).toBe(1)
+    expect(merchantShare({ ...defaultDispatchPolicy, merchantSharePercent: 100 }, "fast")).toBe(32)
+  })
+
+  it("an attempt that took half the send timeout marks its target slow: 5 s of the default 10 s", () => {
+    expect(slowAfterMillisFor(10_000)).toBe(5_000)
+    expect(slowAfterMillisFor(1)).toBe(1)
   })
 })
 

@@ -8,11 +8,11 @@ import * as Metric from "effect/Metric"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
-import { webhookAttempts, webhookDeliveryDelay } from "../shared/metrics.js"
+import { webhookAttempts, webhookDeliveryDelay, webhookInFlight } from "../shared/metrics.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
-import type { AttemptReport, WebhookDelivery } from "./delivery.js"
 import { attemptRequest } from "./attempt-request.js"
+import type { AttemptReport, DeliveryLane, WebhookDelivery } from "./delivery.js"
 import { deliveryTarget } from "./delivery-target.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 import { WebhookSender } from "./webhook-sender.js"
@@ -22,13 +22,23 @@ export interface DispatchPolicy {
   readonly retryDelaysMillis: ReadonlyArray<number>
   /** How long a worker may hold a claimed delivery: beyond the send timeout, so a live send keeps it. */
   readonly leaseSeconds: number
-  /** Attempts this host sends at once, every target together. */
+  /** Attempts this host sends at once in the fast lane, every target together but the slow ones. */
   readonly concurrency: number
+  /** Attempts this host sends at once in the slow lane: to targets whose last attempt was slow. */
+  readonly slowLaneConcurrency: number
   /**
    * Attempts in flight to one target (a URL's origin) across every host of the store: a receiver
    * that never answers holds this many senders until their timeout, and the rest go to others.
    */
   readonly perTarget: number
+  /**
+   * The share, in percent, of each lane's slots on this host that one merchant's attempts may hold
+   * (at least one slot): however many receivers a merchant has hanging, the rest of the lane sends
+   * the other merchants' events.
+   */
+  readonly merchantSharePercent: number
+  /** An attempt that held its sender this long, or timed out, moves its target to the slow lane. */
+  readonly slowAfterMillis: number
   /**
    * A merchant's target that has failed every attempt for this long (business time) is paused: its
    * events wait, unsent, until the merchant recovers. Undefined: never paused (the contract's default).
@@ -36,7 +46,29 @@ export interface DispatchPolicy {
   readonly pauseAfterSeconds?: number
 }
 
-export const defaultDispatchPolicy: DispatchPolicy = { retryDelaysMillis: [60_000, 300_000], leaseSeconds: 120, concurrency: 32, perTarget: 4 }
+export const defaultDispatchPolicy: DispatchPolicy = {
+  retryDelaysMillis: [60_000, 300_000],
+  leaseSeconds: 120,
+  concurrency: 32,
+  slowLaneConcurrency: 8,
+  perTarget: 4,
+  merchantSharePercent: 25,
+  slowAfterMillis: 5_000
+}
+
+/** A lane's slots on this host. */
+export const laneSlots = (policy: DispatchPolicy, lane: DeliveryLane): number =>
+  lane === "fast" ? policy.concurrency : policy.slowLaneConcurrency
+
+/** How many of a lane's slots on this host one merchant may hold: its share, and never none. */
+export const merchantShare = (policy: DispatchPolicy, lane: DeliveryLane): number =>
+  Math.max(1, Math.floor((laneSlots(policy, lane) * policy.merchantSharePercent) / 100))
+
+/**
+ * Half the send timeout: a receiver that takes that long to answer (or never does) holds a sender
+ * for most of the timeout, and its events move to the slow lane until an attempt to it is quick.
+ */
+export const slowAfterMillisFor = (timeoutMillis: number): number => Math.max(1, Math.floor(timeoutMillis / 2))
 
 /**
  * A lease must outlast the send it covers, or another host could claim the row mid-send and deliver
@@ -66,11 +98,11 @@ export const nextAfter = (
 const whileLeased = (policy: DispatchPolicy) =>
   Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(policy.leaseSeconds))))
 
-const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy) =>
+const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy, lane: DeliveryLane) =>
   Effect.gen(function*() {
     const attemptNumber = delivery.attempts + 1
     if (delivery.nextAttemptAt !== null) {
-      yield* Metric.update(webhookDeliveryDelay, Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
+      yield* Metric.update(Metric.tagged(webhookDeliveryDelay, "lane", lane), Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
     }
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
     const request = yield* attemptRequest(delivery, toSeconds(yield* realNow)).pipe(whileLeased(policy))
@@ -99,7 +131,8 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     // The target's health is advice for later claims, not part of the attempt: a failure to note it
     // is logged, and the next attempt notes it again.
     if (recorded) {
-      const paused = yield* outbox.noteTargetOutcome({ deliveryId: delivery.id, at, succeeded, pauseAfterSeconds: policy.pauseAfterSeconds }).pipe(
+      const slow = result.durationMs >= policy.slowAfterMillis
+      const paused = yield* outbox.noteTargetOutcome({ deliveryId: delivery.id, at, succeeded, slow, pauseAfterSeconds: policy.pauseAfterSeconds }).pipe(
         Effect.catchAll((cause) => Effect.as(Effect.logWarning("could not note how a webhook target is faring", cause), false))
       )
       if (paused) {
@@ -119,10 +152,10 @@ const logFailedAttempt = (delivery: WebhookDelivery, attemptNumber: number, reas
   ).pipe(Effect.annotateLogs({ event_id: delivery.id, merchant_id: String(delivery.merchantId) }))
 
 /**
- * Claims what is due, at most `free` deliveries, fairly across targets. Due dates are judged on
- * business time (`Clock`), leases on the wall clock (`RealClock`).
+ * Claims what is due in `lane`, at most `free` deliveries, fairly across targets and merchants. Due
+ * dates are judged on business time (`Clock`), leases on the wall clock (`RealClock`).
  */
-export const claimDue = (worker: string, policy: DispatchPolicy, free: number) =>
+export const claimDue = (worker: string, policy: DispatchPolicy, lane: DeliveryLane, free: number) =>
   Effect.gen(function*() {
     const at = yield* now
     const leaseNow = yield* realNow
@@ -132,7 +165,9 @@ export const claimDue = (worker: string, policy: DispatchPolicy, free: number) =
       leaseNow,
       leaseUntil: plusSeconds(leaseNow, policy.leaseSeconds),
       limit: free,
-      perTarget: policy.perTarget
+      lane,
+      perTarget: policy.perTarget,
+      perMerchant: merchantShare(policy, lane)
     })
   })
 
@@ -142,9 +177,10 @@ export class WebhookDispatcher extends Context.Tag("merchant-payments/WebhookDis
 }>() {}
 
 /**
- * Polls every `pollInterval` (at once again while claims fill the free senders). Each attempt runs on
- * its own fiber, so a pass never waits for a slow send: a hung receiver holds its own senders (at
- * most `perTarget`) until their timeout while the others keep delivering. Business time (due dates,
+ * Polls every `pollInterval` (at once again while claims fill the free senders), lane by lane. Each
+ * attempt runs on its own fiber, so a pass never waits for a slow send: a hung receiver holds its own
+ * senders (at most `perTarget`, and its merchant at most its share of the lane) until their timeout,
+ * then waits in the slow lane, while the others keep delivering. Business time (due dates,
  * retry delays) follows `clock` when given, so a manual clock drives retries too; leases stay on the
  * wall clock.
  */
@@ -162,12 +198,14 @@ export const layer = (options: {
       // A finished send frees a place (for its target too): look again at once, not at the next poll,
       // or a busy target would get only perTarget attempts per poll interval.
       const wake = yield* Queue.sliding<void>(1)
-      let sending = 0
+      const sending: Record<DeliveryLane, number> = { fast: 0, slow: 0 }
+      // Moved by deltas, not set: several kits in one process share the registry, and their sends add up.
+      const inFlight = (lane: DeliveryLane, delta: number) => Metric.modify(Metric.tagged(webhookInFlight, "lane", lane), delta)
       // Each attempt is a trace of its own (the sender passes it on as `traceparent`); the polls between
       // them are not traced, or an idle host would send a trace of one claim query every second.
       const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
-      const send = (delivery: WebhookDelivery) =>
-        attempt(worker, delivery, policy).pipe(
+      const send = (delivery: WebhookDelivery, lane: DeliveryLane) =>
+        attempt(worker, delivery, policy, lane).pipe(
           Effect.withSpan("webhook attempt", {
             kind: "producer",
             root: true,
@@ -176,24 +214,35 @@ export const layer = (options: {
               "webhook.event_id": delivery.id,
               "webhook.event": delivery.event,
               "webhook.attempt": delivery.attempts + 1,
-              "webhook.target": deliveryTarget(delivery.url)
+              "webhook.target": deliveryTarget(delivery.url),
+              "webhook.lane": lane
             }
           }),
           Effect.catchAllCause((cause) => Effect.logWarning("webhook attempt could not be recorded; its lease lapses and it is sent again", cause)),
-          Effect.ensuring(Effect.zipRight(Effect.sync(() => sending--), Queue.offer(wake, undefined))),
+          Effect.ensuring(Effect.zipRight(
+            Effect.suspend(() => {
+              sending[lane]--
+              return inFlight(lane, -1)
+            }),
+            Queue.offer(wake, undefined)
+          )),
           Effect.withTracerEnabled(tracing)
         )
-      const pass = Effect.gen(function*() {
-        const free = policy.concurrency - sending
-        if (free <= 0) return false
-        const claimed = yield* claimDue(worker, policy, free)
-        sending += claimed.length
-        for (const delivery of claimed) yield* Effect.forkIn(send(delivery), scope)
-        return claimed.length === free
-      }).pipe(
-        Effect.repeat({ while: (full) => full }),
-        Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
-      )
+      // Each lane fills its own free slots: a slow lane full of hanging receivers never takes the fast lane's.
+      const passIn = (lane: DeliveryLane) =>
+        Effect.gen(function*() {
+          const free = laneSlots(policy, lane) - sending[lane]
+          if (free <= 0) return false
+          const claimed = yield* claimDue(worker, policy, lane, free)
+          sending[lane] += claimed.length
+          yield* inFlight(lane, claimed.length)
+          for (const delivery of claimed) yield* Effect.forkIn(send(delivery, lane), scope)
+          return claimed.length === free
+        }).pipe(
+          Effect.repeat({ while: (full) => full }),
+          Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
+        )
+      const pass = Effect.zipRight(passIn("fast"), passIn("slow"))
       const pollInterval = options.pollInterval ?? "1 second"
       const loop = Effect.forever(Effect.zipRight(pass, Effect.race(Queue.take(wake), Effect.sleep(pollInterval)))).pipe(
         Effect.withTracerEnabled(false)

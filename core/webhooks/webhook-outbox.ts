@@ -5,7 +5,7 @@ import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
-import type { AttemptReport, DeliveryAttempt, DeliveryStatus, FailingTarget, NewDelivery, WebhookDelivery } from "./delivery.js"
+import type { AttemptReport, DeliveryAttempt, DeliveryLane, DeliveryStatus, FailingTarget, NewDelivery, WebhookDelivery } from "./delivery.js"
 
 export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox")<WebhookOutbox, {
   /** Call inside the transaction of the state change the event reports, so neither exists without the other. */
@@ -15,7 +15,10 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
    * `leaseUntil`. A row is leased to one worker at a time; an expired lease (a crashed worker) makes
    * it claimable again. Leases are judged on `leaseNow`, the wall clock, never on business time.
    * Fair: no target (`deliveryTarget` of the URL) gets more than `perTarget` attempts in flight,
-   * counting every worker's live leases, so the oldest due rows of other targets are taken instead.
+   * counting every worker's live leases, and no merchant more than `perMerchant` of this worker's
+   * live leases in `lane`, so the oldest due rows of other targets and merchants are taken instead.
+   * Only deliveries of the lane's targets are claimed: the slow lane's are those `noteTargetOutcome`
+   * last found slow, the fast lane's all others.
    */
   readonly claimDue: (claim: {
     readonly worker: string
@@ -23,7 +26,9 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
     readonly leaseNow: Instant
     readonly leaseUntil: Instant
     readonly limit: number
+    readonly lane: DeliveryLane
     readonly perTarget: number
+    readonly perMerchant: number
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
   /** Records an attempt and releases the lease; false when the worker no longer held it. */
   readonly recordAttempt: (report: AttemptReport) => Effect.Effect<boolean, StorageError>
@@ -46,11 +51,14 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
    * Notes how an attempt to its delivery's target went: a success forgets the target's failures; a
    * failure starts or continues them and, when they have lasted `pauseAfterSeconds` (business time),
    * pauses the target: its pending deliveries are no longer claimed. True when this call paused it.
+   * A `slow` attempt (one that held its sender long, a timeout above all) moves the target, for every
+   * merchant, to the slow lane; an attempt that was not moves it back.
    */
   readonly noteTargetOutcome: (outcome: {
     readonly deliveryId: string
     readonly at: Instant
     readonly succeeded: boolean
+    readonly slow: boolean
     readonly pauseAfterSeconds: number | undefined
   }) => Effect.Effect<boolean, StorageError>
   /** Targets failing now, paused or not, of one merchant and environment when asked; oldest failure first. */

@@ -95,9 +95,9 @@ export const merchantDashboardSuite = (name: string, store: () => StoreConfig) =
         const outbox = yield* WebhookOutbox
         const [event] = yield* outbox.events({ merchantId: scope.merchant.id, environment: "sandbox", limit: 1 })
         const at = yield* now
-        yield* outbox.claimDue({ worker: "dash", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, perTarget: 10_000 })
+        yield* outbox.claimDue({ worker: "dash", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, lane: "fast", perTarget: 10_000, perMerchant: 10_000 })
         yield* outbox.recordAttempt({ deliveryId: event!.id, worker: "dash", at, statusCode: 500, error: "HTTP 500", durationMs: 3, next: { status: "failed" } })
-        yield* outbox.noteTargetOutcome({ deliveryId: event!.id, at, succeeded: false, pauseAfterSeconds: undefined })
+        yield* outbox.noteTargetOutcome({ deliveryId: event!.id, at, succeeded: false, slow: false, pauseAfterSeconds: undefined })
         return event!
       }))
       expect(failed.merchantId).toBe(scope.merchant.id)

@@ -81,4 +81,13 @@ describe("the host's settings, read once", () => {
     expect(() => readHostConfig({ WEBHOOK_RETRY_DELAYS_MS: Array.from({ length: 51 }, () => "1").join(",") })).toThrow(/WEBHOOK_RETRY_DELAYS_MS.*at most 50 delays/)
     expect(() => readHostConfig({ WEBHOOK_PAUSE_AFTER_SECONDS: "0" })).toThrow(/WEBHOOK_PAUSE_AFTER_SECONDS.*whole number from 1/)
   })
+
+  it("takes the delivery lanes' sizes and a merchant's share of them, and leaves them to the defaults when unset", () => {
+    const config = readHostConfig({ WEBHOOK_CONCURRENCY: "64", WEBHOOK_SLOW_LANE_CONCURRENCY: "16", WEBHOOK_MERCHANT_SHARE_PERCENT: "10" })
+    expect([config.webhooks.concurrency, config.webhooks.slowLaneConcurrency, config.webhooks.merchantSharePercent]).toEqual([64, 16, 10])
+    const unset = readHostConfig({}).webhooks
+    expect([unset.concurrency, unset.slowLaneConcurrency, unset.merchantSharePercent]).toEqual([undefined, undefined, undefined])
+    expect(() => readHostConfig({ WEBHOOK_MERCHANT_SHARE_PERCENT: "0" })).toThrow(/WEBHOOK_MERCHANT_SHARE_PERCENT.*whole number from 1 to 100/)
+    expect(() => readHostConfig({ WEBHOOK_CONCURRENCY: "many" })).toThrow(/WEBHOOK_CONCURRENCY.*whole number from 1 to 1000/)
+  })
 })

@@ -163,6 +163,9 @@ const settings = Config.all({
   allowPrivateTargets: withFallback(variable("WEBHOOK_ALLOW_PRIVATE_TARGETS", flag), false),
   pauseAfterSeconds: optional(variable("WEBHOOK_PAUSE_AFTER_SECONDS", wholeNumber(...OPTION_BOUNDS.webhookPauseAfterSeconds))),
   webhookPollIntervalMillis: withFallback(variable("WEBHOOK_POLL_INTERVAL_MS", wholeNumber(...OPTION_BOUNDS.webhookPollIntervalMillis)), defaultWebhookConfig.pollIntervalMillis),
+  webhookConcurrency: optional(variable("WEBHOOK_CONCURRENCY", wholeNumber(...OPTION_BOUNDS.webhookConcurrency))),
+  webhookSlowLaneConcurrency: optional(variable("WEBHOOK_SLOW_LANE_CONCURRENCY", wholeNumber(...OPTION_BOUNDS.webhookConcurrency))),
+  webhookMerchantSharePercent: optional(variable("WEBHOOK_MERCHANT_SHARE_PERCENT", wholeNumber(...OPTION_BOUNDS.webhookMerchantSharePercent))),
   requestTimeoutMs: withFallback(variable("HTTP_REQUEST_TIMEOUT_MS", wholeNumber(100, 3_600_000)), 30_000),
   headersTimeoutMs: variable("HTTP_HEADERS_TIMEOUT_MS", wholeNumber(100, 3_600_000)),
   logFormat: withFallback(variable("LOG_FORMAT", oneOf(["human", "json"] as const)), "human" as const),
@@ -222,7 +225,10 @@ const settings = Config.all({
           retryDelaysMillis: read.retryDelaysMillis,
           allowPrivateTargets: read.allowPrivateTargets,
           pollIntervalMillis: read.webhookPollIntervalMillis,
-          ...(read.pauseAfterSeconds !== undefined ? { pauseAfterSeconds: read.pauseAfterSeconds } : {})
+          ...(read.pauseAfterSeconds !== undefined ? { pauseAfterSeconds: read.pauseAfterSeconds } : {}),
+          ...(read.webhookConcurrency !== undefined ? { concurrency: read.webhookConcurrency } : {}),
+          ...(read.webhookSlowLaneConcurrency !== undefined ? { slowLaneConcurrency: read.webhookSlowLaneConcurrency } : {}),
+          ...(read.webhookMerchantSharePercent !== undefined ? { merchantSharePercent: read.webhookMerchantSharePercent } : {})
         },
         http: {
           requestTimeoutMs: read.requestTimeoutMs,

@@ -86,7 +86,9 @@ export const OPTION_BOUNDS = {
   webhookPollIntervalMillis: [10, 600_000],
   webhookRetryDelayMillis: [0, 86_400_000],
   webhookRetries: [0, 50],
-  webhookPauseAfterSeconds: [1, 31_536_000]
+  webhookPauseAfterSeconds: [1, 31_536_000],
+  webhookConcurrency: [1, 1_000],
+  webhookMerchantSharePercent: [1, 100]
 } as const satisfies Record<string, readonly [number, number]>
 
 const OPTIONS = [
@@ -137,8 +139,14 @@ const checkSettings = (value: unknown): void => {
 }
 
 const checkWebhooks = (value: unknown): void => {
-  const webhooks = expectObject("webhooks", value, ["timeoutMs", "retryDelaysMillis", "allowPrivateTargets", "pollIntervalMillis", "pauseAfterSeconds"])
+  const webhooks = expectObject("webhooks", value, [
+    "timeoutMs", "retryDelaysMillis", "allowPrivateTargets", "pollIntervalMillis", "pauseAfterSeconds", "concurrency", "slowLaneConcurrency",
+    "merchantSharePercent"
+  ])
   if (webhooks === undefined) return
+  expectInteger("webhooks.concurrency", webhooks["concurrency"], ...OPTION_BOUNDS.webhookConcurrency)
+  expectInteger("webhooks.slowLaneConcurrency", webhooks["slowLaneConcurrency"], ...OPTION_BOUNDS.webhookConcurrency)
+  expectInteger("webhooks.merchantSharePercent", webhooks["merchantSharePercent"], ...OPTION_BOUNDS.webhookMerchantSharePercent)
   expectInteger("webhooks.timeoutMs", webhooks["timeoutMs"], ...OPTION_BOUNDS.webhookTimeoutMs)
   expectInteger("webhooks.pollIntervalMillis", webhooks["pollIntervalMillis"], ...OPTION_BOUNDS.webhookPollIntervalMillis)
   expectBoolean("webhooks.allowPrivateTargets", webhooks["allowPrivateTargets"])

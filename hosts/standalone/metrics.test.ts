@@ -99,7 +99,10 @@ describe("metrics of the built host", () => {
       expect(moved("merchant_payments_webhook_attempts_total", { outcome: "failed" })).toBe(2)
       expect(moved("merchant_payments_webhook_attempts_total", { outcome: "delivered" })).toBe(0)
       expect(valueOf(after.samples, "merchant_payments_webhook_queue_depth")).toBe(0)
-      expect(moved("merchant_payments_webhook_delivery_delay_seconds_count")).toBe(2)
+      // Both attempts went out in the fast lane: a receiver answering 500 at once is not slow.
+      expect(moved("merchant_payments_webhook_delivery_delay_seconds_count", { lane: "fast" })).toBe(2)
+      expect(moved("merchant_payments_webhook_delivery_delay_seconds_count", { lane: "slow" })).toBe(0)
+      expect(valueOf(after.samples, "merchant_payments_webhook_in_flight", { lane: "fast" })).toBe(0)
       expect(moved("merchant_payments_scheduler_ticks_total")).toBe(1)
       expect(valueOf(after.samples, "merchant_payments_scheduler_lag_seconds")).toBe(0)
       expect(moved("merchant_payments_gateway_calls_total", { plugin: "sandbox", operation: "beginCheckout", outcome: "ok" })).toBe(1)
@@ -125,7 +128,7 @@ describe("metrics of the built host", () => {
         expect(labelValues.some((value) => value.includes(secretish)), secretish).toBe(false)
       }
       const labelNames = new Set(after.samples.flatMap((sample: Sample) => Object.keys(sample.labels)))
-      expect([...labelNames].sort()).toEqual(["environment", "le", "method", "operation", "outcome", "plugin", "route", "status"])
+      expect([...labelNames].sort()).toEqual(["environment", "lane", "le", "method", "operation", "outcome", "plugin", "route", "status"])
       expect(after.text).not.toContain(trxId)
 
       // Every metric the operations doc lists and the dashboard charts is one this host serves.

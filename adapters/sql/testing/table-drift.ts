@@ -48,8 +48,8 @@ const TABLES: ReadonlyArray<Table> = [
   { table: "ledger_entries", row: LedgerRow },
   { table: "subscriptions", row: SubscriptionRow },
   { table: "subscription_invoices", row: InvoiceRow },
-  // The dispatcher's lease and the per-target fairness key: matched in its claim, never shown.
-  { table: "webhook_deliveries", row: DeliveryRow, unread: ["lease_owner", "lease_until", "target"] },
+  // The dispatcher's lease, its lane and the per-target fairness key: matched in its claim, never shown.
+  { table: "webhook_deliveries", row: DeliveryRow, unread: ["lease_owner", "lease_until", "lease_lane", "target"] },
   // A surrogate key: attempts are read by delivery, in order.
   { table: "webhook_attempts", row: AttemptRow, unread: ["id"] },
   { table: "webhook_targets", row: FailingTargetRow },

@@ -12,7 +12,13 @@ export interface HungReceiver {
   readonly close: () => Promise<void>
 }
 
-export const startHungReceiver = async (): Promise<HungReceiver> => {
+/** Connections open at once across several hung receivers: one merchant's share of the senders. */
+export interface OpenTogether {
+  open: number
+  most: number
+}
+
+export const startHungReceiver = async (together: OpenTogether = { open: 0, most: 0 }): Promise<HungReceiver> => {
   const sockets = new Set<Socket>()
   let mostOpen = 0
   let accepted = 0
@@ -20,8 +26,16 @@ export const startHungReceiver = async (): Promise<HungReceiver> => {
     accepted++
     sockets.add(socket)
     mostOpen = Math.max(mostOpen, sockets.size)
+    together.open++
+    together.most = Math.max(together.most, together.open)
     socket.on("error", () => {})
-    socket.on("close", () => sockets.delete(socket))
+    // Read (and drop) the request, never answering: a paused socket would never see the sender hang
+    // up at its timeout, and would count as open for good.
+    socket.resume()
+    socket.on("close", () => {
+      sockets.delete(socket)
+      together.open--
+    })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as { port: number }).port
@@ -32,6 +46,26 @@ export const startHungReceiver = async (): Promise<HungReceiver> => {
     close: () => {
       for (const socket of sockets) socket.destroy()
       return new Promise((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+/** `count` hung receivers of one merchant, each a target of its own (its own port). */
+export interface HungReceivers {
+  readonly receivers: ReadonlyArray<HungReceiver>
+  /** The most connections they held open at once, all together. */
+  readonly mostOpenTogether: () => number
+  readonly close: () => Promise<void>
+}
+
+export const startHungReceivers = async (count: number): Promise<HungReceivers> => {
+  const together: OpenTogether = { open: 0, most: 0 }
+  const receivers = await Promise.all(Array.from({ length: count }, () => startHungReceiver(together)))
+  return {
+    receivers,
+    mostOpenTogether: () => together.most,
+    close: async () => {
+      await Promise.all(receivers.map((receiver) => receiver.close()))
     }
   }
 }
@@ -62,19 +96,26 @@ const inBatches = async <A>(count: number, width: number, run: (index: number) =
 export interface FairnessOutcome {
   /** Milliseconds from each of B's payments being paid to its IPN arriving, slowest last. */
   readonly latenciesMs: ReadonlyArray<number>
+  /** The most connections any one of A's receivers held open at once. */
   readonly hungMostOpen: number
 }
 
 /**
- * Issue 19's scenario: merchant A's receiver accepts and never answers, 200 of A's events are queued;
- * then merchant B completes 20 payments whose receiver answers at once. Payments go to the hosts in
- * turn. Resolves with how long each of B's IPNs took.
+ * Issue 19's scenario, and issue 33's with many receivers: merchant A's receivers accept and never
+ * answer, 200 of A's events are queued, spread over them in turn; then merchant B completes 20
+ * payments whose receiver answers at once. Payments go to the hosts in turn. Resolves with how long
+ * each of B's IPNs took.
  */
-export const runFairnessScenario = async (hosts: ReadonlyArray<Host>, a: Demo, b: Demo, hung: HungReceiver): Promise<FairnessOutcome> => {
+export const runFairnessScenario = async (
+  hosts: ReadonlyArray<Host>,
+  a: Demo,
+  b: Demo,
+  hung: ReadonlyArray<HungReceiver>
+): Promise<FairnessOutcome> => {
   resetReceiver([])
-  await inBatches(200, 10, (i) => completePayment(hosts[i % hosts.length]!, a, `hung-${i}`, hung.url))
+  await inBatches(200, 10, (i) => completePayment(hosts[i % hosts.length]!, a, `hung-${i}`, hung[i % hung.length]!.url))
   // A's attempts are under way (and hanging) before B's payments come.
-  await waitFor("A's first attempts to reach its hung receiver", 10_000, () => (hung.accepted() > 0 ? true : undefined))
+  await waitFor("A's first attempts to reach its hung receivers", 10_000, () => (hung.some((receiver) => receiver.accepted() > 0) ? true : undefined))
   const paidAt = new Map<string, number>()
   await inBatches(20, 5, async (i) => {
     const trxId = await completePayment(hosts[i % hosts.length]!, b, `fast-${i}`, `${currentReceiverUrl()}/ipn`)
@@ -89,5 +130,5 @@ export const runFairnessScenario = async (hosts: ReadonlyArray<Host>, a: Demo, b
     return seen.size === paidAt.size ? seen : undefined
   })
   const latenciesMs = [...paidAt].map(([trxId, at]) => arrivals.get(trxId)! - at).sort((x, y) => x - y)
-  return { latenciesMs, hungMostOpen: hung.mostOpen() }
+  return { latenciesMs, hungMostOpen: Math.max(...hung.map((receiver) => receiver.mostOpen())) }
 }
