@@ -16,6 +16,7 @@ import * as Readiness from "../core/shared/readiness.js"
 import { defaultDispatchPolicy, leaseSecondsFor, slowAfterMillisFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
+import { TrustedProxies } from "../adapters/http/request/client-address.js"
 import * as DashboardSettings from "../adapters/http/dashboard/dashboard-settings.js"
 import type { PlatformSignIn } from "../adapters/http/dashboard/dashboard-settings.js"
 import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
@@ -83,6 +84,8 @@ export interface KitConfig {
   readonly metrics?: MetricsConfig
   /** The merchant dashboard's sign-in: the platform's own (`authenticate`), else the kit's merchant users. */
   readonly dashboard?: { readonly platform?: PlatformSignIn | undefined }
+  /** Proxies whose `Forwarded` / `X-Forwarded-For` name the client (default: none, the socket's peer is). */
+  readonly trustedProxies?: TrustedProxies["Type"]
 }
 
 export interface MetricsConfig {
@@ -196,6 +199,7 @@ export const kitLayer = (config: KitConfig) => {
     config.manualClock === undefined ? Layer.empty : Layer.succeed(ManualClockControl, config.manualClock),
     CurrencyCatalog.layer(config.currencies),
     Layer.succeed(AdminToken, config.adminToken),
+    config.trustedProxies === undefined ? Layer.empty : Layer.succeed(TrustedProxies, config.trustedProxies),
     DashboardSettings.layer({
       baseUrl: config.baseUrl,
       masterKey: config.masterKey,

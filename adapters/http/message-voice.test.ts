@@ -50,6 +50,8 @@ describe("one voice for every message the API answers", () => {
   it.each(tags)("error table row %s", (tag) => {
     const samples = tag === "AuthenticationFailed"
       ? AuthenticationFailure.literals.map((reason) => ({ _tag: tag, reason }))
+      : tag === "AuthenticationThrottled"
+      ? [...AuthenticationFailure.literals, "admin_token"].map((reason) => ({ _tag: tag, reason, retryAfterSeconds: 7 }))
       : [{ _tag: tag, ...sampleFields }]
     for (const sample of samples) {
       for (const message of describedMessages(sample)) expectSentence(message, `${tag}: ${message}`)

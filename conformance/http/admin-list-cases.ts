@@ -66,7 +66,6 @@ export const adminListCases = (target: () => Target) => {
     ["?page=abc", ["page"]],
     ["?page=1.5", ["page"]],
     ["?page=1e2", ["page"]],
-    ["?page=", ["page"]],
     ["?page=99999999999", ["page"]],
     ["?page=1&page=2", ["page"]],
     ["?per_page=0", ["per_page"]],
@@ -74,7 +73,6 @@ export const adminListCases = (target: () => Target) => {
     ["?per_page=ten", ["per_page"]],
     ["?status=active", ["status"]],
     ["?status=APPROVED", ["status"]],
-    ["?status=", ["status"]],
     ["?page=0&per_page=500&status=gone", ["page", "per_page", "status"]]
   ])("refuses the query %s with 422 VALIDATION_FAILED naming each bad parameter", async (query, fields) => {
     const body = expectError(await adminRequest(target(), "GET", `/merchants${query}`), { status: 422, errorCode: "VALIDATION_FAILED", fields })

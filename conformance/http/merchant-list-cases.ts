@@ -102,14 +102,15 @@ export const merchantListCases = (target: () => Target) =>
     it("refuses bad list parameters all at once, a foreign cursor, and an empty time range", async () => {
       const shop = await createShop(target())
       expectError(await get(shop.sandbox, "/api/v1/payments?limit=0&status=open&amount=1e2&since=yesterday&reference=&currency="), {
-        ...INVALID, fields: ["limit", "status", "amount", "since", "reference", "currency"]
+        // Empty parameters (reference=, currency=) are absent, as every optional input.
+        ...INVALID, fields: ["limit", "status", "amount", "since"]
       })
       for (const amount of ["0", "-1", "1.123456789", "%2B1", "ten"]) {
         expectError(await get(shop.sandbox, `/api/v1/payments?amount=${amount}`), { ...INVALID, fields: ["amount"] })
       }
       expectError(await get(shop.sandbox, "/api/v1/payments?cursor=not-ours"), { ...INVALID, fields: ["cursor"] })
       expectError(await get(shop.sandbox, "/api/v1/payments?since=2030-01-02T00:00:00Z&until=2030-01-01T00:00:00Z"), { ...INVALID, fields: ["until"] })
-      expectError(await get(shop.sandbox, "/api/v1/refunds?limit=101&trx_id=&until=later"), { ...INVALID, fields: ["limit", "trx_id", "until"] })
+      expectError(await get(shop.sandbox, "/api/v1/refunds?limit=101&trx_id=&until=later"), { ...INVALID, fields: ["limit", "until"] })
       expectError(await get(shop.sandbox, "/api/v1/refunds?cursor=not-ours"), { ...INVALID, fields: ["cursor"] })
     })
   })

@@ -8,6 +8,7 @@ import { checkoutGuardCases } from "./checkout-guard-cases.js"
 import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
 import { edgeCases } from "./edge-cases.js"
+import { emptyFieldCases } from "./empty-field-cases.js"
 import { eventCases } from "./event-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
 import { expiryCases } from "./expiry-cases.js"
@@ -76,6 +77,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     initiateCases(target)
     initiateRulesCases(target)
     inputRuleCases(target)
+    emptyFieldCases(target)
     referenceCases(target)
     gatewaySetCases(target)
     verifyCases(target)

@@ -17,7 +17,7 @@ export interface NewAuditEntry {
   readonly actorType: ActorType
   /** A stable, non-secret name of the actor: for an admin token, a fingerprint of it, never the token. */
   readonly actorId: string
-  /** The client's address as the kit sees it (the socket's; no proxy header is trusted). */
+  /** The client's address as the rate limits count it: the socket's, or the one a trusted proxy names. */
   readonly sourceAddress: string
   /** The operation asked for: the API's operation id (`updateMerchant`). */
   readonly operation: string

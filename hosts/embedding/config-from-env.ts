@@ -37,7 +37,8 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
   logging: config.logging,
   metrics: config.metrics.enabled && { public: config.metrics.public },
-  ...(config.tracing !== undefined ? { tracing: config.tracing } : {})
+  ...(config.tracing !== undefined ? { tracing: config.tracing } : {}),
+  ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {})
 })
 
 /**

@@ -21,6 +21,13 @@ describe("the host's settings, read once", () => {
     expect(problemOf({ PORT: "eighty", DATABASE_URL: "mysql://db/payments" })).toMatch(/PORT must be .*; DATABASE_URL/)
   })
 
+  it("reads TRUSTED_PROXIES as addresses and CIDR blocks, naming a bad entry", () => {
+    expect(readHostConfig({}).trustedProxies).toEqual([])
+    expect(readHostConfig({ TRUSTED_PROXIES: "10.0.0.0/8, ::1 ,192.0.2.7" }).trustedProxies).toEqual(["10.0.0.0/8", "::1", "192.0.2.7"])
+    expect(problemOf({ TRUSTED_PROXIES: "10.0.0.0/8,10.0.0.0/33" }))
+      .toBe(`TRUSTED_PROXIES must list IP addresses or CIDR blocks, comma-separated: "10.0.0.0/33" is not an IP address or a CIDR block such as 10.0.0.0/8 or 2001:db8::/32`)
+  })
+
   it("tells a rule between two settings in both their names", () => {
     expect(problemOf({ HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "2000" }))
       .toBe("HTTP_HEADERS_TIMEOUT_MS (2000) must not exceed HTTP_REQUEST_TIMEOUT_MS (1000)")

@@ -13,6 +13,7 @@ import { normalizeBasePath, storeOf } from "./options.js"
 import { defaultWebhookConfig, type StoreConfig, type WebhookConfig } from "../kit-layer.js"
 import { DEFAULT_SERVICE_NAME } from "../../adapters/tracing/tracing-config.js"
 import { otlpHeaders, otlpUrl, type OtlpTracingOptions, tracingOf } from "./otlp-variables.js"
+import { trustedProxiesOf } from "../../adapters/http/request/client-address.js"
 
 /** A failure already put into the one line the host prints for it. */
 export class HostFailure extends Error {}
@@ -52,6 +53,8 @@ export interface HostConfig {
   readonly metrics: { readonly enabled: boolean; readonly public: boolean }
   /** Spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or its _TRACES_ form) is set; undefined: off. */
   readonly tracing: OtlpTracingOptions | undefined
+  /** TRUSTED_PROXIES: the proxies whose forwarding headers name the client; empty: none. */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 
@@ -122,6 +125,14 @@ const embeddingRule = <A>(check: () => A): Either.Either<A, string> => {
   }
 }
 
+/** Addresses and CIDR blocks, comma-separated, each checked by the embedding option's own rule. */
+const proxyList: Reader<ReadonlyArray<string>> = (value) =>
+  Either.flatMap(list(value), (entries) =>
+    Either.mapBoth(trustedProxiesOf(entries), {
+      onLeft: (reason) => `must list IP addresses or CIDR blocks, comma-separated: ${reason}`,
+      onRight: () => entries
+    }))
+
 const isoInstant: Reader<number> = (value) => {
   const instant = fromIsoString(value)
   return instant === undefined ? Either.left(`must be an ISO 8601 date-time with an offset, got "${value}"`) : Either.right(Number(instant / 1000n))
@@ -181,7 +192,8 @@ const settings = Config.all({
   otlpHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_HEADERS", otlpHeaders), {}),
   otlpTracesHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_TRACES_HEADERS", otlpHeaders), {}),
   serviceName: withFallback(variable("OTEL_SERVICE_NAME", text), DEFAULT_SERVICE_NAME),
-  sdkDisabled: withFallback(variable("OTEL_SDK_DISABLED", flag), false)
+  sdkDisabled: withFallback(variable("OTEL_SDK_DISABLED", flag), false),
+  trustedProxies: withFallback(variable("TRUSTED_PROXIES", proxyList), [])
 }).pipe(
   Config.mapOrFail((read) => Either.map(
     Either.all([
@@ -238,7 +250,8 @@ const settings = Config.all({
         gatewayPlugins: read.gatewayPlugins,
         pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
         metrics: { enabled: read.metricsEnabled, public: read.metricsPublic },
-        tracing: tracingOf(read)
+        tracing: tracingOf(read),
+        trustedProxies: read.trustedProxies
       }
     }
   ))

@@ -94,7 +94,7 @@ export const OPTION_BOUNDS = {
 const OPTIONS = [
   "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
   "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing",
-  "dashboard"
+  "dashboard", "trustedProxies"
 ] as const
 
 const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`
@@ -238,4 +238,8 @@ export const checkOptions = (options: unknown): void => {
   checkLogging(options["logging"])
   checkMetrics(options["metrics"])
   checkDashboard(options["dashboard"])
+  const proxies = options["trustedProxies"]
+  if (proxies !== undefined && (!Array.isArray(proxies) || proxies.some((entry) => typeof entry !== "string"))) {
+    problem("trustedProxies", `trustedProxies must be an array of IP addresses or CIDR blocks such as ["10.0.0.0/8"], got ${describe(proxies)}`)
+  }
 }

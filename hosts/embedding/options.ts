@@ -17,6 +17,7 @@ import { checkOptions, problem } from "./option-checks.js"
 import { type TracingOptions, tracingOf } from "./tracing-options.js"
 import type { TracingConfig } from "../../adapters/tracing/tracing-config.js"
 import type { PlatformSignIn } from "../../adapters/http/dashboard/dashboard-settings.js"
+import { trustedProxiesOf } from "../../adapters/http/request/client-address.js"
 
 export { MerchantPaymentsConfigError } from "./option-checks.js"
 
@@ -68,6 +69,13 @@ export interface MerchantPaymentsOptions {
    * says who the merchant is (null: nobody, sent to `signInUrl`); without it, the kit's merchant users sign in.
    */
   readonly dashboard?: { readonly authenticate?: PlatformSignIn["authenticate"]; readonly signInUrl?: string }
+  /**
+   * The reverse proxies in front of the kit, as addresses or CIDR blocks (`["10.0.0.0/8", "::1"]`): a
+   * request from one of them is counted (rate limits, failed-authentication and sign-in throttles,
+   * audit) under the client its `X-Forwarded-For` (else `Forwarded`) names. Default: none, so those
+   * headers are ignored and the socket's peer is the client.
+   */
+  readonly trustedProxies?: ReadonlyArray<string>
 }
 
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
@@ -115,6 +123,9 @@ const clockOf = (options: MerchantPaymentsOptions): ManualClock | undefined => {
     : makeManualClock(Number(instant / 1000n))
 }
 
+const trustedProxiesOption = (entries: ReadonlyArray<string>) =>
+  Either.getOrElse(trustedProxiesOf(entries), (reason) => problem("trustedProxies", `trustedProxies: ${reason}`))
+
 /** The kit as these options assemble it: the one translation the embedded kit and the standalone host share. */
 export interface Assembly {
   readonly kit: KitConfig
@@ -154,7 +165,8 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
       : { enabled: true, public: typeof options.metrics === "object" && options.metrics.public === true },
     ...(options.dashboard?.authenticate !== undefined && options.dashboard.signInUrl !== undefined
       ? { dashboard: { platform: { authenticate: options.dashboard.authenticate, signInUrl: options.dashboard.signInUrl } } }
-      : {})
+      : {}),
+    ...(options.trustedProxies !== undefined ? { trustedProxies: trustedProxiesOption(options.trustedProxies) } : {})
   }
   return { kit, basePath, manualClock, tracing: tracingOf(options.tracing) }
 }

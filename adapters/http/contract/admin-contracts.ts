@@ -24,7 +24,7 @@ export const createMerchantBody = bodyContract("CreateMerchantRequest", "A merch
   merchantFields(string({ required: true, max: 100, min: 1 })))
 
 export const updateMerchantBody = bodyContract("UpdateMerchantRequest", "The merchant fields to change; the others keep their values.",
-  merchantFields(string({ max: 100, min: 1 })))
+  merchantFields(string({ max: 100, min: 1 })), { update: true })
 
 /** Thirty days: the longest a replaced credential set may keep working beside its successor. */
 export const MAX_OVERLAP_SECONDS = 2_592_000
@@ -82,7 +82,7 @@ export const updateGatewayBody = bodyContract("UpdateGatewayRequest", "The gatew
   active: boolean({}),
   type: oneOf(GatewayType.literals, {}),
   config: gatewayConfig
-})
+}, { update: true })
 
 const HTTP_URL = { max: 255 } as const
 
@@ -95,7 +95,7 @@ export const updateSettingsBody = bodyContract("UpdateSettingsRequest", "The set
   signature_required: boolean({}),
   signature_tolerance_seconds: integer({ min: 1, max: 86_400 }),
   rate_limit_per_minute: integer({ min: 1, max: 1_000_000 })
-})
+}, { update: true })
 
 const TEN_YEARS_SECONDS = 10 * 366 * 24 * 60 * 60
 

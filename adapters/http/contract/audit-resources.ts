@@ -10,7 +10,7 @@ export const AuditEntry = Schema.Struct({
   actor_id: Schema.String.annotations({
     description: "A stable name of the actor that reveals nothing secret: for the admin token, `admin:` and 12 hex digits of its SHA-256."
   }),
-  source_address: Schema.String.annotations({ description: "The client's address (the socket's; no proxy header is trusted); `unknown` when it has none." }),
+  source_address: Schema.String.annotations({ description: "The client's address: the socket's, or the one a trusted proxy's forwarding header names (TRUSTED_PROXIES); `unknown` when it has none." }),
   operation: Schema.String.annotations({ description: "The operation id of the route, as in the OpenAPI document: updateMerchant, issueCredentials..." }),
   method: Schema.String,
   route: Schema.String.annotations({ description: "The route's template, such as /admin/v1/merchants/{id}." }),

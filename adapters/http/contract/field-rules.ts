@@ -21,7 +21,7 @@ export interface FieldRule<A, Always extends boolean = boolean, Required extends
   /** Whether a body that passed has a value here: a required field, or one with a default. */
   readonly always: Always
   readonly read: (fields: BodyFields, name: string, body: Body) => A | undefined
-  /** The accepted value (never null: an absent or null optional field is the same to the server). */
+  /** The accepted value (never null or "": an absent, null or "" optional field is the same to the server). */
   readonly schema: Schema.Schema.AnyNoContext
   /** Error codes this field answers with besides VALIDATION_FAILED. */
   readonly codes: ReadonlyArray<ValidationFailed["code"]>
@@ -154,11 +154,9 @@ export const textOrList = <const O extends Options & { readonly max: number; rea
 
 /** A free-form JSON object (a plugin's config, metadata); `problem` adds the route's own rules. */
 export const jsonObject = <const O extends Options & { readonly problem?: (value: Body) => string | undefined }>(options: O) =>
-  rule<Body, O>(options, (fields, name, body) => {
-    const value = body[name]
-    if (value === undefined || value === null) {
-      return options.required === true ? fields.fail(name, `The ${label(name)} field is required.`) : undefined
-    }
+  rule<Body, O>(options, (fields, name) => {
+    const value = fields.present(name, requiredOf(options))
+    if (value === undefined) return undefined
     const plain = plainJsonObject(value)
     if (Either.isLeft(plain)) return fields.fail(name, `The ${name} field ${plain.left}.`)
     const problem = options.problem?.(plain.right)

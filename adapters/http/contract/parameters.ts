@@ -8,6 +8,7 @@ import type { Instant } from "../../../core/shared/instant.js"
 import { DEFAULT_PER_PAGE, MAX_PAGE, MAX_PER_PAGE } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { DeliveryStatus } from "../../../core/webhooks/delivery.js"
+import { isAbsent } from "../request/body-fields.js"
 import { pathId } from "../request/path-params.js"
 import { integerSchema } from "./field-rules.js"
 
@@ -78,6 +79,12 @@ export const textInPath = (name: string, description: string) => declared({
 
 const searchParams = Effect.map(HttpServerRequest.HttpServerRequest, (request) => new URL(request.url, "http://query.invalid").searchParams)
 
+/** A query parameter's value; absent or empty (isAbsent, the rule of every optional input) is null. */
+const given = (params: URLSearchParams, name: string): string | null => {
+  const value = params.get(name)
+  return isAbsent(value) ? null : value
+}
+
 const MAX_FLAGS = 200
 
 /** `?limit=` from 1 to 200, 50 when absent. */
@@ -88,7 +95,7 @@ export const flagLimitParameter = declared({
   description: "How many flags, newest first.",
   schema: integerSchema({ min: 1, max: MAX_FLAGS }).annotations({ default: 50 })
 }, Effect.gen(function*() {
-  const text = (yield* searchParams).get("limit")
+  const text = given(yield* searchParams, "limit")
   if (text === null) return 50
   const limit = /^\d{1,4}$/.test(text) ? Number(text) : 0
   if (limit < 1 || limit > MAX_FLAGS) return yield* ValidationFailed.field("limit", `The limit parameter must be a whole number from 1 to ${MAX_FLAGS}.`)
@@ -114,8 +121,8 @@ export const deliveryStatusParameter: Parameter = {
 /** `?merchant_id=&status=`, each optional, each checked, the first bad one answered. */
 export const deliveryFilter = Effect.gen(function*() {
   const query = yield* searchParams
-  const merchant = query.get(deliveryMerchantParameter.name)
-  const status = query.get(deliveryStatusParameter.name)
+  const merchant = given(query, deliveryMerchantParameter.name)
+  const status = given(query, deliveryStatusParameter.name)
   if (merchant !== null && !/^[1-9]\d{0,14}$/.test(merchant)) return yield* ValidationFailed.field("merchant_id", "The merchant id must be a positive integer.")
   if (status !== null && !(DeliveryStatus.literals as ReadonlyArray<string>).includes(status)) {
     return yield* ValidationFailed.field("status", "The status must be pending, delivered or failed.")

@@ -15,12 +15,23 @@ export interface BodyContract<F extends BodyFieldRules = BodyFieldRules> {
   readonly name: string
   readonly description: string
   readonly fields: F
+  /**
+   * A partial update (PATCH): it names only what it changes, so a field written as "" is a value to
+   * judge, not a field left out (an operator blanking a name is told why not, never ignored).
+   */
+  readonly update: boolean
 }
 
-export const bodyContract = <const F extends BodyFieldRules>(name: string, description: string, fields: F): BodyContract<F> => ({
+export const bodyContract = <const F extends BodyFieldRules>(
+  name: string,
+  description: string,
+  fields: F,
+  options: { readonly update?: boolean } = {}
+): BodyContract<F> => ({
   name,
   description,
-  fields
+  fields,
+  update: options.update === true
 })
 
 type ValueOf<R> = R extends FieldRule<infer A> ? A : never
@@ -53,7 +64,7 @@ export interface ReadBody<F extends BodyFieldRules> {
 
 /** Reads every field of the contract, collecting every problem, without failing yet. */
 export const readBody = <F extends BodyFieldRules>(contract: BodyContract<F>, body: Readonly<Record<string, unknown>>): ReadBody<F> => {
-  const fields = new BodyFields(body)
+  const fields = new BodyFields(body, { emptyIsValue: contract.update })
   const values: Record<string, unknown> = {}
   for (const [name, rule] of Object.entries(contract.fields)) values[name] = rule.read(fields, name, body)
   return {
@@ -72,10 +83,13 @@ export const readJsonBody = <F extends BodyFieldRules>(contract: BodyContract<F>
 export const validBody = <F extends BodyFieldRules>(contract: BodyContract<F>) =>
   Effect.flatMap(readJsonBody(contract), (read) => read.done((valid) => valid))
 
-/** The body as documented: required fields, optional ones that may also be null (null is absent). */
+/** Written for an optional field: the same as leaving it out (isAbsent). */
+const AbsentValue = Schema.Union(Schema.Null, Schema.Literal(""))
+
+/** The body as documented: required fields, optional ones that may also be null or "" (both are absent; null only in an update). */
 export const bodySchema = (contract: BodyContract): Schema.Schema.AnyNoContext =>
   Schema.Struct(Object.fromEntries(Object.entries(contract.fields).map(([name, rule]) =>
-    [name, rule.required ? rule.schema : Schema.optional(Schema.NullOr(rule.schema))]))).annotations({
+    [name, rule.required ? rule.schema : Schema.optional(Schema.Union(rule.schema, contract.update ? Schema.Null : AbsentValue))]))).annotations({
     identifier: contract.name,
     description: contract.description
   })

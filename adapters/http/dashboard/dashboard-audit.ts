@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import { AuditLog } from "../../../core/audit/audit-log.js"
 import { now } from "../../../core/shared/instant.js"
 import { requestId } from "../endpoint/admin-audit-entry.js"
-import { clientAddress } from "../request/request-target.js"
+import { clientAddress } from "../request/client-address.js"
 import type { PageFrame } from "./layout.js"
 
 export interface DashboardAction {
@@ -28,7 +28,7 @@ export const recordDashboardAction = (frame: PageFrame, action: DashboardAction)
     yield* (yield* AuditLog).record({
       actorType: "merchant_user",
       actorId: frame.visitor.signedInBy === "kit" ? frame.visitor.name : `platform:${frame.visitor.userId}`,
-      sourceAddress: clientAddress(request),
+      sourceAddress: yield* clientAddress(request),
       operation: action.operation,
       method: "POST",
       route: action.route,

@@ -7,7 +7,7 @@ import type { NewAuditEntry } from "../../../core/audit/audit-entry.js"
 import { MerchantId, WalletId } from "../../../core/shared/ids.js"
 import { sha256Hex } from "../../../core/signing/hmac.js"
 import { WalletRepository } from "../../../core/wallets/wallet-repository.js"
-import { clientAddress } from "../request/request-target.js"
+import { clientAddress } from "../request/client-address.js"
 import { WHOLE_ID } from "../request/path-params.js"
 
 /** What the audit log needs to know of the declaration behind an admin call. */
@@ -85,7 +85,7 @@ export const adminAuditEntry = (operation: AuditedOperation, token: string, rawB
     const entry: NewAuditEntry = {
       actorType: "admin_token",
       actorId: adminTokenActorId(token),
-      sourceAddress: clientAddress(request),
+      sourceAddress: yield* clientAddress(request),
       operation: operation.operationId,
       method: request.method,
       route: operation.path,

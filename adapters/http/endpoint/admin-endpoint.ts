@@ -4,8 +4,8 @@ import * as Effect from "effect/Effect"
 import { AuthThrottle } from "../../../core/rate-limit/auth-throttle.js"
 import { constantTimeEqualHex, sha256Hex } from "../../../core/signing/hmac.js"
 import { renderApiResponse, type ApiResponse } from "../response/api-response.js"
-import { AdminUnauthorized, RateLimited } from "../response/edge-errors.js"
-import { clientAddress } from "../request/request-target.js"
+import { AdminUnauthorized, AuthenticationThrottled } from "../response/edge-errors.js"
+import { clientAddress } from "../request/client-address.js"
 import { RawBody, readJsonRawBody } from "../request/request-body.js"
 import { renderError, toHttpResponse } from "../response/responses.js"
 import type { ApiError } from "../response/api-error.js"
@@ -19,20 +19,18 @@ const tokenMatches = (presented: string, expected: string) => constantTimeEqualH
 
 /**
  * Fails unless the request carries the admin bearer token; every /admin/v1 answer starts here. A
- * wrong token counts against the caller's address: past the threshold, 429 until the window ends.
+ * wrong token counts against the caller's address: past the threshold it is answered 429 (after the
+ * throttle's hold) until the window ends, while the right token from the same address still passes.
  */
 export const requireAdminToken = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const throttle = yield* AuthThrottle
-  const nowSeconds = Math.floor(Date.now() / 1000)
-  const ip = clientAddress(request)
-  const throttled = throttle.addressRetryAfter(ip, nowSeconds)
-  if (throttled !== undefined) return yield* new RateLimited({ retryAfterSeconds: throttled })
   // The scheme name is case-insensitive (RFC 7235); the token is not.
   const [scheme = "", presented = ""] = (request.headers["authorization"] ?? "").split(" ", 2)
   if (scheme.toLowerCase() !== "bearer" || presented === "" || !tokenMatches(presented, yield* AdminToken)) {
-    const retryAfterSeconds = yield* throttle.failed(ip, undefined, nowSeconds)
-    return yield* (retryAfterSeconds === undefined ? new AdminUnauthorized() : new RateLimited({ retryAfterSeconds }))
+    const retryAfterSeconds = yield* (yield* AuthThrottle).failed(yield* clientAddress(request), undefined, Math.floor(Date.now() / 1000))
+    return yield* (retryAfterSeconds === undefined
+      ? new AdminUnauthorized()
+      : new AuthenticationThrottled({ retryAfterSeconds, reason: "admin_token" }))
   }
 })
 

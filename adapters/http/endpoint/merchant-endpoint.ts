@@ -8,10 +8,11 @@ import { AuthThrottle } from "../../../core/rate-limit/auth-throttle.js"
 import { RateLimiter } from "../../../core/rate-limit/rate-limiter.js"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
 import { renderApiResponse, type ApiResponse } from "../response/api-response.js"
-import { RateLimited } from "../response/edge-errors.js"
+import { AuthenticationThrottled, RateLimited } from "../response/edge-errors.js"
 import { idempotent } from "./idempotent-request.js"
 import { RawBody, readJsonRawBody } from "../request/request-body.js"
-import { clientAddress, relativeRequestTarget, requestTarget } from "../request/request-target.js"
+import { clientAddress } from "../request/client-address.js"
+import { relativeRequestTarget, requestTarget } from "../request/request-target.js"
 import { renderError, toHttpResponse } from "../response/responses.js"
 import type { ApiError } from "../response/api-error.js"
 
@@ -33,10 +34,8 @@ export const merchantEndpoint = <E extends ApiError, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const rawBody = yield* readJsonRawBody
     const nowSeconds = Math.floor(Date.now() / 1000)
-    const ip = clientAddress(request)
+    const ip = yield* clientAddress(request)
     const throttle = yield* AuthThrottle
-    const throttled = throttle.addressRetryAfter(ip, nowSeconds)
-    if (throttled !== undefined) return yield* new RateLimited({ retryAfterSeconds: throttled })
     const caller = yield* (yield* Authenticator).authenticate({
       environmentHeader: header(request, "x-environment"),
       defaultEnvironment: options.defaultEnvironment,
@@ -50,10 +49,13 @@ export const merchantEndpoint = <E extends ApiError, R>(
       rawBody,
       nowSeconds
     }).pipe(Effect.catchTag("AuthenticationFailed", (failure) =>
+      // Only a request that failed is counted or throttled: a good one never meets the throttle.
       Effect.flatMap(
         throttle.failed(ip, header(request, "x-merchant-key"), nowSeconds),
-        (retryAfterSeconds): Effect.Effect<never, AuthenticationFailed | RateLimited> =>
-          retryAfterSeconds === undefined ? Effect.fail(failure) : Effect.fail(new RateLimited({ retryAfterSeconds }))
+        (retryAfterSeconds): Effect.Effect<never, AuthenticationFailed | AuthenticationThrottled> =>
+          retryAfterSeconds === undefined
+            ? Effect.fail(failure)
+            : Effect.fail(new AuthenticationThrottled({ retryAfterSeconds, reason: failure.reason }))
       )))
     const { rateLimitPerMinute } = yield* (yield* SiteSettingsService).current
     const decision = yield* (yield* RateLimiter).check(`${caller.merchant.id}|${ip}`, rateLimitPerMinute, nowSeconds)

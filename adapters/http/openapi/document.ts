@@ -15,10 +15,10 @@ import { webhookEvents, webhookOperation } from "./webhook-operations.js"
 export const operations: ReadonlyArray<Operation> = [...merchantApi, ...pageOperations, ...adminApi]
 
 // A store outage (StoreUnavailable's 503 with Retry-After) can meet any call that reaches the store.
-const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]
+// AuthenticationThrottled: a failed authentication past the threshold of its address or merchant key.
+const MERCHANT_ERRORS: ReadonlyArray<ErrorTag> = ["AuthenticationFailed", "AuthenticationThrottled", "MerchantPendingApproval", "MerchantSuspended", "MerchantBlocked", "RateLimited", "StorageError", "StoreUnavailable"]
 const MERCHANT_POST_ERRORS: ReadonlyArray<ErrorTag> = ["IdempotencyKeyReused", "IdempotentRequestInFlight"]
-// RateLimited: an address past the failed-authentication threshold is refused until the minute ends.
-const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "RateLimited", "StorageError", "StoreUnavailable"]
+const ADMIN_ERRORS: ReadonlyArray<ErrorTag> = ["AdminUnauthorized", "AuthenticationThrottled", "StorageError", "StoreUnavailable"]
 const BODY_ERRORS: ReadonlyArray<ErrorTag> = ["MalformedJson", "BodyTooLarge", "UnsupportedMediaType"]
 
 const isMerchant = (operation: Operation) => operation.security === "merchant" || operation.security === "merchant-production-default"

@@ -14,6 +14,13 @@ interface Rule {
 
 const label = (field: string) => field.replace(/_/g, " ")
 
+/**
+ * The one rule for every optional input, body field or query parameter: absent, null and "" are the
+ * same. Storefronts and form-built clients send every field they know, empty ones as "", and an empty
+ * optional field must not be refused for what it would have said; a required one is still missing.
+ */
+export const isAbsent = (value: unknown): value is undefined | null | "" => value === undefined || value === null || value === ""
+
 // Absolute http(s) with a host; no whitespace or control character anywhere: the WHATWG parser would
 // silently drop tabs and newlines and trim the ends, so what was stored would not be what was sent.
 const URL_PATTERN = /^https?:\/\/[^\s\p{Cc}/?#]+(?:[/?#][^\s\p{Cc}]*)?$/iu
@@ -27,13 +34,17 @@ const parseHttpUrl = (text: string): URL | undefined => {
 
 /**
  * Reads fields off a JSON object body, collecting every problem before failing, so a client sees
- * all its mistakes at once (spec 7.3 `errors`: field -> messages). Absent and null are the same.
+ * all its mistakes at once (spec 7.3 `errors`: field -> messages). Absent, null and "" are the same (isAbsent).
  */
 export class BodyFields {
   private readonly errors: Record<string, Array<string>> = {}
   private code: ValidationFailed["code"] = "VALIDATION_FAILED"
 
-  constructor(private readonly body: Readonly<Record<string, unknown>>) {}
+  constructor(
+    private readonly body: Readonly<Record<string, unknown>>,
+    /** A partial update's "" is a value (read-body.ts, BodyContract.update). */
+    private readonly options: { readonly emptyIsValue?: boolean } = {}
+  ) {}
 
   fail(field: string, message: string, code?: ValidationFailed["code"]): undefined {
     ;(this.errors[field] ??= []).push(message)
@@ -46,9 +57,10 @@ export class BodyFields {
     return Object.keys(this.errors).length > 0
   }
 
-  private present(field: string, rule: Rule): unknown {
+  /** The field's value, or undefined when it is absent (isAbsent); a required one missing is then refused. */
+  present(field: string, rule: Rule): unknown {
     const value = this.body[field]
-    if (value === undefined || value === null) {
+    if (isAbsent(value) && !(value === "" && this.options.emptyIsValue === true)) {
       if (rule.required === true) this.fail(field, `The ${label(field)} field is required.`)
       return undefined
     }

@@ -15,8 +15,13 @@ describe("ListQuery.amount", () => {
     expect(read("").errors).toEqual({})
   })
 
+  it("takes an empty value as absent, as every optional input", () => {
+    expect(read("amount=")).toEqual({ amount: undefined, errors: {} })
+    expect(read("amount=&amount=12.5").amount).toBe(1_250_000_000n)
+  })
+
   it("names the parameter for anything else: zero, a sign, an exponent, too many decimals, too large, repeated", () => {
-    for (const search of ["amount=0", "amount=-1", "amount=%2B1", "amount=1e2", "amount=0.000000001", "amount=10000000000", "amount=", "amount=1&amount=2"]) {
+    for (const search of ["amount=0", "amount=-1", "amount=%2B1", "amount=1e2", "amount=0.000000001", "amount=10000000000", "amount=1&amount=2"]) {
       const { amount, errors } = read(search)
       expect(amount, search).toBeUndefined()
       expect(Object.keys(errors), search).toEqual(["amount"])

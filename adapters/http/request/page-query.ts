@@ -7,10 +7,11 @@ import { fromIsoString, type Instant } from "../../../core/shared/instant.js"
 import { lastPage, type Page, type PageRequest } from "../../../core/shared/page.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
 import { pageParameter, perPageParameter, type QueryReader } from "../contract/parameters.js"
+import { isAbsent } from "./body-fields.js"
 
 /**
  * The query of a paginated list: `page` (from 1), `per_page` (1 to 100, default 20) and the filters
- * the route names, each given at most once. Every bad parameter is reported at once, as a body's
+ * the route names, each given at most once (an empty one is absent, as an empty body field is). Every bad parameter is reported at once, as a body's
  * fields are; parameters the route does not know are ignored, as browsers and proxies add their own.
  */
 export class ListQuery implements QueryReader {
@@ -23,9 +24,9 @@ export class ListQuery implements QueryReader {
     return undefined
   }
 
-  /** The value of a parameter given once; absent is undefined, a repeated one is an error. */
+  /** The value of a parameter given once; absent (or empty, isAbsent) is undefined, a repeated one is an error. */
   private single(name: string): string | undefined {
-    const values = this.params.getAll(name)
+    const values = this.params.getAll(name).filter((value) => !isAbsent(value))
     if (values.length > 1) return this.fail(name, `The ${name} parameter must be given once.`)
     return values[0]
   }
@@ -50,11 +51,11 @@ export class ListQuery implements QueryReader {
     return this.fail(name, `The ${name} parameter must be one of: ${allowed.join(", ")}.`)
   }
 
-  /** Text of at most `max` characters; an empty value is told, not taken as absent. */
+  /** Text of at most `max` characters. */
   text(name: string, max: number): string | undefined {
     const text = this.single(name)
     if (text === undefined) return undefined
-    if (text === "" || text.length > max) return this.fail(name, `The ${name} parameter must be 1 to ${max} characters.`)
+    if (text.length > max) return this.fail(name, `The ${name} parameter must be 1 to ${max} characters.`)
     return text
   }
 

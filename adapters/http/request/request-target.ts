@@ -1,5 +1,4 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as Option from "effect/Option"
 
 /** The path and query of a request URL: Node hands over the bare target, a web Request an absolute URL. */
 export const pathAndQuery = (url: string): string => {
@@ -20,7 +19,3 @@ export const requestTarget = (request: HttpServerRequest.HttpServerRequest): str
  * spec's paths as relative to `{base_url}` signs. Equal to `requestTarget` when there is no base path.
  */
 export const relativeRequestTarget = (request: HttpServerRequest.HttpServerRequest): string => pathAndQuery(request.url)
-
-/** The client's address as the rate limits and the failed-authentication throttle count it. */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
-  Option.getOrElse(request.remoteAddress, () => "unknown")

@@ -32,6 +32,7 @@ import type { ValidationFailed } from "../../../core/shared/validation.js"
 import type { BalanceOverflow, InsufficientBalance, WalletExists, WalletNotFound } from "../../../core/wallets/wallet.js"
 import type {
   AdminUnauthorized,
+  AuthenticationThrottled,
   BodyTooLarge,
   DeliveryInFlight,
   IdempotencyKeyReused,
@@ -99,3 +100,4 @@ export type ApiError =
   | StoreUnavailable
   | StorageError
   | RateLimited
+  | AuthenticationThrottled

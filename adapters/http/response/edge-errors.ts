@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { AuthenticationFailure } from "../../../core/merchants/authentication-errors.js"
 
 /** Failures only the HTTP edge can have; domain errors live beside their features. */
 export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", {
@@ -24,6 +25,16 @@ export class AdminUnauthorized extends Schema.TaggedError<AdminUnauthorized>()("
 
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   retryAfterSeconds: Schema.Number
+}) {}
+
+/**
+ * A failed authentication past the failed-authentication threshold (core/rate-limit/auth-throttle.ts):
+ * 429 rather than 401, still naming the failure, so a client shows its real mistake.
+ */
+export class AuthenticationThrottled extends Schema.TaggedError<AuthenticationThrottled>()("AuthenticationThrottled", {
+  retryAfterSeconds: Schema.Number,
+  /** What the last refused request got wrong: a merchant credential's reason, or the admin token. */
+  reason: Schema.Union(AuthenticationFailure, Schema.Literal("admin_token"))
 }) {}
 
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {}) {}

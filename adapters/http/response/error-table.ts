@@ -32,6 +32,14 @@ const fieldHints: Partial<Record<AuthenticationFailure, string>> = {
   missing_credentials: "The X-Merchant-Key and X-API-Key headers are required."
 }
 
+/** Why a merchant call's credentials were refused, with the header at fault: its 401, or the cause its 429 keeps. */
+const credentialRefusal = (reason: AuthenticationFailure): Pick<ErrorDescription, "message" | "errors"> => {
+  const { field, message } = authentication[reason]
+  return { message, ...(field !== undefined ? { errors: { [field]: [fieldHints[reason] ?? message] } } : {}) }
+}
+
+const ADMIN_TOKEN_REQUIRED = "A valid admin bearer token is required."
+
 /** "25.00 USD": an amount an error carries, in its currency's own digits. */
 const moneyText = (error: { readonly amount: bigint; readonly exponent: number; readonly currency: string }): string =>
   `${toCurrencyString(Amount(error.amount), error.exponent)} ${error.currency}`
@@ -57,16 +65,8 @@ export const STORE_UNAVAILABLE: ErrorDescription = {
  */
 export const describeError = (error: ApiError): ErrorDescription => {
   switch (error._tag) {
-    case "AuthenticationFailed": {
-      const reason = error.reason
-      const { field, message } = authentication[reason]
-      return {
-        status: 401,
-        message,
-        errorCode: "INVALID_CREDENTIALS",
-        ...(field !== undefined ? { errors: { [field]: [fieldHints[reason] ?? message] } } : {})
-      }
-    }
+    case "AuthenticationFailed":
+      return { status: 401, errorCode: "INVALID_CREDENTIALS", ...credentialRefusal(error.reason) }
     case "MerchantPendingApproval":
       return { status: 403, message: "Merchant Pending Approval", errorCode: "MERCHANT_NOT_APPROVED" }
     case "MerchantSuspended":
@@ -74,7 +74,7 @@ export const describeError = (error: ApiError): ErrorDescription => {
     case "MerchantBlocked":
       return { status: 403, message: `Merchant account is ${String(error.status)}.`, errorCode: "MERCHANT_BLOCKED" }
     case "AdminUnauthorized":
-      return { status: 401, message: "A valid admin bearer token is required.", errorCode: "UNAUTHORIZED" }
+      return { status: 401, message: ADMIN_TOKEN_REQUIRED, errorCode: "UNAUTHORIZED" }
     case "ValidationFailed":
       return {
         status: 422,
@@ -154,6 +154,17 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "RATE_LIMITED",
         headers: { "retry-after": String(error.retryAfterSeconds) }
       }
+    case "AuthenticationThrottled": {
+      // The refusal the request would have had, kept: a misconfigured client is told what to fix.
+      const { message, errors } = error.reason === "admin_token" ? { message: ADMIN_TOKEN_REQUIRED, errors: undefined } : credentialRefusal(error.reason)
+      return {
+        status: 429,
+        message: `Too many failed authentications; the last failure: ${message}`,
+        errorCode: "RATE_LIMITED",
+        ...(errors !== undefined ? { errors } : {}),
+        headers: { "retry-after": String(error.retryAfterSeconds) }
+      }
+    }
     case "IdempotencyKeyReused":
       return {
         status: 409,

@@ -13,7 +13,7 @@ import { checkFormToken, formBody, refuseForgedForm, requestQuery, signedInForm 
 import { setPasswordPage, signInPage } from "../dashboard/sign-in-pages.js"
 import { dashboardTarget } from "../dashboard/dashboard-target.js"
 import { dashboardPath } from "../dashboard/visitor.js"
-import { clientAddress } from "../request/request-target.js"
+import { clientAddress } from "../request/client-address.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 // Signing in with the kit's own merchant users: the sign-in form, the one-time set-password link and
@@ -79,7 +79,7 @@ const submitSignIn = answerWith(Effect.gen(function*() {
   const next = safeNext(home, form.get("next"))
   const again = (status: number, problem: string, headers: Readonly<Record<string, string>> = {}) =>
     htmlAnswer(status, signInPage({ home, formToken: pre.token, next, email, problem }), headers)
-  const signedIn = yield* signIn({ email, password: form.get("password") ?? "", address: clientAddress(request) }).pipe(
+  const signedIn = yield* signIn({ email, password: form.get("password") ?? "", address: yield* clientAddress(request) }).pipe(
     Effect.catchTags({
       SignInFailed: () => Effect.fail(new DashboardAnswer(again(401, "That email and password do not match an account that can sign in."))),
       SignInThrottled: ({ retryAfterSeconds }) =>

@@ -9,7 +9,7 @@ import { GatewayId } from "../../../core/shared/ids.js"
 import { gatewayIdInPath } from "../contract/parameters.js"
 import { RateLimited } from "../response/edge-errors.js"
 import { readRawBody } from "../request/request-body.js"
-import { clientAddress } from "../request/request-target.js"
+import { clientAddress } from "../request/client-address.js"
 import { errorHttpResponse } from "../response/responses.js"
 
 /**
@@ -35,7 +35,7 @@ export const gatewayNotifyRoutes = HttpRouter.empty.pipe(
       const request = yield* HttpServerRequest.HttpServerRequest
       const gatewayId = GatewayId(yield* gatewayIdInPath.read)
       const decision = yield* (yield* RateLimiter).check(
-        `notifications|${gatewayId}|${clientAddress(request)}`,
+        `notifications|${gatewayId}|${yield* clientAddress(request)}`,
         NOTIFICATIONS_PER_MINUTE,
         Math.floor(Date.now() / 1000)
       )
