@@ -13,6 +13,7 @@ import adminAudit from "./0008_admin_audit.js"
 import merchantLists from "./0009_merchant_lists.js"
 import merchantUsers from "./0010_merchant_users.js"
 import dashboardFigures from "./0011_dashboard_figures.js"
+import checkoutFramesAndDeclines from "./0013_checkout_frames_and_declines.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -26,7 +27,8 @@ export const migrations = {
   "0008_admin_audit": adminAudit,
   "0009_merchant_lists": merchantLists,
   "0010_merchant_users": merchantUsers,
-  "0011_dashboard_figures": dashboardFigures
+  "0011_dashboard_figures": dashboardFigures,
+  "0013_checkout_frames_and_declines": checkoutFramesAndDeclines
 }
 
 const migrate = Migrator.make({})
