@@ -91,8 +91,7 @@ const closedPage = (closed: CheckoutClosed, locale: Locale) =>
 /** The session a link names (openCheckout), with what its page shows. */
 const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
   const { carried, locale } = language
-  const { payment, merchant } = yield* openCheckout(token).pipe(
-    Effect.catchTag("CheckoutClosed", (closed) => Effect.flatMap(closedPage(closed, locale), Effect.fail)))
+  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTag("CheckoutClosed", (closed) => Effect.flatMap(closedPage(closed, locale), Effect.fail)))
   const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
   const base = `${yield* publicBase}/checkout/${token}`
@@ -243,11 +242,6 @@ const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<st
 
 export const checkoutRoutes = HttpRouter.empty.pipe(
   HttpRouter.get(EMBED_SCRIPT_PATH, staticAsset(CHECKOUT_EMBED_SCRIPT, "text/javascript; charset=utf-8")),
-  HttpRouter.get("/checkout/*", dispatch([
-    [SHOW, show, "checkoutPage"],
-    [RETURN, gatewayReturn, "checkoutReturn"],
-    [PAY, reopen, "checkoutPage"],
-    [CANCEL, reopen, "checkoutPage"]
-  ])),
+  HttpRouter.get("/checkout/*", dispatch([[SHOW, show, "checkoutPage"], [RETURN, gatewayReturn, "checkoutReturn"], [PAY, reopen, "checkoutPage"], [CANCEL, reopen, "checkoutPage"]])),
   HttpRouter.post("/checkout/*", dispatch([[PAY, pay, "checkoutPay"], [CANCEL, cancel, "checkoutCancel"], [RETURN, gatewayReturn, "checkoutReturn"]]))
 )
