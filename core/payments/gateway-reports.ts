@@ -87,8 +87,9 @@ export const acceptReport = (gateway: Gateway, word: GatewayWord, source: Report
     // A decline ends an attempt, not the payment: the customer may try again or another method, as
     // on any hosted checkout, so nothing is told to the merchant yet. Only once the checkout can no
     // longer be paid (its link expired) is a decline the payment's end.
-    if (word.outcome === "declined" && payment.status === "pending" && payment.expiresAt > (yield* now)) {
-      yield* attempts.recordDecline(payment.trxId, gateway.id, yield* now)
+    const at = yield* now
+    if (word.outcome === "declined" && payment.status === "pending" && payment.expiresAt > at) {
+      yield* attempts.recordDecline(payment.trxId, gateway.id, at)
       yield* Effect.logInfo("checkout attempt declined; the payment stays open for another try").pipe(
         Effect.annotateLogs({ trx_id: payment.trxId, gateway: gateway.code, source }))
       return verdict({ _tag: "Declined", payment })
