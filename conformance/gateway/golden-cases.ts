@@ -211,4 +211,16 @@ export const goldenCases = ({ controls, driver, kit }: GoldenContext, capabiliti
       hanging.hang.clear()
     }
   })
+
+  // Last: it moves the kit's business clock past a checkout's lifetime.
+  it.skipIf(!notifies)("a decline heard after the link expired ends the payment as declined, with its failed event", async () => {
+    const checkout = await atGateway(kit())
+    await driver.customer(checkout, "declined")
+    await kit().run(kit().clock.advance(3_601))
+    await kit().notify(await notification(checkout, "declined"))
+    const payment = await kit().payment(checkout.trxId)
+    expect([payment.status, payment.failureReason]).toEqual(["failed", "declined"])
+    expect(await kit().credits(checkout.trxId)).toBe(0)
+    expect(await kit().events(checkout.trxId)).toEqual(["payment.failed"])
+  })
 }
