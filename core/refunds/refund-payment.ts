@@ -4,7 +4,7 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount } from "../money/amount.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { exponentOfHeld } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
@@ -46,7 +46,7 @@ const previousRefund = (trxId: string, refRefund: string | null) =>
 const requestedAmount = (input: AmountInput | undefined, currency: string) =>
   Effect.gen(function*() {
     if (input === undefined) return undefined
-    const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(currency))
+    const exponent = yield* exponentOfHeld(currency)
     const parsed = parseAmount(input, exponent, { allowZero: false })
     if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
     return parsed.right
@@ -98,7 +98,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
 
       if (payment.status !== "success") return yield* new PaymentNotRefundable()
       if (isFullyRefunded(payment.amount, payment.refundedAmount)) return yield* new PaymentFullyRefunded()
-      const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.currency))
+      const exponent = yield* exponentOfHeld(payment.currency)
       const inCurrency = (amount: Amount) => ({ amount, currency: payment.currency, exponent })
       const requested = yield* requestedAmount(request.amount, payment.currency)
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })

@@ -2,8 +2,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { exponentOfHeld } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { cancelCheckout, type CheckoutClosed, offeredGateways, openCheckout } from "../../../core/payments/checkout-session.js"
@@ -76,7 +75,7 @@ const closedPage = (closed: CheckoutClosed, locale: Locale): PageAnswer => {
 const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
   const { carried, locale } = language
   const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTag("CheckoutClosed", (closed) => Effect.fail(closedPage(closed, locale))))
-  const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+  const exponent = yield* exponentOfHeld(payment.currency)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
   const base = `${yield* publicBase}/checkout/${token}`
   return {
