@@ -28,7 +28,7 @@ import {
   WalletInsufficientForRefund
 } from "./refund.js"
 import { refundEventDelivery } from "./refund-event.js"
-import { isFullyRefunded, planRefund } from "./refund-math.js"
+import { isFullyRefunded, planRefund, remainingRefund } from "./refund-math.js"
 import { RefundRepository } from "./refund-repository.js"
 
 export interface RefundRequest {
@@ -104,7 +104,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
       if (plan._tag === "ExceedsRefundable") {
-        return yield* new RefundExceedsBalance(inCurrency(Amount(payment.amount - payment.refundedAmount)))
+        return yield* new RefundExceedsBalance(inCurrency(remainingRefund(payment.amount, payment.refundedAmount)))
       }
       const refunder = yield* sourceRefunder(payment)
       // Before any money moves: the wallet must not be debited for a refund the gateway cannot make.
@@ -119,7 +119,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
         const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
         return yield* isFullyRefunded(current.amount, current.refundedAmount)
           ? new PaymentFullyRefunded()
-          : new RefundExceedsBalance(inCurrency(Amount(current.amount - current.refundedAmount)))
+          : new RefundExceedsBalance(inCurrency(remainingRefund(current.amount, current.refundedAmount)))
       }
       const ids = yield* Ids
       const refundTrxId = yield* ids.transactionId(payment.environment)
