@@ -23,6 +23,11 @@ class PageAnswer {
   constructor(readonly status: number, readonly html: string) {}
 }
 
+/** Why it ends elsewhere: its payment has ended, so the customer goes back to the merchant. */
+class SentBack {
+  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
+}
+
 const htmlResponse = (status: number, html: string) =>
   wholeText(html, { status, contentType: "text/html; charset=utf-8", headers: PAGE_HEADERS })
 
@@ -74,7 +79,10 @@ const closedPage = (closed: CheckoutClosed, locale: Locale): PageAnswer => {
 /** The session a link names (openCheckout), with what its page shows. */
 const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
   const { carried, locale } = language
-  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTag("CheckoutClosed", (closed) => Effect.fail(closedPage(closed, locale))))
+  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTags({
+    CheckoutClosed: (closed) => Effect.fail(closedPage(closed, locale)),
+    CheckoutEnded: (ended) => Effect.fail(new SentBack(settledAnswer(ended.payment, locale)))
+  }))
   const exponent = yield* exponentOfHeld(payment.currency)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
   const base = `${yield* publicBase}/checkout/${token}`
@@ -111,14 +119,13 @@ const formFields = (locale: Locale) => Effect.gen(function*() {
   return Object.fromEntries([...query, ...body])
 })
 
-const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer, R>) =>
-  Effect.catchIf(flow, (error): error is PageAnswer => error instanceof PageAnswer, (answer) =>
-    Effect.succeed(htmlResponse(answer.status, answer.html)))
+const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer | SentBack, R>) =>
+  Effect.catchIf(flow, (error): error is PageAnswer | SentBack => error instanceof PageAnswer || error instanceof SentBack, (answer) =>
+    Effect.succeed(answer instanceof SentBack ? answer.response : htmlResponse(answer.status, answer.html)))
 
 const show = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
   const { payment, view } = yield* session(token, language)
-  if (payment.status !== "pending") return settledAnswer(payment, language.locale)
   return htmlResponse(200, checkoutPage({ ...view, gateways: yield* offeredGateways(payment) }))
 }))
 
@@ -133,7 +140,6 @@ const notifyUrl = (payment: Payment, gatewayId: number) =>
 const pay = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
   const { base, payment, view } = yield* session(token, language)
-  if (payment.status !== "pending") return settledAnswer(payment, language.locale)
   const gateway = yield* offeredGateway(payment, Number((yield* formFields(language.locale))["gateway_id"] ?? ""), () =>
     new PageAnswer(400, messagePage(language.locale, "chooseMethod")))
   const start = yield* beginGatewayCheckout(payment, gateway, view, {
@@ -153,7 +159,6 @@ const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(fu
   const language = yield* pageLanguage
   const { locale } = language
   const { base, payment } = yield* session(token, language)
-  if (payment.status !== "pending") return settledAnswer(payment, locale)
   const gateway = yield* offeredGateway(payment, Number(gatewayText), () => notFound(locale))
   const verdict = yield* settleGatewayReturn(payment, gateway, yield* formFields(locale)).pipe(Effect.catchTags({
     PluginCallFailed: () => Effect.fail(unavailable(base, language)),
