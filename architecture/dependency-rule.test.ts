@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import {
-  adapterViolations, coreGlobalViolations, coreHttpMethodViolations, coreViolations, httpMethodsIn, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
+  adapterViolations, coreGlobalViolations, coreHttpMethodViolations, coreJsonViolations, coreViolations, httpMethodsIn, jsonDocumentsIn, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
   isAllowedInHosts, nodeGlobalsIn, routeStorageViolations, valueImportsOf
 } from "./dependency-rule.js"
 
@@ -29,6 +29,18 @@ describe("dependencies point inward", () => {
     expect(httpMethodsIn("core/x.ts", "/** GET /api/v1/refunds */\n// POST cancel\nconst word = \"GETTER\"")).toEqual([])
     expect(httpMethodsIn("core/signing/request-signature.ts", "method: \"POST\"")).toEqual([])
     expect(httpMethodsIn("core/x.test.ts", "method: \"POST\"")).toEqual([])
+  })
+
+  it("core writes no contract document (response or event body): it returns domain values, the edge shapes them", () => {
+    expect(coreJsonViolations(root)).toEqual([])
+  })
+
+  it("the contract document rule sees the writer used and leaves its own file, comments and tests alone", () => {
+    expect(jsonDocumentsIn("core/refunds/refund-event.ts", "body: renderJson({ event })")).toEqual(["renderJson"])
+    expect(jsonDocumentsIn("core/x.ts", "import { renderJson } from \"../shared/json-text.js\"")).toEqual(["renderJson"])
+    expect(jsonDocumentsIn("core/x.ts", "// renderJson is the edge's\nconst a = 1")).toEqual([])
+    expect(jsonDocumentsIn("core/shared/json-text.ts", "export const renderJson = 1")).toEqual([])
+    expect(jsonDocumentsIn("core/x.test.ts", "renderJson({})")).toEqual([])
   })
 
   it("adapters never import the hosts or the conformance suites (test-only code may)", () => {

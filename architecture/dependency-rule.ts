@@ -139,6 +139,17 @@ export const httpMethodsIn = (file: string, source: string): ReadonlyArray<strin
 export const coreHttpMethodViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", httpMethodsIn)
 
 /**
+ * Contract documents core writes: a use of the JSON writer outside its own file. Response bodies and
+ * event bodies are the contract's shapes, written at the edge (adapters/http/response) from the
+ * domain values core returns; core's exact writer stays in core/shared only because the client and
+ * the edge share it.
+ */
+export const jsonDocumentsIn = (file: string, source: string): ReadonlyArray<string> =>
+  file === "core/shared/json-text.ts" || isTestOnly(file) ? [] : Array.from(withoutComments(source).matchAll(/\brenderJson\b/g), (m) => m[0])
+
+export const coreJsonViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", jsonDocumentsIn)
+
+/**
  * Import circles among the production files of `folders` (relative imports, type-only ones too):
  * each is listed once, as the files on it. A circle means two files are one concept split in two, or
  * a rule that belongs lower down.

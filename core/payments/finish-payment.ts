@@ -68,7 +68,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
         )
       }
 
-      const delivery = paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
+      const delivery = yield* paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
       if (delivery !== undefined) yield* (yield* WebhookOutbox).enqueue(delivery)
       return finished.value
     })).pipe(

@@ -150,7 +150,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
       // In the same transaction: the customer's money leaves through the gateway later, and never
       // without this refund (nor this refund without it).
       if (refunder !== undefined) yield* (yield* GatewayRefunds).enqueue(newGatewayRefund(refund, refunder.gatewayId, at))
-      yield* (yield* WebhookOutbox).enqueue(refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
+      yield* (yield* WebhookOutbox).enqueue(yield* refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
       return { refund, replayed: false }
     })).pipe(
       // Counted once it committed; a replay answered from the earlier refund moved nothing.
