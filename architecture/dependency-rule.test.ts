@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import {
-  adapterViolations, coreGlobalViolations, coreViolations, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
+  adapterViolations, coreGlobalViolations, coreHttpMethodViolations, coreJsonViolations, coreViolations, httpMethodsIn, jsonDocumentsIn, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
   isAllowedInHosts, nodeGlobalsIn, routeStorageViolations, valueImportsOf
 } from "./dependency-rule.js"
 
@@ -17,6 +17,30 @@ describe("dependencies point inward", () => {
 
   it("core reaches no Node global (Buffer, process...) outside core/signing", () => {
     expect(coreGlobalViolations(root)).toEqual([])
+  })
+
+  it("core names no HTTP method (outside core/signing, whose signature covers it): the edge names its operations", () => {
+    expect(coreHttpMethodViolations(root)).toEqual([])
+  })
+
+  it("the HTTP method rule sees a method in any quotes, and leaves comments, words and core/signing alone", () => {
+    expect(httpMethodsIn("core/refunds/x.ts", "fingerprint(\"POST\", `/refund/${id}`)")).toEqual(["\"POST\""])
+    expect(httpMethodsIn("core/x.ts", "const line = `PATCH /admin/v1/merchants/${id}`\nif (method === 'get') {}")).toEqual(["`PATCH /admin/v1/merchants/${id}`"])
+    expect(httpMethodsIn("core/x.ts", "/** GET /api/v1/refunds */\n// POST cancel\nconst word = \"GETTER\"")).toEqual([])
+    expect(httpMethodsIn("core/signing/request-signature.ts", "method: \"POST\"")).toEqual([])
+    expect(httpMethodsIn("core/x.test.ts", "method: \"POST\"")).toEqual([])
+  })
+
+  it("core writes no contract document (response or event body): it returns domain values, the edge shapes them", () => {
+    expect(coreJsonViolations(root)).toEqual([])
+  })
+
+  it("the contract document rule sees the writer used and leaves its own file, comments and tests alone", () => {
+    expect(jsonDocumentsIn("core/refunds/refund-event.ts", "body: renderJson({ event })")).toEqual(["renderJson"])
+    expect(jsonDocumentsIn("core/x.ts", "import { renderJson } from \"../shared/json-text.js\"")).toEqual(["renderJson"])
+    expect(jsonDocumentsIn("core/x.ts", "// renderJson is the edge's\nconst a = 1")).toEqual([])
+    expect(jsonDocumentsIn("core/shared/json-text.ts", "export const renderJson = 1")).toEqual([])
+    expect(jsonDocumentsIn("core/x.test.ts", "renderJson({})")).toEqual([])
   })
 
   it("adapters never import the hosts or the conformance suites (test-only code may)", () => {

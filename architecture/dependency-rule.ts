@@ -125,6 +125,30 @@ export const hostViolations = (root: string): ReadonlyArray<Violation> => scan(r
 
 export const coreGlobalViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", nodeGlobalsIn)
 
+/** An HTTP method written as a string, in any quotes: code that decides by it, or builds a request line. */
+const HTTP_METHOD_LITERAL = /(["'`])(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b[^"'`\n]*\1/g
+
+/**
+ * HTTP methods core code names. Core is reached through the HTTP edge, the dashboard and the Effect
+ * API alike, so a method there is the edge's knowledge in the wrong room; `core/signing` is the
+ * exception, since the contract's request signature covers the method. Comments may cite a route.
+ */
+export const httpMethodsIn = (file: string, source: string): ReadonlyArray<string> =>
+  file.startsWith("core/signing/") || isTestOnly(file) ? [] : Array.from(withoutComments(source).matchAll(HTTP_METHOD_LITERAL), (m) => m[0])
+
+export const coreHttpMethodViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", httpMethodsIn)
+
+/**
+ * Contract documents core writes: a use of the JSON writer outside its own file. Response bodies and
+ * event bodies are the contract's shapes, written at the edge (adapters/http/response) from the
+ * domain values core returns; core's exact writer stays in core/shared only because the client and
+ * the edge share it.
+ */
+export const jsonDocumentsIn = (file: string, source: string): ReadonlyArray<string> =>
+  file === "core/shared/json-text.ts" || isTestOnly(file) ? [] : Array.from(withoutComments(source).matchAll(/\brenderJson\b/g), (m) => m[0])
+
+export const coreJsonViolations = (root: string): ReadonlyArray<Violation> => scan(root, "core", jsonDocumentsIn)
+
 /**
  * Import circles among the production files of `folders` (relative imports, type-only ones too):
  * each is listed once, as the files on it. A circle means two files are one concept split in two, or

@@ -18,6 +18,7 @@ import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
 import { TrustedProxies } from "../adapters/http/request/client-address.js"
 import * as DashboardSettings from "../adapters/http/dashboard/dashboard-settings.js"
+import * as EventBodies from "../adapters/http/response/event-bodies.js"
 import type { PlatformSignIn } from "../adapters/http/dashboard/dashboard-settings.js"
 import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
 import * as MetricsExposition from "../adapters/metrics/prometheus-exposition.js"
@@ -211,6 +212,7 @@ export const kitLayer = (config: KitConfig) => {
     }),
     CheckoutLinks.layer({ key: config.masterKey, previousKey: config.previousMasterKey, baseUrl: config.baseUrl, lifetimeSeconds: config.checkoutLifetimeSeconds }),
     IdsLive,
+    EventBodies.layer,
     RealClock.layer,
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),

@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type { Gateway } from "../gateways/gateway.js"
 import { replaceMerchantGateways } from "../gateways/gateway-admin.js"
 import { offeredOnCheckout, servedIn } from "../gateways/gateway-eligibility.js"
@@ -120,3 +121,48 @@ export const updateCheckoutSettings = (merchantId: MerchantId, update: CheckoutS
         Effect.map(([currencies, gatewayIds]) => ({ currencies, gatewayIds }))
       )
     )).pipe(changesCheckoutConfig)
+
+/** Currencies the merchant would take with none of their gateways chosen: checkout would offer nothing in them. */
+export class CurrenciesWithoutGateway extends Schema.TaggedError<CurrenciesWithoutGateway>()("CurrenciesWithoutGateway", {
+  currencies: Schema.Array(Schema.String)
+}) {}
+
+/** A choice made against the settings as they were shown: the currencies to take and the gateways chosen. */
+export interface CheckoutChoice {
+  readonly currencies: ReadonlyArray<string>
+  readonly gatewayIds: ReadonlyArray<number>
+}
+
+/**
+ * The currencies of a choice that an available gateway serves but none of whose gateways is chosen.
+ * The selection is one list across currencies, so such a currency's checkout would have nothing to
+ * offer. A currency no available gateway serves is not counted: choosing could not help it.
+ */
+export const currenciesWithoutGateway = (settings: CheckoutSettings, choice: CheckoutChoice): ReadonlyArray<string> => {
+  const taken = new Set(choice.currencies)
+  const chosen = new Set(choice.gatewayIds)
+  const served = new Set(settings.gateways.filter((gateway) => gateway.available && taken.has(gateway.currency)).map((gateway) => gateway.currency))
+  return [...served].filter((currency) => !settings.gateways.some((gateway) => gateway.currency === currency && chosen.has(gateway.id)))
+}
+
+/**
+ * The selection to store for a choice: every available gateway chosen (and nothing else) is no
+ * restriction at all, so a gateway the operator adds later is offered too; anything else is kept as chosen.
+ */
+export const selectionToStore = (settings: CheckoutSettings, choice: CheckoutChoice): ReadonlyArray<number> => {
+  const available = settings.gateways.filter((gateway) => gateway.available).map((gateway): number => gateway.id)
+  const everything = available.length > 0 && available.every((id) => choice.gatewayIds.includes(id)) && choice.gatewayIds.every((id) => available.includes(id))
+  return everything ? [] : choice.gatewayIds
+}
+
+/**
+ * Saves a choice made on the settings the scope shows (checkoutSettings): refused, changing nothing,
+ * when a currency taken would be left with nothing to offer; otherwise saved as updateCheckoutSettings does.
+ */
+export const chooseCheckoutSettings = (scope: MerchantScope, choice: CheckoutChoice) =>
+  Effect.gen(function*() {
+    const settings = yield* checkoutSettings(scope)
+    const starved = currenciesWithoutGateway(settings, choice)
+    if (starved.length > 0) return yield* new CurrenciesWithoutGateway({ currencies: starved })
+    return yield* updateCheckoutSettings(scope.merchant.id, { currencies: choice.currencies, gatewayIds: selectionToStore(settings, choice) })
+  })

@@ -1,6 +1,6 @@
 import { Either, Option, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { CurrencyCode, ISO_CURRENCY_EXPONENTS, defaultCurrencyCatalog, makeCurrencyCatalog } from "./currencies.js"
+import { CurrencyCode, ISO_CURRENCY_EXPONENTS, defaultCurrencyCatalog, heldExponent, makeCurrencyCatalog } from "./currencies.js"
 
 const catalogWith = (cryptoCodes: ReadonlyArray<string>) => {
   const result = makeCurrencyCatalog({ cryptoCodes })
@@ -86,5 +86,20 @@ describe("CurrencyCode schema", () => {
     for (const code of ["usd", "US", "1BTC", "ABCDEFGHIJK", "US D", "", 42]) {
       expect(Either.isLeft(decode(code)), String(code)).toBe(true)
     }
+  })
+})
+
+describe("heldExponent", () => {
+  it("is the catalog's exponent for a code it knows", () => {
+    const catalog = catalogWith(["BTC"])
+    expect(heldExponent(catalog, "USD")).toBe(2)
+    expect(heldExponent(catalog, "JPY")).toBe(0)
+    expect(heldExponent(catalog, "KWD")).toBe(3)
+    expect(heldExponent(catalog, "BTC")).toBe(8)
+  })
+
+  it("is the full scale for a code the catalog no longer knows, so no held atom is lost", () => {
+    expect(heldExponent(defaultCurrencyCatalog, "BTC")).toBe(8)
+    expect(heldExponent(catalogWith([]), "USDC")).toBe(8)
   })
 })

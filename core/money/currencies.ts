@@ -91,6 +91,15 @@ const RESERVED_ISO_CODES: ReadonlySet<string> = new Set<string>([
 /** Crypto codes carry the full fixed scale: 8 fraction digits (satoshi-sized units). */
 export const CRYPTO_EXPONENT = MAX_EXPONENT
 
+/**
+ * The exponent of an amount already held in a currency (a payment, a wallet, a refund): the
+ * catalog's, else the full scale. A stored amount can outlive its currency in the catalog (an
+ * operator drops a crypto code); the full scale shows and reads every atom it holds exactly, where
+ * a guess would round digits away or refuse a gateway's exact report of it.
+ */
+export const heldExponent = (catalog: CurrencyCatalog, code: string): number =>
+  Option.getOrElse(catalog.exponentOf(code), () => MAX_EXPONENT)
+
 /** A currency configuration the catalog refuses, with the offending code. */
 export class InvalidCurrencyConfig extends Schema.TaggedError<InvalidCurrencyConfig>()(
   "InvalidCurrencyConfig",

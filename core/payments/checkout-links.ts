@@ -2,13 +2,16 @@ import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import { issueCheckoutToken, verifyCheckoutToken } from "../signing/checkout-token.js"
 
+/** Issues a payment's checkout link, valid until `expiresAtSeconds`. */
+export type LinkFor = (trxId: string, expiresAtSeconds: number) => string
+
 /**
  * Signed, time-limited links to hosted checkout. The token names the payment and its expiry and is
  * authenticated with a key derived from the master key, so a link cannot be forged or extended.
  */
 export class CheckoutLinks extends Context.Tag("merchant-payments/CheckoutLinks")<CheckoutLinks, {
   /** The link for a payment, valid until `expiresAtSeconds`. */
-  readonly linkFor: (trxId: string, expiresAtSeconds: number) => string
+  readonly linkFor: LinkFor
   /** Reads a token from a link: which payment, or why not. */
   readonly read: (token: string, nowSeconds: number) => ReturnType<typeof verifyCheckoutToken>
   /** How long a new session's link lives. */

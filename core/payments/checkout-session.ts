@@ -24,6 +24,11 @@ export class CheckoutClosed extends Data.TaggedError("CheckoutClosed")<{
   readonly payment?: Payment
 }> {}
 
+/** The link's payment is no longer pending (paid, declined or cancelled): the customer goes back to the merchant. */
+export class CheckoutEnded extends Data.TaggedError("CheckoutEnded")<{
+  readonly payment: Payment
+}> {}
+
 /**
  * A pending payment whose checkout expired is failed here and now (with its event) rather than
  * waiting for the sweeper, so nobody sees a session as pending after it can no longer be paid.
@@ -35,7 +40,7 @@ export const expireIfDue = (payment: Payment) =>
     return yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
   })
 
-/** An open session: the payment (pending or already ended) and the merchant it pays. */
+/** An open session: the pending payment and the merchant it pays. */
 export interface CheckoutSession {
   readonly payment: Payment
   readonly merchant: Merchant
@@ -43,7 +48,9 @@ export interface CheckoutSession {
 
 /**
  * The session a checkout link names, on business time. A link past its time, or a pending payment
- * past its expiry, fails the payment as expired (once, with its event) and is refused.
+ * past its expiry, fails the payment as expired (once, with its event) and is refused. A payment no
+ * longer pending is refused as ended, after those checks: whatever a page was asked, its answer is
+ * then the way back to the merchant.
  */
 export const openCheckout = (token: string) =>
   Effect.gen(function*() {
@@ -62,10 +69,11 @@ export const openCheckout = (token: string) =>
     if (availability(merchant.status, payment.environment)._tag !== "Available") {
       return yield* new CheckoutClosed({ reason: "merchantUnavailable", payment })
     }
+    if (payment.status !== "pending") return yield* new CheckoutEnded({ payment })
     return { payment, merchant } satisfies CheckoutSession
   })
 
-/** The customer gives up: a pending payment ends cancelled (with its event); an ended one stays as it is. */
+/** The customer gives up: a pending payment ends cancelled (with its event); one ended meanwhile stays as it is. */
 export const cancelCheckout = (payment: Payment) =>
   payment.status === "pending" ? finishOrReread(payment.trxId, { outcome: "cancelled", gatewayId: null }) : Effect.succeed(payment)
 

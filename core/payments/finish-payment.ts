@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { exponentOfHeld } from "../money/currency-catalog.js"
 import { priceFee } from "../money/fees.js"
 import { now } from "../shared/instant.js"
 import { paymentsFinished } from "../shared/metrics.js"
@@ -37,7 +37,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
 
       let completion: Completion
       if (ending.outcome === "paid") {
-        const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.value.currency))
+        const exponent = yield* exponentOfHeld(payment.value.currency)
         const { fee, net } = priceFee({
           amount: payment.value.amount,
           percent: merchant.feePercent,
@@ -68,7 +68,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
         )
       }
 
-      const delivery = paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
+      const delivery = yield* paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
       if (delivery !== undefined) yield* (yield* WebhookOutbox).enqueue(delivery)
       return finished.value
     })).pipe(

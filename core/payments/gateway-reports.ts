@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Amount } from "../money/amount.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { exponentOfHeld } from "../money/currency-catalog.js"
 import { toCurrencyString } from "../money/format.js"
 import { parseAmount } from "../money/parse.js"
 import { now } from "../shared/instant.js"
@@ -38,7 +38,7 @@ const verdict = (value: Verdict): Verdict => value
 
 /** The payment's amount as it crosses the plugin boundary: exact, in its currency's own digits. */
 export const amountText = (amount: Amount, currency: string) =>
-  Effect.map(CurrencyCatalog, (catalog) => toCurrencyString(amount, Option.getOrElse(catalog.exponentOf(currency), () => 2)))
+  Effect.map(exponentOfHeld(currency), (exponent) => toCurrencyString(amount, exponent))
 
 /** The reported amount and currency against the payment's own: a mismatch is never completed. */
 const mismatchOf = (payment: Payment, word: GatewayWord) =>
@@ -47,7 +47,7 @@ const mismatchOf = (payment: Payment, word: GatewayWord) =>
       return { reason: "currency_mismatch" as const, detail: `The gateway reported ${word.currency}; the payment is in ${payment.currency}.` }
     }
     if (word.amount === undefined) return undefined
-    const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+    const exponent = yield* exponentOfHeld(payment.currency)
     const reported = parseAmount({ kind: "string", value: word.amount }, exponent)
     if (Either.isRight(reported) && reported.right === payment.amount) return undefined
     const expected = yield* amountText(payment.amount, payment.currency)

@@ -2,7 +2,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Amount } from "../money/amount.js"
 import { leftFullyRefunded } from "./refund.js"
-import { isFullyRefunded, planRefund } from "./refund-math.js"
+import { isFullyRefunded, planRefund, refundableAmount, remainingRefund } from "./refund-math.js"
 
 const atoms = (max: bigint) => fc.bigInt({ min: 1n, max }).map(Amount)
 
@@ -65,5 +65,27 @@ describe("refund math", () => {
       const rest = planRefund({ amount, refunded, requested: undefined })
       expect(rest._tag === "FullyRefunded" ? amount : rest._tag === "Refund" ? rest.totalAfter : -1n).toBe(amount)
     }))
+  })
+
+  it("a payment's refundable amount is exactly what a refund may take: all of it passes, one atom more is refused", () => {
+    fc.assert(fc.property(atoms(10n ** 18n - 1n), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.constantFrom("pending" as const, "success" as const, "failed" as const), (amount, refundedSeed, status) => {
+      const refundedAmount = Amount(refundedSeed % (amount + 1n))
+      const left = refundableAmount({ status, amount, refundedAmount })
+      expect(left >= 0n && left <= amount).toBe(true)
+      if (status !== "success") {
+        expect(left).toBe(0n)
+        return
+      }
+      expect(left).toBe(remainingRefund(amount, refundedAmount))
+      expect(left + refundedAmount).toBe(amount)
+      const whole = planRefund({ amount, refunded: refundedAmount, requested: left > 0n ? left : undefined })
+      if (left === 0n) {
+        expect(whole._tag).toBe("FullyRefunded")
+        return
+      }
+      expect(whole).toMatchObject({ _tag: "Refund", amount: left, fullyRefunded: true })
+      expect(planRefund({ amount, refunded: refundedAmount, requested: Amount(left + 1n) })._tag).toBe("ExceedsRefundable")
+    }), { numRuns: 2000 })
+    expect(remainingRefund(Amount(5n), Amount(7n))).toBe(0n)
   })
 })

@@ -31,7 +31,7 @@ export const refundOncePerKey = (scope: MerchantScope, request: RefundRequest, k
     const outcome = yield* (yield* IdempotencyStore).once(
       {
         scope: { merchantId: scope.merchant.id, environment: scope.environment, key: `dashboard-refund:${key}` },
-        fingerprint: fingerprint("POST", `/refund/${request.trxId}`, asked),
+        fingerprint: fingerprint(`refundPayment ${request.trxId}`, asked),
         now: at,
         expiresAt: plusSeconds(at, REPLAY_WINDOW_SECONDS)
       },

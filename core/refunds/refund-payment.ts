@@ -4,7 +4,7 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount } from "../money/amount.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { exponentOfHeld } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
@@ -28,7 +28,7 @@ import {
   WalletInsufficientForRefund
 } from "./refund.js"
 import { refundEventDelivery } from "./refund-event.js"
-import { isFullyRefunded, planRefund } from "./refund-math.js"
+import { isFullyRefunded, planRefund, remainingRefund } from "./refund-math.js"
 import { RefundRepository } from "./refund-repository.js"
 
 export interface RefundRequest {
@@ -46,7 +46,7 @@ const previousRefund = (trxId: string, refRefund: string | null) =>
 const requestedAmount = (input: AmountInput | undefined, currency: string) =>
   Effect.gen(function*() {
     if (input === undefined) return undefined
-    const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(currency))
+    const exponent = yield* exponentOfHeld(currency)
     const parsed = parseAmount(input, exponent, { allowZero: false })
     if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
     return parsed.right
@@ -98,13 +98,13 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
 
       if (payment.status !== "success") return yield* new PaymentNotRefundable()
       if (isFullyRefunded(payment.amount, payment.refundedAmount)) return yield* new PaymentFullyRefunded()
-      const exponent = Option.getOrThrow((yield* CurrencyCatalog).exponentOf(payment.currency))
+      const exponent = yield* exponentOfHeld(payment.currency)
       const inCurrency = (amount: Amount) => ({ amount, currency: payment.currency, exponent })
       const requested = yield* requestedAmount(request.amount, payment.currency)
       const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
       if (plan._tag === "ExceedsRefundable") {
-        return yield* new RefundExceedsBalance(inCurrency(Amount(payment.amount - payment.refundedAmount)))
+        return yield* new RefundExceedsBalance(inCurrency(remainingRefund(payment.amount, payment.refundedAmount)))
       }
       const refunder = yield* sourceRefunder(payment)
       // Before any money moves: the wallet must not be debited for a refund the gateway cannot make.
@@ -119,7 +119,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
         const current = Option.getOrThrow(yield* payments.findByTrxId(payment.trxId))
         return yield* isFullyRefunded(current.amount, current.refundedAmount)
           ? new PaymentFullyRefunded()
-          : new RefundExceedsBalance(inCurrency(Amount(current.amount - current.refundedAmount)))
+          : new RefundExceedsBalance(inCurrency(remainingRefund(current.amount, current.refundedAmount)))
       }
       const ids = yield* Ids
       const refundTrxId = yield* ids.transactionId(payment.environment)
@@ -150,7 +150,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
       // In the same transaction: the customer's money leaves through the gateway later, and never
       // without this refund (nor this refund without it).
       if (refunder !== undefined) yield* (yield* GatewayRefunds).enqueue(newGatewayRefund(refund, refunder.gatewayId, at))
-      yield* (yield* WebhookOutbox).enqueue(refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
+      yield* (yield* WebhookOutbox).enqueue(yield* refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
       return { refund, replayed: false }
     })).pipe(
       // Counted once it committed; a replay answered from the earlier refund moved nothing.

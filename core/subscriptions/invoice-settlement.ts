@@ -6,7 +6,7 @@ import type { Payment, PaymentOutcome } from "../payments/payment.js"
 import type { Instant } from "../shared/instant.js"
 import { planPaid } from "./lifecycle.js"
 import { SubscriptionTransitionRefused } from "./subscription.js"
-import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { CheckoutLinks } from "../payments/checkout-links.js"
 import { Ids } from "../signing/random-ids.js"
@@ -42,7 +42,7 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */
 export const layer = Layer.effect(
   PaymentSettlement,
-  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox>(), (context) => ({
+  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox | SubscriptionEventBody>(), (context) => ({
     settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
       payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
   }))

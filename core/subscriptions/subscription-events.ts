@@ -1,11 +1,10 @@
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { CheckoutLinks } from "../payments/checkout-links.js"
-import { now, toSeconds } from "../shared/instant.js"
-import { renderJson } from "../shared/json-text.js"
+import { CheckoutLinks, type LinkFor } from "../payments/checkout-links.js"
+import { type Instant, now } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
 import type { Invoice, Subscription } from "./subscription.js"
-import { invoiceJson, subscriptionJson } from "./subscription-json.js"
 
 /** The subscription events beyond the spec (6.4 leaves them open; the README documents them). */
 export type SubscriptionEvent =
@@ -15,13 +14,23 @@ export type SubscriptionEvent =
   | "subscription.cancelled"
   | "invoice.created"
 
-const MESSAGES: Record<SubscriptionEvent, string> = {
-  "subscription.activated": "Subscription activated: the first invoice was paid.",
-  "subscription.renewed": "Subscription renewed: the period was extended by a paid invoice.",
-  "subscription.past_due": "Subscription past due: the paid period ended and its invoice awaits payment.",
-  "subscription.cancelled": "Subscription cancelled: no further invoices will be created.",
-  "invoice.created": "Invoice created: send the customer to its payment_url."
+/** What a subscription event's body is written from; `invoice` when one is concerned. */
+export interface SubscriptionEventFacts {
+  readonly event: SubscriptionEvent
+  readonly subscription: Subscription
+  readonly latest: Invoice | undefined
+  readonly invoice: Invoice | undefined
+  readonly at: Instant
+  readonly linkFor: LinkFor
 }
+
+/**
+ * Writes a subscription event's body to the exact text that is signed and sent on every attempt.
+ * The shape is the subscription resource's, which is the edge's (adapters/http/response/event-bodies.ts).
+ */
+export class SubscriptionEventBody extends Context.Tag("merchant-payments/SubscriptionEventBody")<SubscriptionEventBody, {
+  readonly render: (facts: SubscriptionEventFacts) => string
+}>() {}
 
 /**
  * Enqueues a subscription event to its ipn_url, in the caller's transaction, signed and sent exactly
@@ -37,16 +46,7 @@ export const enqueueSubscriptionEvent = (
   Effect.gen(function*() {
     const links = yield* CheckoutLinks
     const at = yield* now
-    const body = renderJson({
-      event,
-      status: subscription.status,
-      message: MESSAGES[event],
-      timestamp: toSeconds(at),
-      data: {
-        ...subscriptionJson(subscription, latest, links.linkFor),
-        ...(invoice === undefined ? {} : { invoice: invoiceJson(invoice, links.linkFor) })
-      }
-    })
+    const body = (yield* SubscriptionEventBody).render({ event, subscription, latest, invoice, at, linkFor: links.linkFor })
     yield* (yield* WebhookOutbox).enqueue({
       id: yield* (yield* Ids).uuid,
       merchantId: subscription.merchantId,

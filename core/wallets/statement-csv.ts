@@ -1,8 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { SCALE } from "../money/amount.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { exponentOfHeld } from "../money/currency-catalog.js"
 import { toExactCurrencyString } from "../money/format.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { csvField, csvRecord, csvText } from "../shared/csv.js"
@@ -45,8 +44,7 @@ export const statementCsv = (scope: MerchantScope, walletId: WalletId, options: 
   Effect.gen(function*() {
     const wallet = yield* scopedWallet(scope, walletId)
     const repository = yield* WalletRepository
-    // A currency dropped from the catalog since still prints exactly, at the full scale.
-    const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(wallet.currency), () => SCALE)
+    const exponent = yield* exponentOfHeld(wallet.currency)
     const batchSize = options.batchSize ?? STATEMENT_CSV_BATCH
     const lastId = (yield* repository.ledgerBefore(wallet.id, { limit: 1 }))[0]?.id ?? 0
     const toLine = line(wallet, exponent)

@@ -3,7 +3,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Environment } from "../shared/environment.js"
 import { requireMerchant } from "../merchants/merchant-admin.js"
-import { CurrencyCatalog } from "../money/currency-catalog.js"
+import { CurrencyCatalog, exponentOfHeld } from "../money/currency-catalog.js"
 import { type AmountInput, parseSignedAmount } from "../money/parse.js"
 import type { MerchantId, WalletId } from "../shared/ids.js"
 import { ValidationFailed } from "../shared/validation.js"
@@ -44,7 +44,7 @@ export const adjustWallet = (walletId: WalletId, amount: AmountInput, reason: st
     const repository = yield* WalletRepository
     const wallet = yield* repository.findById(walletId)
     if (Option.isNone(wallet)) return yield* new WalletNotFound({ walletId })
-    const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(wallet.value.currency), () => 8)
+    const exponent = yield* exponentOfHeld(wallet.value.currency)
     const parsed = parseSignedAmount(amount, exponent)
     if (Either.isLeft(parsed)) return yield* ValidationFailed.field("amount", parsed.left.message, "INVALID_AMOUNT")
     if (parsed.right === 0n) return yield* ValidationFailed.field("amount", "The amount must not be zero.", "INVALID_AMOUNT")

@@ -1,7 +1,7 @@
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
-import { now, toSeconds } from "../shared/instant.js"
-import { renderJson } from "../shared/json-text.js"
+import { type Instant, now } from "../shared/instant.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
 import { webhookUrlRefusal } from "./ipn-url-rule.js"
@@ -9,6 +9,11 @@ import { WebhookOutbox } from "./webhook-outbox.js"
 
 /** The event name of a test delivery: nothing happened to any payment or subscription. */
 export const TEST_EVENT = "test"
+
+/** Writes a test event's body for the scope's merchant and environment; the shape is the edge's (adapters/http/response/event-bodies.ts). */
+export class TestEventBody extends Context.Tag("merchant-payments/TestEventBody")<TestEventBody, {
+  readonly render: (scope: MerchantScope, at: Instant) => string
+}>() {}
 
 /** Longest URL accepted, as for an ipn_url. */
 const MAX_URL = 2048
@@ -33,13 +38,7 @@ export const sendTestEvent = (caller: MerchantScope, url: string) =>
       environment: caller.environment,
       event: TEST_EVENT,
       url,
-      body: renderJson({
-        event: TEST_EVENT,
-        status: TEST_EVENT,
-        message: "Test event: your endpoint received and can verify this delivery. Nothing to fulfil.",
-        timestamp: toSeconds(at),
-        data: { merchant_name: caller.merchant.name, environment: caller.environment, is_sandbox: caller.environment === "sandbox" }
-      }),
+      body: (yield* TestEventBody).render(caller, at),
       signingSecret: "webhook_secret",
       objectId: id,
       nextAttemptAt: at

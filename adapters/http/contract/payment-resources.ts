@@ -2,7 +2,7 @@ import * as Schema from "effect/Schema"
 import { PaymentStatus } from "../../../core/payments/payment.js"
 import { Environment, HttpUrl, Money, PositiveId, Timestamp } from "./value-schemas.js"
 
-/** The schemas of what a payment echoes of its request (spec 2.2 and 6.2; core/payments/payment-event.ts echoedFields writes them); absent optional text is "". */
+/** The schemas of what a payment echoes of its request (spec 2.2 and 6.2; response/payment-serializers.ts echoedFields writes them); absent optional text is "". */
 export const EchoedFields = {
   ref_trx: Schema.String,
   description: Schema.String,

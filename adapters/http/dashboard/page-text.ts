@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { Amount } from "../../../core/money/amount.js"
+import { heldExponent } from "../../../core/money/currencies.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
@@ -12,7 +12,7 @@ export type MoneyText = (amount: Amount, currency: string) => string
 
 /** The formatter of the kit's currency catalogue (checkout's, in English): `1,234.50 USD`. */
 export const moneyText = Effect.map(CurrencyCatalog, (catalog): MoneyText => (amount, currency) => {
-  const exponent = Option.getOrElse(catalog.exponentOf(currency), () => 2)
+  const exponent = heldExponent(catalog, currency)
   return formatAmount(toCurrencyString(amount, exponent), currency, exponent, "en")
 })
 

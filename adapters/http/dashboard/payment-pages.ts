@@ -1,8 +1,8 @@
-import { subtract } from "../../../core/money/arithmetic.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import { PaymentStatus } from "../../../core/payments/payment.js"
 import type { PaymentDelivery, PaymentHistory } from "../../../core/payments/payment-history.js"
 import { toCurrencyString } from "../../../core/money/format.js"
+import { refundableAmount } from "../../../core/refunds/refund-math.js"
 import { escapeHtml } from "../pages/house-style.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
 import { cursorPager, filterField, noticeBox, problemBox } from "./page-parts.js"
@@ -119,17 +119,10 @@ const timeline = (view: PaymentDetailView) => {
   return `<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => `<li>${item.html}</li>`).join("")}</ol></section>`
 }
 
-/** What can still be refunded, or undefined when nothing can. */
-const refundable = (payment: Payment) => {
-  if (payment.status !== "success") return undefined
-  const left = subtract(payment.amount, payment.refundedAmount)
-  return left > 0n ? left : undefined
-}
-
 const refundForm = (view: PaymentDetailView) => {
   const { payment } = view.history
-  const left = refundable(payment)
-  if (view.frame.visitor.role !== "owner" || left === undefined) return ""
+  const left = refundableAmount(payment)
+  if (view.frame.visitor.role !== "owner" || left === 0n) return ""
   return `<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
 <form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund">${formFields(view.frame)}
 <input type="hidden" name="idempotency_key" value="${escapeHtml(view.refundKey)}">

@@ -1,12 +1,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
-import {
-  fingerprint,
-  isReplayable,
-  MAX_IDEMPOTENCY_KEY_LENGTH,
-  REPLAY_WINDOW_SECONDS
-} from "../../../core/idempotency/idempotency-policy.js"
+import { fingerprint, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAY_WINDOW_SECONDS } from "../../../core/idempotency/idempotency-policy.js"
 import type { AuthenticatedMerchant } from "../../../core/merchants/authenticator.js"
 import { fromMillis, plusSeconds } from "../../../core/shared/instant.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
@@ -15,6 +10,15 @@ import { requestTarget } from "../request/request-target.js"
 import type { RenderedResponse } from "../response/responses.js"
 
 export const REPLAYED_HEADER = "idempotent-replayed"
+
+/** Only answers below 500 are kept: a server failure is not an answer, so a retry runs again. */
+const isReplayable = (status: number): boolean => status < 500
+
+/**
+ * The operation an API request asks for: its method and target, in the text the fingerprints
+ * already stored were made of, so a key used before an upgrade still matches after it.
+ */
+const operationOf = (request: HttpServerRequest.HttpServerRequest): string => `${request.method.toUpperCase()} ${requestTarget(request)}`
 
 /**
  * Runs a POST at most once per Idempotency-Key (spec 4.5, applied to every POST): the identical
@@ -41,7 +45,7 @@ export const idempotent = <E, R>(
     const outcome = yield* (yield* IdempotencyStore).once(
       {
         scope: { merchantId: caller.merchant.id, environment: caller.environment, key },
-        fingerprint: fingerprint(request.method, requestTarget(request), rawBody),
+        fingerprint: fingerprint(operationOf(request), rawBody),
         now,
         expiresAt: plusSeconds(now, REPLAY_WINDOW_SECONDS)
       },

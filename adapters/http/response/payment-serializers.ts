@@ -1,11 +1,21 @@
 import type { Payment } from "../../../core/payments/payment.js"
 import type { CheckoutSession as CheckoutSessionOf } from "../../../core/payments/initiate-payment.js"
-import { echoedFields } from "../../../core/payments/payment-event.js"
 import { ZERO } from "../../../core/money/amount.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { isFullyRefunded } from "../../../core/refunds/refund-math.js"
 import type { CheckoutSession, Transaction } from "../contract/payment-resources.js"
 import { jsonAmount } from "../contract/json-codec.js"
+
+/** What a payment echoes of its request, in the initiate response (2.2) and in its events (6.2). Absent optional text is "". */
+export const echoedFields = (payment: Payment) => ({
+  ref_trx: payment.refTrx,
+  description: payment.description ?? "",
+  ipn_url: payment.ipnUrl,
+  cancel_redirect: payment.cancelRedirect,
+  success_redirect: payment.successRedirect,
+  customer_name: payment.customerName ?? "",
+  customer_email: payment.customerEmail ?? ""
+})
 
 /** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
 export const checkoutSessionJson = (session: CheckoutSessionOf, merchantName: string): typeof CheckoutSession.Type => {

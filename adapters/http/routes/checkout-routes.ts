@@ -3,7 +3,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { exponentOfHeld } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { checkoutFramers } from "../../../core/merchants/checkout-frames.js"
@@ -25,6 +25,11 @@ import { wholeText } from "../response/whole-text.js"
 /** Why a checkout request ends on an explanatory page instead of the flow; `framers` may frame it (its merchant's). */
 class PageAnswer {
   constructor(readonly status: number, readonly html: string, readonly framers: ReadonlyArray<string> = []) {}
+}
+
+/** Why it ends elsewhere: its payment has ended, so the customer goes back to the merchant. */
+class SentBack {
+  constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
 }
 
 const htmlResponse = (status: number, html: string, headers: Readonly<Record<string, string>> = PAGE_HEADERS) =>
@@ -91,8 +96,15 @@ const closedPage = (closed: CheckoutClosed, locale: Locale) =>
 /** The session a link names (openCheckout), with what its page shows. */
 const session = (token: string, language: PageLanguage) => Effect.gen(function*() {
   const { carried, locale } = language
-  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTag("CheckoutClosed", (closed) => Effect.flatMap(closedPage(closed, locale), Effect.fail)))
-  const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+  const { payment, merchant } = yield* openCheckout(token).pipe(Effect.catchTags({
+    CheckoutClosed: (closed) => Effect.flatMap(closedPage(closed, locale), Effect.fail),
+    CheckoutEnded: (ended) =>
+      checkoutFramers(ended.payment.merchantId).pipe(
+        Effect.flatMap((framers) => settledAnswer(ended.payment, locale, framers)),
+        Effect.flatMap((response) => Effect.fail(new SentBack(response)))
+      )
+  }))
+  const exponent = yield* exponentOfHeld(payment.currency)
   // Absolute, under the public base address: correct even when the kit is mounted under a prefix.
   const base = `${yield* publicBase}/checkout/${token}`
   const framers = yield* checkoutFramers(merchant.id)
@@ -131,15 +143,14 @@ const formFields = (locale: Locale) => Effect.gen(function*() {
   return Object.fromEntries([...query, ...body])
 })
 
-const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer, R>) =>
-  Effect.catchIf(flow, (error): error is PageAnswer => error instanceof PageAnswer, (answer) =>
-    Effect.succeed(htmlResponse(answer.status, answer.html, pageHeaders(answer.framers))))
+const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer | SentBack, R>) =>
+  Effect.catchIf(flow, (error): error is PageAnswer | SentBack => error instanceof PageAnswer || error instanceof SentBack, (answer) =>
+    Effect.succeed(answer instanceof SentBack ? answer.response : htmlResponse(answer.status, answer.html, pageHeaders(answer.framers))))
 
 /** The choice of methods; after a gateway declined, it says so, since the customer may try again. */
 const show = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
-  const { framers, headers, payment, view } = yield* session(token, language)
-  if (payment.status !== "pending") return yield* settledAnswer(payment, language.locale, framers)
+  const { headers, payment, view } = yield* session(token, language)
   const declinedBy = Option.getOrUndefined(yield* lastDecline(payment))?.name
   return htmlResponse(200, checkoutPage({ ...view, declinedBy, gateways: yield* offeredGateways(payment) }), headers)
 }))
@@ -164,7 +175,6 @@ const notifyUrl = (payment: Payment, gatewayId: number) =>
 const pay = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
   const { base, framers, headers, payment, view } = yield* session(token, language)
-  if (payment.status !== "pending") return yield* settledAnswer(payment, language.locale, framers)
   const gateway = yield* offeredGateway(payment, Number((yield* formFields(language.locale))["gateway_id"] ?? ""), () =>
     new PageAnswer(400, messagePage(language.locale, "chooseMethod"), framers))
   const start = yield* beginGatewayCheckout(payment, gateway, view, {
@@ -184,7 +194,6 @@ const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(fu
   const language = yield* pageLanguage
   const { locale } = language
   const { base, framers, headers, payment } = yield* session(token, language)
-  if (payment.status !== "pending") return yield* settledAnswer(payment, locale, framers)
   const gateway = yield* offeredGateway(payment, Number(gatewayText), () => notFound(locale))
   const verdict = yield* settleGatewayReturn(payment, gateway, yield* formFields(locale)).pipe(Effect.catchTags({
     PluginCallFailed: () => Effect.fail(unavailable(base, language, framers)),

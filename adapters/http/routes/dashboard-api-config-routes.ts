@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import { checkoutFrameAncestors, replaceCheckoutFrameAncestors } from "../../../core/merchants/checkout-frames.js"
-import { checkoutSettings, updateCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
+import { checkoutSettings, chooseCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
 import { apiConfigPage } from "../dashboard/api-config-page.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
 import { answerWith, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
@@ -30,33 +30,22 @@ const show = answerWith(Effect.gen(function*() {
 }))
 
 
-/**
- * Saves what the form ticked. Every available gateway ticked is no restriction at all (so a gateway
- * the operator adds later is offered too). The selection is one list across currencies, so a
- * currency taken with none of its gateways ticked would leave its checkout nothing to offer: that is
- * refused, naming the currency.
- */
+/** Saves what the form ticked (core's chooseCheckoutSettings decides what that means); a refusal is said on the page. */
 const save = answerWith(Effect.gen(function*() {
   const { form, frame } = yield* postedForm
   yield* requireOwner(frame)
-  const current = yield* checkoutSettings(scopeOf(frame))
   const ticked = form.getAll("gateway_ids").filter((id) => WHOLE_ID.test(id)).map(Number)
   const added = (form.get("add_currencies") ?? "").split(/[\s,]+/).filter((code) => code !== "").map((code) => code.toUpperCase())
   const currencies = [...new Set([...form.getAll("currencies"), ...added])]
-  const available = current.gateways.filter((gateway) => gateway.available).map((gateway) => Number(gateway.id))
   const audit = (status: number) =>
     recordDashboardAction(frame, { operation: "updateCheckoutSettings", route: "/dashboard/api-config", pathParams: {}, status, fields: ["currencies", "gateway_ids"] })
-  const taken = new Set(currencies)
-  const starved = [...new Set(current.gateways.filter((gateway) => gateway.available && taken.has(gateway.currency)).map((gateway) => gateway.currency))]
-    .filter((currency) => !current.gateways.some((gateway) => gateway.currency === currency && ticked.includes(Number(gateway.id))))
-  if (starved.length > 0) {
-    yield* audit(422)
-    return yield* page(frame, 422, { problem: `Tick at least one gateway for ${starved.join(", ")}: checkout would have nothing to offer in it.` })
-  }
-  const everything = available.length > 0 && available.every((id) => ticked.includes(id)) && ticked.every((id) => available.includes(id))
-  const outcome = yield* updateCheckoutSettings(frame.visitor.merchant.id, { currencies, gatewayIds: everything ? [] : ticked }).pipe(
+  const outcome = yield* chooseCheckoutSettings(scopeOf(frame), { currencies, gatewayIds: ticked }).pipe(
     Effect.map(() => undefined),
-    Effect.catchIf((error) => error._tag === "ValidationFailed", (error) => Effect.succeed(problemText(error)))
+    Effect.catchTags({
+      CurrenciesWithoutGateway: (starved) =>
+        Effect.succeed(`Tick at least one gateway for ${starved.currencies.join(", ")}: checkout would have nothing to offer in it.`),
+      ValidationFailed: (error) => Effect.succeed(problemText(error))
+    })
   )
   if (outcome !== undefined) {
     yield* audit(422)

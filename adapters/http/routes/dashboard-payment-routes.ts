@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
-import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
+import { exponentOfHeld } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { parseAmount } from "../../../core/money/parse.js"
 import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list-payments.js"
@@ -94,7 +93,7 @@ const paymentMissing = (frame: PageFrame) =>
 const detailAnswer = (frame: PageFrame, trxId: string, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
   Effect.gen(function*() {
     const history = yield* paymentHistory(scopeOf(frame), trxId).pipe(Effect.catchTag("PaymentNotFound", () => Effect.fail(paymentMissing(frame))))
-    const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(history.payment.currency), () => 2)
+    const exponent = yield* exponentOfHeld(history.payment.currency)
     return htmlAnswer(status, paymentDetailPage({
       frame,
       money: yield* moneyText,
@@ -129,7 +128,7 @@ const refund = answerWith(Effect.gen(function*() {
   const amount = (form.get("amount") ?? "").trim()
   const reason = (form.get("reason") ?? "").trim()
   if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* detailAnswer(frame, trxId, 400, { problem: "The refund form was incomplete; fill it in again." })
-  const exponent = Option.getOrElse((yield* CurrencyCatalog).exponentOf(payment.currency), () => 2)
+  const exponent = yield* exponentOfHeld(payment.currency)
   const parsed = parseAmount({ kind: "string", value: amount }, exponent, { allowZero: false })
   if (Either.isLeft(parsed)) return yield* detailAnswer(frame, trxId, 422, { problem: `The amount: ${parsed.left.message}` })
   if (form.get("confirm") !== "yes") {

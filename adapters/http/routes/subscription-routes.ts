@@ -4,7 +4,7 @@ import { cancelSubscription, renewSubscription } from "../../../core/subscriptio
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
-import { subscriptionJson } from "../../../core/subscriptions/subscription-json.js"
+import { subscriptionJson } from "../response/subscription-json.js"
 import { subscriptionIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
 import { ipnUrlToo } from "../contract/ipn-url-field.js"
 import { pageParameter, perPageParameter, subscriptionIdInPath } from "../contract/parameters.js"

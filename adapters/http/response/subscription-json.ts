@@ -1,9 +1,7 @@
-import { toFixed8String } from "../money/format.js"
-import { type Instant, toIsoString, toSeconds } from "../shared/instant.js"
-import type { Invoice, Subscription } from "./subscription.js"
-
-/** Issues an invoice's checkout link (CheckoutLinks.linkFor). */
-export type LinkFor = (trxId: string, expiresAtSeconds: number) => string
+import { toFixed8String } from "../../../core/money/format.js"
+import type { LinkFor } from "../../../core/payments/checkout-links.js"
+import { type Instant, toIsoString, toSeconds } from "../../../core/shared/instant.js"
+import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 
 const iso = (instant: Instant | null): string | null => (instant === null ? null : toIsoString(instant))
 

@@ -1,0 +1,110 @@
+import * as Layer from "effect/Layer"
+import { toJsonNumberText } from "../../../core/money/format.js"
+import type { Amount } from "../../../core/money/amount.js"
+import { PaymentEventBody, type PaymentEventStatus } from "../../../core/payments/payment-event.js"
+import { leftFullyRefunded } from "../../../core/refunds/refund.js"
+import { RefundEventBody } from "../../../core/refunds/refund-event.js"
+import { toSeconds } from "../../../core/shared/instant.js"
+import { ExactNumber, renderJson } from "../../../core/shared/json-text.js"
+import { type SubscriptionEvent, SubscriptionEventBody } from "../../../core/subscriptions/subscription-events.js"
+import { TEST_EVENT, TestEventBody } from "../../../core/webhooks/test-event.js"
+import { echoedFields } from "./payment-serializers.js"
+import { invoiceJson, subscriptionJson } from "./subscription-json.js"
+
+const PAYMENT_MESSAGES: Record<PaymentEventStatus, string> = {
+  completed: "Payment completed successfully.",
+  failed: "Payment failed.",
+  cancelled: "Payment was cancelled.",
+  expired: "Payment session expired."
+}
+
+const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
+  "subscription.activated": "Subscription activated: the first invoice was paid.",
+  "subscription.renewed": "Subscription renewed: the period was extended by a paid invoice.",
+  "subscription.past_due": "Subscription past due: the paid period ended and its invoice awaits payment.",
+  "subscription.cancelled": "Subscription cancelled: no further invoices will be created.",
+  "invoice.created": "Invoice created: send the customer to its payment_url."
+}
+
+/** The body of spec 6.2: the payment's echoed request, its money and its environment. */
+const paymentEventBody = PaymentEventBody.of({
+  render: (payment, status, merchant, at) =>
+    renderJson({
+      event: `payment.${status}`,
+      status,
+      message: PAYMENT_MESSAGES[status],
+      timestamp: toSeconds(at),
+      data: {
+        ...echoedFields(payment),
+        merchant_name: merchant.name,
+        amount: new ExactNumber(toJsonNumberText(payment.amount)),
+        currency_code: payment.currency,
+        environment: payment.environment,
+        is_sandbox: payment.environment === "sandbox",
+        trx_id: payment.trxId
+      }
+    })
+})
+
+/**
+ * A subscription event, shaped like a payment event: `event`, `status` (the subscription's), `data`
+ * (the subscription resource the API answers with, plus `invoice` when one is concerned), `message`,
+ * `timestamp`. One shape for both, so an event and a retrieve cannot disagree.
+ */
+const subscriptionEventBody = SubscriptionEventBody.of({
+  render: ({ at, event, invoice, latest, linkFor, subscription }) =>
+    renderJson({
+      event,
+      status: subscription.status,
+      message: SUBSCRIPTION_MESSAGES[event],
+      timestamp: toSeconds(at),
+      data: {
+        ...subscriptionJson(subscription, latest, linkFor),
+        ...(invoice === undefined ? {} : { invoice: invoiceJson(invoice, linkFor) })
+      }
+    })
+})
+
+const exact = (amount: Amount) => new ExactNumber(toJsonNumberText(amount))
+
+/** Spec 6.3: the refund with the payment's totals as they stood once it was made. */
+const refundEventBody = RefundEventBody.of({
+  render: (payment, refund, at) =>
+    renderJson({
+      event: "payment.refunded",
+      status: "refunded",
+      message: "Refund processed successfully.",
+      timestamp: toSeconds(at),
+      data: {
+        original_trx_id: payment.trxId,
+        refund_trx_id: refund.refundTrxId,
+        ref_trx: payment.refTrx,
+        ref_refund: refund.refRefund ?? "",
+        refunded_amount: exact(refund.amount),
+        total_refunded: exact(refund.totalRefunded),
+        remaining_refund: exact(refund.remainingRefund),
+        fully_refunded: leftFullyRefunded(refund),
+        currency: refund.currency
+      }
+    })
+})
+
+/** A test delivery: about no payment, so it names only the merchant and environment. */
+const testEventBody = TestEventBody.of({
+  render: (scope, at) =>
+    renderJson({
+      event: TEST_EVENT,
+      status: TEST_EVENT,
+      message: "Test event: your endpoint received and can verify this delivery. Nothing to fulfil.",
+      timestamp: toSeconds(at),
+      data: { merchant_name: scope.merchant.name, environment: scope.environment, is_sandbox: scope.environment === "sandbox" }
+    })
+})
+
+/** The contract's event bodies, for the use cases that enqueue events. */
+export const layer = Layer.mergeAll(
+  Layer.succeed(PaymentEventBody, paymentEventBody),
+  Layer.succeed(RefundEventBody, refundEventBody),
+  Layer.succeed(SubscriptionEventBody, subscriptionEventBody),
+  Layer.succeed(TestEventBody, testEventBody)
+)
