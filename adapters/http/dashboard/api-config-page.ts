@@ -1,5 +1,5 @@
 import type { CheckoutSettings } from "../../../core/merchants/checkout-settings.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html } from "../pages/html.js"
 import { noticeBox, problemBox } from "./page-parts.js"
 import { dashboardPage, formFields, type PageFrame } from "./layout.js"
 
@@ -21,31 +21,31 @@ const wallet = (state: CheckoutSettings["currencies"][number]["wallet"]) =>
 const currencyBoxes = (view: ApiConfigView, owner: boolean) => {
   const shown = view.settings.currencies.filter((currency) => currency.enabled || currency.wallet !== "none")
   const boxes = shown.map((currency) =>
-    `<label class="check"><input type="checkbox" name="currencies" value="${escapeHtml(currency.code)}"${currency.enabled ? " checked" : ""}${owner ? "" : " disabled"}>${escapeHtml(currency.code)}${wallet(currency.wallet)}</label>`)
+    html`<label class="check"><input type="checkbox" name="currencies" value="${currency.code}"${currency.enabled ? html` checked` : ""}${owner ? "" : html` disabled`}>${currency.code}${wallet(currency.wallet)}</label>`)
   const add = owner
-    ? `<label for="add-currencies">Add currencies (codes, separated by spaces)</label><input id="add-currencies" name="add_currencies" maxlength="200" autocomplete="off">`
+    ? html`<label for="add-currencies">Add currencies (codes, separated by spaces)</label><input id="add-currencies" name="add_currencies" maxlength="200" autocomplete="off">`
     : ""
-  return `<fieldset><legend>Currencies checkout takes</legend>${boxes.length === 0 ? "<p>None yet.</p>" : boxes.join("")}${add}</fieldset>`
+  return html`<fieldset><legend>Currencies checkout takes</legend>${boxes.length === 0 ? html`<p>None yet.</p>` : boxes}${add}</fieldset>`
 }
 
 const gatewayBoxes = (view: ApiConfigView, owner: boolean) => {
   const currencies = [...new Set(view.settings.gateways.map((gateway) => gateway.currency))]
-  if (currencies.length === 0) return `<p>The operator has not set up a gateway yet.</p>`
-  return currencies.map((currency) => `<fieldset><legend>Gateways offered for ${escapeHtml(currency)}</legend>${
+  if (currencies.length === 0) return html`<p>The operator has not set up a gateway yet.</p>`
+  return currencies.map((currency) => html`<fieldset><legend>Gateways offered for ${currency}</legend>${
     view.settings.gateways.filter((gateway) => gateway.currency === currency).map((gateway) =>
-      `<label class="check"><input type="checkbox" name="gateway_ids" value="${gateway.id}"${offered(view.settings, gateway) ? " checked" : ""}${owner ? "" : " disabled"}>${
-        escapeHtml(gateway.name)}${gateway.available ? "" : " (not available in this environment)"}</label>`).join("")
-  }</fieldset>`).join("")
+      html`<label class="check"><input type="checkbox" name="gateway_ids" value="${gateway.id}"${offered(view.settings, gateway) ? html` checked` : ""}${owner ? "" : html` disabled`}>${
+        gateway.name}${gateway.available ? "" : " (not available in this environment)"}</label>`)
+  }</fieldset>`)
 }
 
 /** Which currencies the merchant takes and which gateways hosted checkout offers (spec 1.6, 4.1 step 5). */
 export const apiConfigPage = (view: ApiConfigView) => {
   const owner = view.frame.visitor.role === "owner"
-  const fields = `${currencyBoxes(view, owner)}${gatewayBoxes(view, owner)}`
+  const fields = html`${currencyBoxes(view, owner)}${gatewayBoxes(view, owner)}`
   const body = owner
-    ? `<form class="card" method="post" action="${view.frame.home}/api-config">${formFields(view.frame)}${fields}
+    ? html`<form class="card" method="post" action="${view.frame.home}/api-config">${formFields(view.frame)}${fields}
 <p class="muted">Ticking every gateway offers every gateway, including ones the operator adds later.</p>
 <button type="submit" class="primary">Save API Config</button></form>`
-    : `<div class="card">${fields}</div>`
-  return dashboardPage(view.frame, "/api-config", "API Config", `${noticeBox(view.notice)}${problemBox(view.problem)}<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}`)
+    : html`<div class="card">${fields}</div>`
+  return dashboardPage(view.frame, "/api-config", "API Config", html`${noticeBox(view.notice)}${problemBox(view.problem)}<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}`)
 }
