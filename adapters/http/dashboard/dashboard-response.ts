@@ -1,7 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import type { Html } from "../pages/html.js"
-import { wholeText } from "../response/whole-text.js"
+import { htmlResponse } from "../pages/html-response.js"
 import { locationOf } from "./dashboard-target.js"
 
 /**
@@ -20,7 +20,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 
 /** A page: only an Html value (the template's), so no page can be sent that skipped its escaping. */
 export const htmlAnswer = (status: number, page: Html, headers: Readonly<Record<string, string>> = {}) =>
-  wholeText(page.markup, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
+  htmlResponse(page, { status, headers: { ...DASHBOARD_HEADERS, ...headers } })
 
 /** After a form: 303 so a reload never posts twice. The Location is written by the URL rule (locationOf). */
 export const seeOther = (location: string, headers: Readonly<Record<string, string>> = {}) =>
