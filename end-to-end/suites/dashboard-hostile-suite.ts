@@ -115,7 +115,7 @@ export const dashboardHostileSuite = (name: string, setup: HostileSetup) =>
         database: setup.database(),
         masterKey: "55".repeat(32),
         baseUrl: origin,
-        basePath: setup.basePath === "" ? undefined : setup.basePath,
+        ...(setup.basePath === "" ? {} : { basePath: setup.basePath }),
         logging: false,
         webhooks: { allowPrivateTargets: true, pollIntervalMillis: 50, retryDelaysMillis: [] },
         dashboard: {
