@@ -6,6 +6,7 @@ import type { MerchantRepository } from "./merchants/merchant-repository.js"
 import type { DashboardSessionRepository } from "./merchant-users/dashboard-session-repository.js"
 import type { MerchantUserRepository } from "./merchant-users/merchant-user-repository.js"
 import type { CheckoutAttempts } from "./payments/checkout-attempts.js"
+import type { CheckoutFrameAncestors } from "./merchants/checkout-frames.js"
 import type { GatewayRepository } from "./gateways/gateway-repository.js"
 import type { PaymentFlags } from "./payments/payment-flags.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
@@ -30,6 +31,7 @@ export type Storage =
   | GatewayRepository
   | PaymentRepository
   | CheckoutAttempts
+  | CheckoutFrameAncestors
   | PaymentFlags
   | RefundRepository
   | GatewayRefunds

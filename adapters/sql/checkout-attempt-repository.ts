@@ -15,7 +15,8 @@ export const AttemptColumns = {
   gateway_reference: NullableString,
   began_at: Int64,
   next_sync_at: NullableInt64,
-  sync_count: SafeInt
+  sync_count: SafeInt,
+  declined_at: NullableInt64
 }
 
 const toAttempt = (row: Schema.Struct.Type<typeof AttemptColumns>): CheckoutAttempt => ({
@@ -24,7 +25,8 @@ const toAttempt = (row: Schema.Struct.Type<typeof AttemptColumns>): CheckoutAtte
   gatewayReference: row.gateway_reference,
   beganAt: Instant(row.began_at),
   nextSyncAt: row.next_sync_at === null ? null : Instant(row.next_sync_at),
-  syncCount: row.sync_count
+  syncCount: row.sync_count,
+  declinedAt: row.declined_at === null ? null : Instant(row.declined_at)
 })
 
 const attempts = rowMapper(Schema.Struct(AttemptColumns), toAttempt)
@@ -42,7 +44,7 @@ export const layer = Layer.effect(
       begin: (trxId, gatewayId, at, nextSyncAt) =>
         sql`INSERT INTO checkout_attempts ${
           sql.insert({ trx_id: trxId, gateway_id: gatewayId, gateway_reference: null, began_at: at, next_sync_at: nextSyncAt, sync_count: 0 })
-        } ON CONFLICT (trx_id, gateway_id) DO UPDATE SET next_sync_at = COALESCE(checkout_attempts.next_sync_at, excluded.next_sync_at)`.pipe(
+        } ON CONFLICT (trx_id, gateway_id) DO UPDATE SET next_sync_at = COALESCE(checkout_attempts.next_sync_at, excluded.next_sync_at), declined_at = NULL`.pipe(
           Effect.asVoid,
           dbCall
         ),
@@ -63,6 +65,11 @@ export const layer = Layer.effect(
         sql`UPDATE checkout_attempts SET next_sync_at = ${next}, sync_count = sync_count + 1
             WHERE trx_id = ${trxId} AND gateway_id = ${gatewayId} AND next_sync_at = ${expected}
             RETURNING trx_id`.pipe(Effect.map((rows) => rows.length > 0), dbCall),
+      recordDecline: (trxId, gatewayId, at) =>
+        sql`UPDATE checkout_attempts SET declined_at = ${at}, next_sync_at = NULL WHERE trx_id = ${trxId} AND gateway_id = ${gatewayId}`.pipe(
+          Effect.asVoid,
+          dbCall
+        ),
       stopSyncs: (trxId) =>
         sql`UPDATE checkout_attempts SET next_sync_at = NULL WHERE trx_id = ${trxId} AND next_sync_at IS NOT NULL`.pipe(Effect.asVoid, dbCall)
     }))

@@ -1,6 +1,7 @@
 import * as Layer from "effect/Layer"
 import * as Audit from "./audit-log.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
+import * as CheckoutFrames from "./checkout-frame-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
 import * as DashboardSessions from "./dashboard-session-repository.js"
@@ -31,6 +32,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   Gateways.layer,
   Payments.layer,
   CheckoutAttempts.layer,
+  CheckoutFrames.layer,
   PaymentFlags.layer,
   Refunds.layer,
   GatewayRefunds.layer,

@@ -60,18 +60,25 @@ export const goldenCases = ({ controls, driver, kit }: GoldenContext, capabiliti
     await expectPaidOnce(kit(), checkout.trxId)
   })
 
-  for (const outcome of ["declined", "cancelled"] as const) {
-    it(`${outcome}: the payment fails as ${outcome}, no money moves`, async (test) => {
-      const checkout = await atGateway(kit())
-      const action = await driver.customer(checkout, outcome)
-      if (action !== undefined) await kit().comeBack(checkout, action)
-      else if (notifies) await kit().notify(await notification(checkout, outcome))
-      else return test.skip(`the driver cannot end a payment as ${outcome}`)
-      const payment = await kit().payment(checkout.trxId)
-      expect([payment.status, payment.failureReason]).toEqual(["failed", outcome])
-      expect(await kit().credits(checkout.trxId)).toBe(0)
-    })
-  }
+  it("declined: the attempt ends, not the payment: it stays pending for another try, no money moves, no event", async (test) => {
+    const checkout = await atGateway(kit())
+    const action = await driver.customer(checkout, "declined")
+    if (action !== undefined) await kit().comeBack(checkout, action)
+    else if (notifies) await kit().notify(await notification(checkout, "declined"))
+    else return test.skip("the driver cannot have the gateway decline a payment")
+    await expectUntouched(kit(), checkout.trxId)
+  })
+
+  it("cancelled: the payment fails as cancelled, no money moves", async (test) => {
+    const checkout = await atGateway(kit())
+    const action = await driver.customer(checkout, "cancelled")
+    if (action !== undefined) await kit().comeBack(checkout, action)
+    else if (notifies) await kit().notify(await notification(checkout, "cancelled"))
+    else return test.skip("the driver cannot end a payment as cancelled")
+    const payment = await kit().payment(checkout.trxId)
+    expect([payment.status, payment.failureReason]).toEqual(["failed", "cancelled"])
+    expect(await kit().credits(checkout.trxId)).toBe(0)
+  })
 
   it("never completes a forged return or one replayed against another payment", async () => {
     const paid = await atGateway(kit())
@@ -203,5 +210,17 @@ export const goldenCases = ({ controls, driver, kit }: GoldenContext, capabiliti
     } finally {
       hanging.hang.clear()
     }
+  })
+
+  // Last: it moves the kit's business clock past a checkout's lifetime.
+  it.skipIf(!notifies)("a decline heard after the link expired ends the payment as declined, with its failed event", async () => {
+    const checkout = await atGateway(kit())
+    await driver.customer(checkout, "declined")
+    await kit().run(kit().clock.advance(3_601))
+    await kit().notify(await notification(checkout, "declined"))
+    const payment = await kit().payment(checkout.trxId)
+    expect([payment.status, payment.failureReason]).toEqual(["failed", "declined"])
+    expect(await kit().credits(checkout.trxId)).toBe(0)
+    expect(await kit().events(checkout.trxId)).toEqual(["payment.failed"])
   })
 }

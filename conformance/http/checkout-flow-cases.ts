@@ -54,13 +54,24 @@ export const checkoutFlowCases = (target: () => Target) =>
       expect(new Set(shown), `amounts shown: ${JSON.stringify(shown)}`).toEqual(new Set(["12.50 USD"]))
     })
 
-    it("decline: 303 to cancel_redirect, the payment fails and no money moves", async () => {
-      const { gateway, url, balance, status, cancel } = await pendingCheckout()
+    it("decline: 303 back to the choice page, which says why; the payment stays pending, no event; paying then succeeds", async () => {
+      const { gateway, shop, url, trxId, balance, status, success } = await pendingCheckout()
       const sandbox = await openGateway(target(), url, gateway.code)
-      expectSeeOther(await submit(target(), formWith(sandbox.html, "decline"), sandbox.url), cancel)
-      expect(await status()).toBe("failed")
+      expectSeeOther(await submit(target(), formWith(sandbox.html, "decline"), sandbox.url), url)
+      expect(await status()).toBe("pending")
       expect(await balance()).toBe("0")
-      expectSeeOther(await getPage(target(), url), cancel)
+      expect(expectOk(await shop.sandbox.call({ path: `/api/v1/events?object_id=${trxId}` })).data).toEqual([])
+      const choice = expectHtml(await getPage(target(), url), 200)
+      expect(choice).toMatch(/role="alert"[^>]*>[^<]*declined the payment/)
+      expect(offeredCodes(choice)).toEqual([gateway.code])
+      // Reopening the steps of a live session (a reload, the back button) leads back to it.
+      for (const step of ["pay", "cancel"]) expectSeeOther(await getPage(target(), `${url}/${step}`), url)
+      expect(await status()).toBe("pending")
+      const again = await openGateway(target(), url, gateway.code)
+      expect(expectHtml(await getPage(target(), url), 200)).not.toMatch(/declined the payment/)
+      expectSeeOther(await submit(target(), formWith(again.html, "pay"), again.url), success)
+      expect(expectOk(await verify(shop.sandbox, trxId))).toMatchObject({ status: "success", fee: 3.2, net_amount: 96.8 })
+      expect(await balance()).toBe("96.8")
     })
 
     it("the sandbox form's Cancel: 303 to cancel_redirect, the payment fails", async () => {

@@ -4,6 +4,7 @@ import { auditCases } from "./audit-cases.js"
 import { authCases } from "./auth-cases.js"
 import { badInputCases } from "./bad-input-cases.js"
 import { checkoutFlowCases } from "./checkout-flow-cases.js"
+import { checkoutFrameCases } from "./checkout-frame-cases.js"
 import { checkoutGuardCases } from "./checkout-guard-cases.js"
 import { webhookLogCases } from "./webhook-log-cases.js"
 import { checkoutPageCases } from "./checkout-page-cases.js"
@@ -85,6 +86,7 @@ export const httpConformance = (name: string, target: () => Target): void => {
     checkoutPageCases(target)
     checkoutFlowCases(target)
     checkoutGuardCases(target)
+    checkoutFrameCases(target)
     refundCases(target)
     refundRuleCases(target)
     refundAmountCases(target)

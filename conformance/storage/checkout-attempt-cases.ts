@@ -32,7 +32,7 @@ export const checkoutAttemptCases = (it: StorageIt) => {
       yield* attempts.begin(payment.trxId, gateway.id, Instant(at + 5_000_000n), Instant(at + 60_000_000n))
       yield* attempts.setReference(payment.trxId, gateway.id, "cs_test_1")
       expect(yield* attempts.find(payment.trxId, gateway.id)).toEqual(Option.some({
-        trxId: payment.trxId, gatewayId: gateway.id, gatewayReference: "cs_test_1", beganAt: at, nextSyncAt: Instant(at + 60_000_000n), syncCount: 0
+        trxId: payment.trxId, gatewayId: gateway.id, gatewayReference: "cs_test_1", beganAt: at, nextSyncAt: Instant(at + 60_000_000n), syncCount: 0, declinedAt: null
       }))
       expect(yield* attempts.find(payment.trxId, other.id)).toEqual(Option.none())
       yield* attempts.begin(payment.trxId, other.id, Instant(at + 1_000_000n), null)
@@ -61,6 +61,19 @@ export const checkoutAttemptCases = (it: StorageIt) => {
       yield* attempts.stopSyncs(payment.trxId)
       expect(yield* attempts.find(payment.trxId, gateway.id)).toMatchObject(Option.some({ nextSyncAt: null }))
       expect((yield* attempts.listDueSyncs(early(1_000), 1_000)).some((item) => item.attempt.trxId === payment.trxId)).toBe(false)
+    }))
+
+  it.effect("checkout attempt: a decline is kept (syncs stop) until the customer chooses that gateway again", () =>
+    Effect.gen(function*() {
+      const attempts = yield* CheckoutAttempts
+      const { at, gateway, other, payment } = yield* paymentAndGateway
+      yield* attempts.begin(payment.trxId, gateway.id, at, Instant(at + 60_000_000n))
+      yield* attempts.begin(payment.trxId, other.id, at, Instant(at + 60_000_000n))
+      yield* attempts.recordDecline(payment.trxId, gateway.id, Instant(at + 5_000_000n))
+      expect(yield* attempts.find(payment.trxId, gateway.id)).toMatchObject(Option.some({ declinedAt: Instant(at + 5_000_000n), nextSyncAt: null }))
+      expect(yield* attempts.find(payment.trxId, other.id)).toMatchObject(Option.some({ declinedAt: null, nextSyncAt: Instant(at + 60_000_000n) }))
+      yield* attempts.begin(payment.trxId, gateway.id, Instant(at + 9_000_000n), Instant(at + 70_000_000n))
+      expect(yield* attempts.find(payment.trxId, gateway.id)).toMatchObject(Option.some({ beganAt: at, declinedAt: null, nextSyncAt: Instant(at + 70_000_000n) }))
     }))
 
   it.effect("payment flag: one per payment, gateway and reason; listed by payment and newest first", () =>

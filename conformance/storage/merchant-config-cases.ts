@@ -1,6 +1,7 @@
 import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { CheckoutFrameAncestors } from "../../core/merchants/checkout-frames.js"
 import { CredentialRepository, type NewCredentials } from "../../core/merchants/credentials.js"
 import { MerchantCurrencyRepository } from "../../core/merchants/currency-repository.js"
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
@@ -23,6 +24,22 @@ const credentialsFor = (merchantId: MerchantId, environment: "sandbox" | "produc
 const AT = fromSeconds(1_900_000_000)
 
 export const merchantConfigCases = (it: StorageIt) => {
+  it.effect("checkout frame ancestors: none until set, replaced whole in the order given, per merchant", () =>
+    Effect.gen(function*() {
+      const frames = yield* CheckoutFrameAncestors
+      const merchant = yield* makeMerchant()
+      const other = yield* makeMerchant()
+      expect(yield* frames.get(merchant.id)).toEqual([])
+      yield* frames.replace(merchant.id, ["https://shop.example", "https://b.example:8443"], AT)
+      yield* frames.replace(other.id, ["https://other.example"], AT)
+      expect(yield* frames.get(merchant.id)).toEqual(["https://shop.example", "https://b.example:8443"])
+      yield* frames.replace(merchant.id, ["https://b.example:8443"], plusSeconds(AT, 1))
+      expect(yield* frames.get(merchant.id)).toEqual(["https://b.example:8443"])
+      yield* frames.replace(merchant.id, [], plusSeconds(AT, 2))
+      expect(yield* frames.get(merchant.id)).toEqual([])
+      expect(yield* frames.get(other.id)).toEqual(["https://other.example"])
+    }))
+
   it.effect("credentials: round trip, rotation invalidates the old set, merchant keys unique per environment", () =>
     Effect.gen(function*() {
       const repo = yield* CredentialRepository

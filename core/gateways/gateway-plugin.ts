@@ -72,7 +72,11 @@ export type CheckoutStart =
   | { readonly redirect: string; readonly gatewayReference?: string }
   | { readonly html: string; readonly gatewayReference?: string }
 
-/** How the gateway says the payment went; "pending": nothing final yet. */
+/**
+ * How the gateway says the payment went. "pending": nothing final yet; "declined": this try failed,
+ * and the customer may try again while the checkout link is valid (the core keeps the payment open
+ * until then); "cancelled": the customer gave up, which ends the payment.
+ */
 export type GatewayOutcome = "paid" | "declined" | "cancelled" | "pending"
 
 /** The customer's return, as received: the query and form fields. */

@@ -17,6 +17,8 @@ export interface CheckoutAttempt {
   /** When to ask the gateway next; null when it is not asked (no status sync, or the payment ended). */
   readonly nextSyncAt: Instant | null
   readonly syncCount: number
+  /** When the gateway last declined it; cleared when the customer chooses the gateway again. */
+  readonly declinedAt: Instant | null
 }
 
 /** An attempt due for a status sync, with its payment's state at the time it was read. */
@@ -27,7 +29,10 @@ export interface DueSync {
 }
 
 export class CheckoutAttempts extends Context.Tag("merchant-payments/CheckoutAttempts")<CheckoutAttempts, {
-  /** Records the choice; choosing the same gateway again keeps the first record and its reference. */
+  /**
+   * Records the choice; choosing the same gateway again keeps the first record and its reference,
+   * and clears a decline (the customer is trying again).
+   */
   readonly begin: (trxId: string, gatewayId: GatewayId, at: Instant, nextSyncAt: Instant | null) => Effect.Effect<void, StorageError>
   /** Keeps the latest reference the gateway gave; a report without one leaves it as it was. */
   readonly setReference: (trxId: string, gatewayId: GatewayId, reference: string) => Effect.Effect<void, StorageError>
@@ -45,6 +50,8 @@ export class CheckoutAttempts extends Context.Tag("merchant-payments/CheckoutAtt
     expected: Instant,
     next: Instant | null
   ) => Effect.Effect<boolean, StorageError>
+  /** The gateway declined this attempt: kept for the choice page, and the gateway is not asked again about it. */
+  readonly recordDecline: (trxId: string, gatewayId: GatewayId, at: Instant) => Effect.Effect<void, StorageError>
   /** No more syncs for the payment (it ended, or its checkout expired). */
   readonly stopSyncs: (trxId: string) => Effect.Effect<void, StorageError>
 }>() {}

@@ -1,12 +1,14 @@
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { Gateway } from "../gateways/gateway.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
 import type { Merchant } from "../merchants/merchant.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { availability } from "../merchants/review.js"
 import { now, toSeconds } from "../shared/instant.js"
 import { settlesVoidedInvoice } from "../subscriptions/invoices.js"
+import { CheckoutAttempts } from "./checkout-attempts.js"
 import { CheckoutLinks } from "./checkout-links.js"
 import { finishOrReread } from "./finish-payment.js"
 import type { Payment } from "./payment.js"
@@ -71,3 +73,16 @@ export const cancelCheckout = (payment: Payment) =>
 export const offeredGateways = (payment: Payment) =>
   Effect.map(Effect.flatMap(GatewayRepository, (gateways) => gateways.listByIds(payment.gatewayIds)), (list) =>
     list.filter((gateway) => gateway.active))
+
+/**
+ * The gateway of the latest decline still on record for a pending payment, for the choice page to
+ * say why the customer is back; choosing that gateway again clears it (CheckoutAttempts.begin).
+ */
+export const lastDecline = (payment: Payment) =>
+  Effect.gen(function*() {
+    if (payment.status !== "pending") return Option.none<Gateway>()
+    const declined = (yield* (yield* CheckoutAttempts).listForPayment(payment.trxId)).filter((attempt) => attempt.declinedAt !== null)
+    const latest = declined.reduce<(typeof declined)[number] | undefined>((last, attempt) =>
+      last === undefined || attempt.declinedAt! > last.declinedAt! ? attempt : last, undefined)
+    return latest === undefined ? Option.none<Gateway>() : yield* (yield* GatewayRepository).findById(latest.gatewayId)
+  })

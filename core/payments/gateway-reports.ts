@@ -29,6 +29,8 @@ export type ReportSource = "return" | "notification" | "sync"
 export type Verdict =
   | { readonly _tag: "Settled"; readonly payment: Payment }
   | { readonly _tag: "StillPending"; readonly payment: Payment }
+  /** The gateway declined this attempt; the payment stays open for another while its checkout is valid. */
+  | { readonly _tag: "Declined"; readonly payment: Payment }
   | { readonly _tag: "Flagged"; readonly payment: Payment; readonly reason: FlagReason }
   | { readonly _tag: "Ignored"; readonly reason: string }
 
@@ -82,6 +84,16 @@ export const acceptReport = (gateway: Gateway, word: GatewayWord, source: Report
       return verdict({ _tag: "Flagged", payment, reason: mismatch.reason })
     }
     if (word.outcome === "pending") return verdict({ _tag: "StillPending", payment })
+    // A decline ends an attempt, not the payment: the customer may try again or another method, as
+    // on any hosted checkout, so nothing is told to the merchant yet. Only once the checkout can no
+    // longer be paid (its link expired) is a decline the payment's end.
+    const at = yield* now
+    if (word.outcome === "declined" && payment.status === "pending" && payment.expiresAt > at) {
+      yield* attempts.recordDecline(payment.trxId, gateway.id, at)
+      yield* Effect.logInfo("checkout attempt declined; the payment stays open for another try").pipe(
+        Effect.annotateLogs({ trx_id: payment.trxId, gateway: gateway.code, source }))
+      return verdict({ _tag: "Declined", payment })
+    }
     const ended = yield* finishOrReread(payment.trxId, { outcome: word.outcome, gatewayId: gateway.id })
     yield* attempts.stopSyncs(payment.trxId)
     // Paid at the gateway after the payment ended here (expired, or another gateway's outcome):

@@ -114,6 +114,17 @@ export const makeAdminApi = (call: AdminCall) => {
       replace: (merchantId: number, codes: ReadonlyArray<string>) =>
         request<JsonObject>("PUT", `/merchants/${merchantId}/currencies`, { currency_codes: codes })
     },
+    checkoutFrames: {
+      /** The https origins allowed to frame the merchant's hosted checkout (CSP frame-ancestors); empty: nobody. */
+      get: (merchantId: number) =>
+        request<{ readonly merchant_id: number; readonly checkout_frame_ancestors: ReadonlyArray<string> }>("GET", `/merchants/${merchantId}/checkout-frame-ancestors`),
+      replace: (merchantId: number, origins: ReadonlyArray<string>) =>
+        request<{ readonly merchant_id: number; readonly checkout_frame_ancestors: ReadonlyArray<string> }>(
+          "PUT",
+          `/merchants/${merchantId}/checkout-frame-ancestors`,
+          { checkout_frame_ancestors: origins }
+        )
+    },
     users: {
       /** Invites a dashboard user: `data.set_password_url` (once, within 24 hours) lets it set its password. */
       create: (merchantId: number, input: { readonly email: string; readonly role: "owner" | "viewer" }) =>

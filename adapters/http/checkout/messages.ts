@@ -14,6 +14,8 @@ interface Messages {
   readonly payWith: (gateway: string) => string
   readonly chooseAnother: string
   readonly returnToMerchant: string
+  /** On the choice page after a gateway declined: the customer may try again or use another method. */
+  readonly declined: (gateway: string) => string
   readonly lessThanAMinute: string
   readonly minutes: (count: number) => string
   /** `relative` is text; `time` is a <time> element. */
@@ -32,6 +34,9 @@ interface Messages {
   readonly processing: readonly [title: string, message: string]
   readonly beingChecked: readonly [title: string, message: string]
   readonly notConfirmed: readonly [title: string, message: string]
+  /** Inside a merchant's page (embedded checkout), once the payment has ended. */
+  readonly paidInFrame: readonly [title: string, message: string]
+  readonly endedInFrame: readonly [title: string, message: string]
 }
 
 const en: Messages = {
@@ -43,6 +48,7 @@ const en: Messages = {
   payWith: (gateway) => `Pay with ${gateway}`,
   chooseAnother: "Choose another payment method",
   returnToMerchant: "Return to the merchant",
+  declined: (gateway) => `${gateway} declined the payment and nothing was charged. Try again or choose another payment method.`,
   lessThanAMinute: "in less than a minute",
   minutes: (count) => (count === 1 ? "in 1 minute" : `in ${count} minutes`),
   expires: (relative, time) => `This payment link expires ${relative}, at ${time}.`,
@@ -58,7 +64,9 @@ const en: Messages = {
   methodUnavailable: ["Payment method unavailable", "This payment method is unavailable right now. Choose another."],
   processing: ["Payment processing", "The payment is being processed. You may close this page."],
   beingChecked: ["Payment being checked", "The payment needs a check before it completes. The merchant will be told the outcome."],
-  notConfirmed: ["Payment not confirmed", "The payment response could not be verified."]
+  notConfirmed: ["Payment not confirmed", "The payment response could not be verified."],
+  paidInFrame: ["Payment complete", "Thank you. The merchant's page takes it from here."],
+  endedInFrame: ["Payment not completed", "No money was taken. The merchant's page takes it from here."]
 }
 
 const fr: Messages = {
@@ -70,6 +78,7 @@ const fr: Messages = {
   payWith: (gateway) => `Payer avec ${gateway}`,
   chooseAnother: "Choisir un autre moyen de paiement",
   returnToMerchant: "Revenir chez le marchand",
+  declined: (gateway) => `${gateway} a refusé le paiement et rien n'a été débité. Réessayez ou choisissez un autre moyen de paiement.`,
   lessThanAMinute: "dans moins d'une minute",
   minutes: (count) => (count === 1 ? "dans 1 minute" : `dans ${count} minutes`),
   expires: (relative, time) => `Ce lien de paiement expire ${relative}, ${time}.`,
@@ -85,7 +94,9 @@ const fr: Messages = {
   methodUnavailable: ["Moyen de paiement indisponible", "Ce moyen de paiement est indisponible pour le moment. Choisissez-en un autre."],
   processing: ["Paiement en cours", "Le paiement est en cours de traitement. Vous pouvez fermer cette page."],
   beingChecked: ["Paiement en vérification", "Le paiement doit être vérifié avant d'aboutir. Le marchand sera informé du résultat."],
-  notConfirmed: ["Paiement non confirmé", "La réponse du paiement n'a pas pu être vérifiée."]
+  notConfirmed: ["Paiement non confirmé", "La réponse du paiement n'a pas pu être vérifiée."],
+  paidInFrame: ["Paiement effectué", "Merci. La page du marchand prend le relais."],
+  endedInFrame: ["Paiement non effectué", "Aucun montant n'a été prélevé. La page du marchand prend le relais."]
 }
 
 const ar: Messages = {
@@ -97,6 +108,7 @@ const ar: Messages = {
   payWith: (gateway) => `الدفع باستخدام ${gateway}`,
   chooseAnother: "اختر طريقة دفع أخرى",
   returnToMerchant: "العودة إلى التاجر",
+  declined: (gateway) => `رفض ${gateway} الدفعة ولم يُخصم أي مبلغ. حاول مرة أخرى أو اختر طريقة دفع أخرى.`,
   lessThanAMinute: "خلال أقل من دقيقة",
   minutes: (count) => (count === 1 ? "خلال دقيقة واحدة" : `خلال ${count} دقيقة`),
   expires: (relative, time) => `تنتهي صلاحية رابط الدفع هذا ${relative}، ${time}.`,
@@ -112,7 +124,9 @@ const ar: Messages = {
   methodUnavailable: ["طريقة الدفع غير متاحة", "طريقة الدفع هذه غير متاحة حاليًا. اختر طريقة أخرى."],
   processing: ["جارٍ معالجة الدفع", "تتم معالجة الدفعة. يمكنك إغلاق هذه الصفحة."],
   beingChecked: ["الدفعة قيد التحقق", "تحتاج الدفعة إلى تحقق قبل اكتمالها. سيُبلَّغ التاجر بالنتيجة."],
-  notConfirmed: ["لم يتم تأكيد الدفع", "تعذر التحقق من رد الدفع."]
+  notConfirmed: ["لم يتم تأكيد الدفع", "تعذر التحقق من رد الدفع."],
+  paidInFrame: ["تم الدفع", "شكرًا لك. تتولى صفحة التاجر المتابعة من هنا."],
+  endedInFrame: ["لم يكتمل الدفع", "لم يُقتطع أي مبلغ. تتولى صفحة التاجر المتابعة من هنا."]
 }
 
 const catalogs: Readonly<Record<Locale, Messages>> = { en, fr, ar }

@@ -1,5 +1,6 @@
 import type { Gateway } from "../../../core/gateways/gateway.js"
 import type { Payment } from "../../../core/payments/payment.js"
+import { CHECKOUT_ENDED_ID } from "./embed-script.js"
 import { type Instant, toSeconds } from "../../../core/shared/instant.js"
 import { formatAmount } from "./amount-format.js"
 import { escapeHtml } from "../pages/house-style.js"
@@ -20,6 +21,8 @@ export interface CheckoutView {
   readonly payAction: string
   readonly cancelAction: string
   readonly locale: Locale
+  /** The gateway that declined the customer's last try, said above the choice so they know why they are back. */
+  readonly declinedBy?: string | undefined
 }
 
 const sandboxBanner = (payment: Payment, t: Messages) =>
@@ -68,8 +71,9 @@ export const checkoutPage = (view: CheckoutView): string => {
 <button type="submit" class="method" data-testid="gateway-${escapeHtml(gateway.code)}">${escapeHtml(gateway.name)}</button>
 </form></li>`).join("")
     }</ul>`
+  const declined = view.declinedBy === undefined ? "" : `<div class="problem" role="alert" data-testid="declined">${escapeHtml(t.declined(view.declinedBy))}</div>`
   return page(view.locale, t.pay(view.merchantName), `${sandboxBanner(view.payment, t)}<div class="card">${heading(view, t)}
-<h1>${escapeHtml(t.chooseHowToPay)}</h1>${methods}
+<h1>${escapeHtml(t.chooseHowToPay)}</h1>${declined}${methods}
 <form method="post" action="${escapeHtml(view.cancelAction)}"><button type="submit" class="link" data-testid="cancel-checkout">${escapeHtml(t.cancelAndReturn(view.merchantName))}</button></form>
 </div>`)
 }
@@ -104,4 +108,27 @@ export const messagePage = (locale: Locale, key: MessageKey, link?: MessageLink)
   return page(locale, title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${
     link === undefined ? "" : `<p><a class="button" href="${escapeHtml(link.href)}">${escapeHtml(t[link.label])}</a></p>`
   }</div>`)
+}
+
+/**
+ * The end of a checkout inside a merchant's page (an embed flow): instead of sending the frame on to
+ * the merchant's return address, it says how the payment ended and the kit's script tells the parent
+ * page (`{ type: "merchant-payments.checkout", status, trx_id }`), posted to the merchant's listed
+ * origins only. Without the script, the link still takes the customer on, in the whole window.
+ */
+export const framedEndPage = (input: {
+  readonly locale: Locale
+  readonly payment: Payment
+  readonly returnHref: string | undefined
+  readonly framers: ReadonlyArray<string>
+  readonly scriptSrc: string
+}): string => {
+  const t = messagesFor(input.locale)
+  const [title, message] = input.payment.status === "success" ? t.paidInFrame : t.endedInFrame
+  const link = input.returnHref === undefined
+    ? ""
+    : `<p><a class="button" href="${escapeHtml(input.returnHref)}" target="_top" data-testid="return-to-merchant">${escapeHtml(t.returnToMerchant)}</a></p>`
+  return page(input.locale, title, `<div class="card" id="${CHECKOUT_ENDED_ID}" data-testid="checkout-ended" data-status="${input.payment.status}" data-trx-id="${
+    escapeHtml(input.payment.trxId)}" data-parent-origins="${escapeHtml(input.framers.join(" "))}"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link}</div>`,
+    `\n<script src="${escapeHtml(input.scriptSrc)}" defer></script>`)
 }

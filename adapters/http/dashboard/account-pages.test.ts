@@ -93,6 +93,40 @@ describe("API Config", () => {
   })
 })
 
+describe("API Config: the sites that may frame checkout", () => {
+  it("an owner saves https origins (normalised, audited); a refused list is said and kept to correct; viewers and forged forms change nothing", async () => {
+    const page = await kit.page("/dashboard/api-config?environment=sandbox", owner())
+    expect(page.text).toContain('action="/dashboard/api-config/frame-ancestors"')
+    const token = formTokenOf(page.text)
+    const saved = await kit.post("/dashboard/api-config/frame-ancestors", {
+      csrf_token: token, environment: "sandbox", checkout_frame_ancestors: "https://Shop.Example/\r\n\r\nhttps://staging.shop.example:8443"
+    }, owner())
+    expect([saved.status, saved.location]).toEqual([303, "/dashboard/api-config?environment=sandbox&done=frames"])
+    expect((await kit.payments.admin.checkoutFrames.get(shop.id)).checkout_frame_ancestors).toEqual(["https://shop.example", "https://staging.shop.example:8443"])
+    expect(textOf((await kit.page("/dashboard/api-config?environment=sandbox&done=frames", owner())).text)).toContain("may now be framed by exactly these sites")
+
+    const refused = await kit.post("/dashboard/api-config/frame-ancestors", {
+      csrf_token: token, environment: "sandbox", checkout_frame_ancestors: "http://shop.example\nhttps://*.shop.example"
+    }, owner())
+    expect(refused.status).toBe(422)
+    expect(textOf(refused.text)).toContain("The origin http://shop.example is refused: only https origins may frame checkout.")
+    expect(refused.text).toContain("http://shop.example\nhttps://*.shop.example</textarea>")
+    expect((await kit.payments.admin.checkoutFrames.get(shop.id)).checkout_frame_ancestors).toEqual(["https://shop.example", "https://staging.shop.example:8443"])
+
+    const viewer = { merchant: shop.id, role: "viewer" as const }
+    expect((await kit.page("/dashboard/api-config?environment=sandbox", viewer)).text).toContain("<li>https://shop.example</li>")
+    expect((await kit.post("/dashboard/api-config/frame-ancestors", { csrf_token: token, environment: "sandbox", checkout_frame_ancestors: "" }, viewer)).status).toBe(403)
+    expect((await kit.post("/dashboard/api-config/frame-ancestors", { csrf_token: "forged", environment: "sandbox", checkout_frame_ancestors: "" }, owner())).status).toBe(403)
+    expect((await kit.payments.admin.checkoutFrames.get(shop.id)).checkout_frame_ancestors).toHaveLength(2)
+
+    const audit = (await kit.payments.admin.audit.list({ merchant_id: shop.id })).data.filter((entry) => entry.operation === "replaceCheckoutFrameAncestors")
+    expect(audit.map((entry) => [entry.actor_type, entry.status, entry.fields])).toEqual([
+      ["merchant_user", 422, ["checkout_frame_ancestors"]],
+      ["merchant_user", 303, ["checkout_frame_ancestors"]]
+    ])
+  })
+})
+
 describe("rolling credentials", () => {
   it("with an overlap: the new set works at once, the old until the overlap ends, which an owner can end now", async () => {
     const page = await kit.page("/dashboard/developers?environment=sandbox", owner())

@@ -20,7 +20,6 @@ h2{font-size:1.1rem;margin:0 0 .75rem}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
 .figure{font-size:1.3rem;font-weight:700;overflow-wrap:normal}
 .notice{background:#e7f6ec;color:#14532d;border:1px solid #9ad3ae;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
-.problem{background:#fdecec;color:#7f1d1d;border:1px solid #f3a5a5;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
 .secret{display:block;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f7;border-radius:8px;padding:.5rem;overflow-wrap:anywhere}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:start;padding:.5rem;border-bottom:1px solid #e3e6eb;vertical-align:top}

@@ -15,6 +15,13 @@ const token: Parameter = {
 const gatewayInReturn: Parameter = { ...gatewayIdInPath, name: "gateway_id", description: "The gateway record the customer paid with." }
 
 const SETTLED = { status: 303, description: "The payment is settled: back to the merchant's success or cancel redirect, with trx_id and ref_trx in its query." }
+/** Inside a frame of an origin the merchant listed, the settled payment ends on the kit's page instead, which tells the parent. */
+const SETTLED_IN_FRAME = {
+  status: 200,
+  description: "Settled, inside a frame (`Sec-Fetch-Dest: iframe`) of a merchant that lists `checkout_frame_ancestors`: the last page, whose script " +
+    "posts `{ type: \"merchant-payments.checkout\", status, trx_id }` to the parent (to the listed origins only).",
+  contentType: HTML
+}
 const EXPIRED = { status: 410, description: "The link expired or its invoice was cancelled.", contentType: HTML }
 const UNKNOWN = { status: 404, description: "No such payment link.", contentType: HTML }
 const UNAVAILABLE = { status: 403, description: "The merchant cannot accept payments now.", contentType: HTML }
@@ -28,10 +35,28 @@ export const pageOperations: ReadonlyArray<Operation> = [
     path: "/checkout/{token}",
     operationId: "showCheckout",
     summary: "The hosted checkout page",
-    description: "The amount, the link's expiry and the eligible gateways, as plain HTML (no JavaScript needed).",
+    description: "The amount, the link's expiry and the eligible gateways, as plain HTML (no JavaScript needed); after a gateway declined, why. " +
+      "Framed only by the origins the merchant lists (`frame-ancestors`), else by nobody.",
     parameters: [token],
-    success: { status: 200, description: "The checkout page.", contentType: HTML },
+    success: { status: 200, description: "The checkout page (or a settled payment's last page inside a listed frame).", contentType: HTML },
     others: [SETTLED, UNKNOWN, EXPIRED, UNAVAILABLE]
+  }),
+  ...(["pay", "cancel"] as const).map((step) =>
+    checkout({
+      method: "get",
+      path: `/checkout/{token}/${step}`,
+      operationId: step === "pay" ? "reopenCheckoutPay" : "reopenCheckoutCancel",
+      summary: `The ${step} step opened as a page (a reload, the back button)`,
+      description: "Back to the session's own page, which says where the payment stands; a GET never pays or cancels.",
+      parameters: [token],
+      success: { status: 303, description: "To `/checkout/{token}`." }
+    })),
+  checkout({
+    method: "get",
+    path: "/checkout/assets/embed.js",
+    operationId: "checkoutScript",
+    summary: "The checkout's one script: tells a framing page how the payment ended",
+    success: { status: 200, description: "JavaScript; 304 when the ETag matches.", contentType: "text/javascript" }
   }),
   checkout({
     method: "post",
@@ -57,7 +82,7 @@ export const pageOperations: ReadonlyArray<Operation> = [
     summary: "Cancel the payment",
     parameters: [token],
     success: SETTLED,
-    others: [UNKNOWN, EXPIRED, UNAVAILABLE]
+    others: [SETTLED_IN_FRAME, UNKNOWN, EXPIRED, UNAVAILABLE]
   }),
   ...(["get", "post"] as const).map((method) =>
     checkout({
@@ -69,6 +94,8 @@ export const pageOperations: ReadonlyArray<Operation> = [
       parameters: [token, gatewayInReturn],
       success: SETTLED,
       others: [
+        SETTLED_IN_FRAME,
+        { status: 303, description: "The gateway declined this try: back to `/checkout/{token}`, which says so; the payment stays open for another." },
         { status: 202, description: "The payment is still being processed, or needs a check.", contentType: HTML },
         { status: 400, description: "The gateway's response could not be verified.", contentType: HTML },
         UNKNOWN,

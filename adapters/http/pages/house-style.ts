@@ -15,6 +15,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;bac
 main{max-width:28rem;margin:0 auto;padding:1.25rem}
 .card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
 .banner{background:#fff4cc;color:#5c4400;border:1px solid #f0d37a;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem;font-weight:600}
+.problem{background:#fdecec;color:#7f1d1d;border:1px solid #f3a5a5;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
 .merchant{color:#5b6475;margin:0}
 .amount{font-size:clamp(1.4rem,7vw,2rem);font-weight:700;margin:.25rem 0 .5rem;overflow-wrap:normal}
 .muted{color:#5b6475}

@@ -1,4 +1,5 @@
 import { adminAuditEndpoints } from "./admin-audit-routes.js"
+import { adminCheckoutFrameEndpoints } from "./admin-checkout-frame-routes.js"
 import { adminClockEndpoints } from "./admin-clock-routes.js"
 import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
@@ -15,6 +16,7 @@ import { adminWebhookEndpoints } from "./admin-webhook-routes.js"
  */
 export const adminApi = [
   ...adminMerchantEndpoints,
+  ...adminCheckoutFrameEndpoints,
   ...adminMerchantUserEndpoints,
   ...adminWalletEndpoints,
   ...adminGatewayEndpoints,

@@ -1,4 +1,5 @@
 import * as Effect from "effect/Effect"
+import { checkoutFrameAncestors, replaceCheckoutFrameAncestors } from "../../../core/merchants/checkout-frames.js"
 import { checkoutSettings, updateCheckoutSettings } from "../../../core/merchants/checkout-settings.js"
 import { apiConfigPage } from "../dashboard/api-config-page.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
@@ -9,14 +10,23 @@ import { problemText } from "../dashboard/page-problems.js"
 import { dashboardPage, HTML_PAGE } from "../dashboard/dashboard-page.js"
 import { WHOLE_ID } from "../request/path-params.js"
 
-const page = (frame: PageFrame, status: number, messages: { readonly notice?: string; readonly problem?: string }) =>
-  Effect.map(checkoutSettings(scopeOf(frame)), (settings) =>
-    htmlAnswer(status, apiConfigPage({ frame, settings, notice: messages.notice, problem: messages.problem })))
+const page = (frame: PageFrame, status: number, messages: { readonly notice?: string; readonly problem?: string; readonly framesSent?: string }) =>
+  Effect.gen(function*() {
+    const settings = yield* checkoutSettings(scopeOf(frame))
+    const frameAncestors = yield* checkoutFrameAncestors(frame.visitor.merchant.id)
+    return htmlAnswer(status, apiConfigPage({
+      frame, settings, frameAncestors, frameAncestorsSent: messages.framesSent, notice: messages.notice, problem: messages.problem
+    }))
+  })
 
 const show = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
-  const saved = (yield* requestQuery).get("done") === "saved"
-  return yield* page(frame, 200, saved ? { notice: "Saved. The next checkout page offers exactly this." } : {})
+  const done = (yield* requestQuery).get("done")
+  return yield* page(frame, 200, done === "saved"
+    ? { notice: "Saved. The next checkout page offers exactly this." }
+    : done === "frames"
+    ? { notice: "Saved. Checkout pages may now be framed by exactly these sites." }
+    : {})
 }))
 
 
@@ -56,6 +66,23 @@ const save = answerWith(Effect.gen(function*() {
   return seeOther(linkTo(frame, "/api-config", { done: "saved" }))
 }))
 
+/** Replaces the sites that may frame checkout (one origin a line), by the operator's own rule (checkout-frames.ts). */
+const saveFrames = answerWith(Effect.gen(function*() {
+  const { form, frame } = yield* postedForm
+  yield* requireOwner(frame)
+  const sent = form.get("checkout_frame_ancestors") ?? ""
+  const outcome = yield* replaceCheckoutFrameAncestors(frame.visitor.merchant.id, sent.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "")).pipe(
+    Effect.map(() => undefined),
+    Effect.catchIf((error) => error._tag === "ValidationFailed", (error) => Effect.succeed(problemText(error)))
+  )
+  yield* recordDashboardAction(frame, {
+    operation: "replaceCheckoutFrameAncestors", route: "/dashboard/api-config/frame-ancestors", pathParams: {}, status: outcome === undefined ? 303 : 422,
+    fields: ["checkout_frame_ancestors"]
+  })
+  if (outcome !== undefined) return yield* page(frame, 422, { problem: outcome, framesSent: sent })
+  return seeOther(linkTo(frame, "/api-config", { done: "frames" }))
+}))
+
 export const dashboardApiConfigPages = [
   dashboardPage({
     method: "get", path: "/dashboard/api-config", operationId: "dashboardApiConfig", signedIn: true,
@@ -70,5 +97,13 @@ export const dashboardApiConfigPages = [
     success: { status: 303, description: "Saved: back to the page." },
     others: [{ status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }, { status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
     handler: save
+  }),
+  dashboardPage({
+    method: "post", path: "/dashboard/api-config/frame-ancestors", operationId: "dashboardSaveCheckoutFrameAncestors", signedIn: true,
+    summary: "Save the sites that may frame hosted checkout (owners)",
+    description: "Form fields `checkout_frame_ancestors` (https origins, one a line), `csrf_token`, `environment`. The next checkout page sends exactly these in CSP frame-ancestors.",
+    success: { status: 303, description: "Saved: back to the API Config page." },
+    others: [{ status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }, { status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
+    handler: saveFrames
   })
 ] as const

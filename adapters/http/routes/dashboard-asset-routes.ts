@@ -1,24 +1,8 @@
-import { createHash } from "node:crypto"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Effect from "effect/Effect"
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLESHEET } from "../dashboard/dashboard-style.js"
 import { dashboardPage } from "../dashboard/dashboard-page.js"
+import { staticAsset as asset } from "../response/static-asset.js"
 
-// The dashboard's stylesheet and enhancement script, served by the kit itself: its Content-Security-
-// Policy allows no inline style or script and nothing from elsewhere. Revalidated by ETag, so a new
-// release's look shows at once and an unchanged one costs a 304.
-
-const asset = (text: string, contentType: string) => {
-  const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 22)}"`
-  return Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-    request.headers["if-none-match"] === etag
-      ? HttpServerResponse.empty({ status: 304, headers: { etag } })
-      : HttpServerResponse.text(text, {
-        contentType,
-        headers: { etag, "cache-control": "no-cache", "x-content-type-options": "nosniff" }
-      }))
-}
+// The dashboard's stylesheet and enhancement script, served by the kit itself (response/static-asset.ts).
 
 export const dashboardAssetPages = [
   dashboardPage({

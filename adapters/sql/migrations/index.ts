@@ -14,6 +14,7 @@ import merchantLists from "./0009_merchant_lists.js"
 import merchantUsers from "./0010_merchant_users.js"
 import dashboardFigures from "./0011_dashboard_figures.js"
 import ipnCompatibility from "./0012_ipn_compatibility.js"
+import checkoutFramesAndDeclines from "./0013_checkout_frames_and_declines.js"
 import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -30,6 +31,7 @@ export const migrations = {
   "0010_merchant_users": merchantUsers,
   "0011_dashboard_figures": dashboardFigures,
   "0012_ipn_compatibility": ipnCompatibility,
+  "0013_checkout_frames_and_declines": checkoutFramesAndDeclines,
   "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes
 }
 

@@ -4,6 +4,7 @@ import { Effect, type Layer, Schema, SchemaAST } from "effect"
 import { expect } from "vitest"
 import { AuditRow } from "../audit-log.js"
 import { AttemptColumns } from "../checkout-attempt-repository.js"
+import { FrameAncestorRow } from "../checkout-frame-repository.js"
 import { CredentialRow, RetiredCredentialRow } from "../credential-repository.js"
 import { GatewayRefundRow } from "../gateway-refund-repository.js"
 import { GatewayRow } from "../gateway-repository.js"
@@ -39,6 +40,7 @@ const TABLES: ReadonlyArray<Table> = [
   { table: "gateways", row: GatewayRow },
   { table: "payments", row: PaymentRow },
   { table: "checkout_attempts", row: Schema.Struct(AttemptColumns) },
+  { table: "checkout_frame_ancestors", row: FrameAncestorRow },
   // A surrogate key: flags are read by payment, newest first.
   { table: "payment_flags", row: FlagRow, unread: ["id"] },
   { table: "refunds", row: RefundRow },
