@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)("hosted checkout in three languages (Chromium, axe
     for (const [state, key] of [["paid", "finished"], ["cancelled", "invoiceCancelled"]] as const) {
       for (const locale of LOCALES) for (const width of WIDTHS) {
         await check(state, locale, width, (page) =>
-          page.setContent(messagePage(locale, key, key === "invoiceCancelled" ? { href: "https://shop.example/cancel", label: "returnToMerchant" } : undefined)))
+          page.setContent(messagePage(locale, key, key === "invoiceCancelled" ? { href: "https://shop.example/cancel", label: "returnToMerchant" } : undefined).markup))
       }
     }
   }, 120_000)

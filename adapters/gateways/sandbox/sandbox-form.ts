@@ -1,9 +1,5 @@
+import { html, joinHtml } from "../../http/pages/html.js"
 import type { SandboxOutcome } from "./sandbox-signature.js"
-
-const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
-
-/** Safe in text and in quoted attribute values alike, so one function covers every interpolation. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (character) => ENTITIES[character]!)
 
 // `primary` and `secondary` are the kit page's button classes: Pay is the action, the others are outlined.
 const BUTTONS: ReadonlyArray<{ readonly outcome: SandboxOutcome; readonly label: string; readonly testId: string; readonly kind: string }> = [
@@ -23,14 +19,20 @@ export interface SandboxFormInput {
 }
 
 const outcomeForm = (input: SandboxFormInput, button: (typeof BUTTONS)[number]) =>
-  [
-    `<form method="post" action="${escapeHtml(input.returnUrl)}" class="sandbox-outcome">`,
-    `<input type="hidden" name="trx_id" value="${escapeHtml(input.trxId)}">`,
-    `<input type="hidden" name="outcome" value="${button.outcome}">`,
-    `<input type="hidden" name="signature" value="${escapeHtml(input.signatureFor(button.outcome))}">`,
-    `<button type="submit" class="${button.kind} sandbox-${button.testId}" data-testid="${button.testId}">${button.label}</button>`,
-    `</form>`
-  ].join("\n")
+  joinHtml([
+    html`<form method="post" action="${input.returnUrl}" class="sandbox-outcome">`,
+    html`<input type="hidden" name="trx_id" value="${input.trxId}">`,
+    html`<input type="hidden" name="outcome" value="${button.outcome}">`,
+    html`<input type="hidden" name="signature" value="${input.signatureFor(button.outcome)}">`,
+    html`<button type="submit" class="${button.kind} sandbox-${button.testId}" data-testid="${button.testId}">${button.label}</button>`,
+    html`</form>`
+  ], "\n")
+
+/** The id may break after its environment prefix only (`SANDBOX_<wbr>...`): a phone fits the rest. */
+const breakableTrx = (trxId: string) => {
+  const at = trxId.indexOf("_")
+  return at < 0 ? html`${trxId}` : html`${trxId.slice(0, at)}_<wbr>${trxId.slice(at + 1)}`
+}
 
 /**
  * The simulator's page fragment: one small form per outcome, each carrying its own signature, so
@@ -38,15 +40,14 @@ const outcomeForm = (input: SandboxFormInput, button: (typeof BUTTONS)[number]) 
  * script: the kit's page styles it, and it works with any browser, keyboard or screen reader.
  */
 export const renderSandboxForm = (input: SandboxFormInput): string =>
-  [
-    `<section class="sandbox-checkout" aria-label="Sandbox payment simulator">`,
-    input.label === undefined ? "" : `<h2 class="sandbox-label">${escapeHtml(input.label)}</h2>`,
-    `<p class="sandbox-note">Sandbox simulator: no money moves. Choose how the payment of ` +
-    `<strong>${escapeHtml(input.displayAmount)} ${escapeHtml(input.currency)}</strong> ends.</p>`,
+  joinHtml([
+    html`<section class="sandbox-checkout" aria-label="Sandbox payment simulator">`,
+    ...(input.label === undefined ? [] : [html`<h2 class="sandbox-label">${input.label}</h2>`]),
+    html`<p class="sandbox-note">Sandbox simulator: no money moves. Choose how the payment of <strong>${input.displayAmount} ${input.currency}</strong> ends.</p>`,
     // Monospace and small so it fits a phone; if it still cannot, it breaks after the prefix only.
-    `<p class="sandbox-trx">Transaction <code class="trx">${escapeHtml(input.trxId).replace("_", "_<wbr>")}</code></p>`,
-    `<div class="sandbox-outcomes">`,
+    html`<p class="sandbox-trx">Transaction <code class="trx">${breakableTrx(input.trxId)}</code></p>`,
+    html`<div class="sandbox-outcomes">`,
     ...BUTTONS.map((button) => outcomeForm(input, button)),
-    `</div>`,
-    `</section>`
-  ].filter((line) => line !== "").join("\n")
+    html`</div>`,
+    html`</section>`
+  ], "\n").markup

@@ -1,18 +1,19 @@
-import { escapeHtml, HOUSE_STYLE } from "../pages/house-style.js"
+import { HOUSE_STYLE } from "../pages/house-style.js"
+import { type Html, html, raw } from "../pages/html.js"
 import { directionOf, type Locale } from "./locale.js"
 
 /**
  * The page shell: readable on a phone, nothing loaded from elsewhere; in the customer's language and
  * its direction. No script, except the kit's own where `head` names it (an embedded checkout's end).
  */
-export const page = (locale: Locale, title: string, body: string, head = ""): string => `<!doctype html>
+export const page = (locale: Locale, title: string, body: Html, head: Html = html``): Html => html`<!doctype html>
 <html lang="${locale}" dir="${directionOf(locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${HOUSE_STYLE}</style>${head}
+<title>${title}</title>
+<style>${raw(HOUSE_STYLE)}</style>${head}
 </head>
 <body><main>${body}</main></body>
 </html>`

@@ -1,9 +1,10 @@
+import { type Html, html } from "../pages/html.js"
 import type { Locale } from "./locale.js"
 
 /**
  * Every sentence the checkout pages say, per language. Each catalog is typed by the English one, so a
  * sentence missing from (or added to only) one language does not compile. Values are plain text; the
- * pages escape them. `expiresAt` receives HTML pieces the page built and escaped itself.
+ * pages escape them. `expires` places a <time> element the page built, so it is written with the template.
  */
 interface Messages {
   readonly testMode: string
@@ -19,7 +20,7 @@ interface Messages {
   readonly lessThanAMinute: string
   readonly minutes: (count: number) => string
   /** `relative` is text; `time` is a <time> element. */
-  readonly expires: (relative: string, time: string) => string
+  readonly expires: (relative: string, time: Html) => Html
   /** How the expiry instant reads, UTC: hours and minutes, and the date written in the language. */
   readonly expiryInstant: (hourMinute: string, date: string) => string
   readonly notFound: readonly [title: string, message: string]
@@ -51,7 +52,7 @@ const en: Messages = {
   declined: (gateway) => `${gateway} declined the payment and nothing was charged. Try again or choose another payment method.`,
   lessThanAMinute: "in less than a minute",
   minutes: (count) => (count === 1 ? "in 1 minute" : `in ${count} minutes`),
-  expires: (relative, time) => `This payment link expires ${relative}, at ${time}.`,
+  expires: (relative, time) => html`This payment link expires ${relative}, at ${time}.`,
   expiryInstant: (hourMinute, date) => `${hourMinute} UTC on ${date}`,
   notFound: ["Payment link not found", "This payment link is not valid. Ask the merchant for a new one."],
   finished: ["Payment finished", "The merchant's return address is not valid. Contact the merchant about your order."],
@@ -81,7 +82,7 @@ const fr: Messages = {
   declined: (gateway) => `${gateway} a refusé le paiement et rien n'a été débité. Réessayez ou choisissez un autre moyen de paiement.`,
   lessThanAMinute: "dans moins d'une minute",
   minutes: (count) => (count === 1 ? "dans 1 minute" : `dans ${count} minutes`),
-  expires: (relative, time) => `Ce lien de paiement expire ${relative}, ${time}.`,
+  expires: (relative, time) => html`Ce lien de paiement expire ${relative}, ${time}.`,
   expiryInstant: (hourMinute, date) => `le ${date} à ${hourMinute} UTC`,
   notFound: ["Lien de paiement introuvable", "Ce lien de paiement n'est pas valide. Demandez-en un nouveau au marchand."],
   finished: ["Paiement terminé", "L'adresse de retour du marchand n'est pas valide. Contactez le marchand au sujet de votre commande."],
@@ -111,7 +112,7 @@ const ar: Messages = {
   declined: (gateway) => `رفض ${gateway} الدفعة ولم يُخصم أي مبلغ. حاول مرة أخرى أو اختر طريقة دفع أخرى.`,
   lessThanAMinute: "خلال أقل من دقيقة",
   minutes: (count) => (count === 1 ? "خلال دقيقة واحدة" : `خلال ${count} دقيقة`),
-  expires: (relative, time) => `تنتهي صلاحية رابط الدفع هذا ${relative}، ${time}.`,
+  expires: (relative, time) => html`تنتهي صلاحية رابط الدفع هذا ${relative}، ${time}.`,
   expiryInstant: (hourMinute, date) => `في ${date} الساعة ${hourMinute} UTC`,
   notFound: ["رابط الدفع غير موجود", "رابط الدفع هذا غير صالح. اطلب رابطًا جديدًا من التاجر."],
   finished: ["انتهت عملية الدفع", "عنوان العودة الخاص بالتاجر غير صالح. تواصل مع التاجر بشأن طلبك."],

@@ -3,7 +3,7 @@ import type { Payment } from "../../../core/payments/payment.js"
 import { CHECKOUT_ENDED_ID } from "./embed-script.js"
 import { type Instant, toSeconds } from "../../../core/shared/instant.js"
 import { formatAmount } from "./amount-format.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { type Html, html, raw } from "../pages/html.js"
 import { page } from "./html.js"
 import type { Locale } from "./locale.js"
 import { type Messages, messagesFor } from "./messages.js"
@@ -26,7 +26,7 @@ export interface CheckoutView {
 }
 
 const sandboxBanner = (payment: Payment, t: Messages) =>
-  payment.environment === "sandbox" ? `<div class="banner" role="status">${escapeHtml(t.testMode)}</div>` : ""
+  payment.environment === "sandbox" ? html`<div class="banner" role="status">${t.testMode}</div>` : ""
 
 const dateFormats = new Map<Locale, Intl.DateTimeFormat>()
 
@@ -44,50 +44,51 @@ const dateFormat = (locale: Locale) => {
 const minutesLeft = (seconds: number, t: Messages) => (seconds < 60 ? t.lessThanAMinute : t.minutes(Math.floor(seconds / 60)))
 
 /** "This payment link expires in 59 minutes, at 14:05 UTC on 3 May 2025." with a machine-readable time. */
-export const expiryNotice = (expiresAt: Instant, now: Instant, locale: Locale = "en"): string => {
+export const expiryNotice = (expiresAt: Instant, now: Instant, locale: Locale = "en"): Html => {
   const t = messagesFor(locale)
   const seconds = toSeconds(expiresAt)
   const date = new Date(seconds * 1000)
   const iso = date.toISOString().replace(".000Z", "Z")
-  const time = `<time datetime="${iso}">${escapeHtml(t.expiryInstant(iso.slice(11, 16), dateFormat(locale).format(date)))}</time>`
-  return `<p class="expiry" data-testid="expiry">${t.expires(escapeHtml(minutesLeft(seconds - toSeconds(now), t)), time)}</p>`
+  const time = html`<time datetime="${iso}">${t.expiryInstant(iso.slice(11, 16), dateFormat(locale).format(date))}</time>`
+  return html`<p class="expiry" data-testid="expiry">${t.expires(minutesLeft(seconds - toSeconds(now), t), time)}</p>`
 }
 
 // <bdi>: the number and its code keep their order inside a right-to-left page.
-const heading = (view: Pick<CheckoutView, "payment" | "merchantName" | "displayAmount" | "exponent" | "now" | "locale">, t: Messages) => `
-<p class="merchant">${escapeHtml(t.pay(view.merchantName))}</p>
-<div class="amount" data-testid="amount"><bdi>${escapeHtml(formatAmount(view.displayAmount, view.payment.currency, view.exponent, view.locale))}</bdi></div>
-${view.payment.description ? `<p data-testid="description">${escapeHtml(view.payment.description)}</p>` : ""}
+const heading = (view: Pick<CheckoutView, "payment" | "merchantName" | "displayAmount" | "exponent" | "now" | "locale">, t: Messages) => html`
+<p class="merchant">${t.pay(view.merchantName)}</p>
+<div class="amount" data-testid="amount"><bdi>${formatAmount(view.displayAmount, view.payment.currency, view.exponent, view.locale)}</bdi></div>
+${view.payment.description ? html`<p data-testid="description">${view.payment.description}</p>` : ""}
 ${expiryNotice(view.payment.expiresAt, view.now, view.locale)}`
 
 /** The choice of payment method, each a plain form with one button so the page works without JavaScript. */
-export const checkoutPage = (view: CheckoutView): string => {
+export const checkoutPage = (view: CheckoutView): Html => {
   const t = messagesFor(view.locale)
   const methods = view.gateways.length === 0
-    ? `<p class="muted">${escapeHtml(t.noMethod)}</p>`
-    : `<ul class="methods">${
-      view.gateways.map((gateway) => `<li><form method="post" action="${escapeHtml(view.payAction)}">
+    ? html`<p class="muted">${t.noMethod}</p>`
+    : html`<ul class="methods">${
+      view.gateways.map((gateway) => html`<li><form method="post" action="${view.payAction}">
 <input type="hidden" name="gateway_id" value="${gateway.id}">
-<button type="submit" class="method" data-testid="gateway-${escapeHtml(gateway.code)}">${escapeHtml(gateway.name)}</button>
-</form></li>`).join("")
+<button type="submit" class="method" data-testid="gateway-${gateway.code}">${gateway.name}</button>
+</form></li>`)
     }</ul>`
-  const declined = view.declinedBy === undefined ? "" : `<div class="problem" role="alert" data-testid="declined">${escapeHtml(t.declined(view.declinedBy))}</div>`
-  return page(view.locale, t.pay(view.merchantName), `${sandboxBanner(view.payment, t)}<div class="card">${heading(view, t)}
-<h1>${escapeHtml(t.chooseHowToPay)}</h1>${declined}${methods}
-<form method="post" action="${escapeHtml(view.cancelAction)}"><button type="submit" class="link" data-testid="cancel-checkout">${escapeHtml(t.cancelAndReturn(view.merchantName))}</button></form>
+  const declined = view.declinedBy === undefined ? "" : html`<div class="problem" role="alert" data-testid="declined">${t.declined(view.declinedBy)}</div>`
+  return page(view.locale, t.pay(view.merchantName), html`${sandboxBanner(view.payment, t)}<div class="card">${heading(view, t)}
+<h1>${t.chooseHowToPay}</h1>${declined}${methods}
+<form method="post" action="${view.cancelAction}"><button type="submit" class="link" data-testid="cancel-checkout">${t.cancelAndReturn(view.merchantName)}</button></form>
 </div>`)
 }
 
 /**
- * A gateway plugin's own form, inside the kit's page. The fragment is trusted plugin output; it may use
+ * A gateway plugin's own form, inside the kit's page. The fragment is trusted plugin output (the one
+ * `raw` of a value: a plugin is trusted code, as the kit's own is, and writes its form itself); it may use
  * the page's button classes (`primary`, `secondary`) and `trx` for identifiers. The way out is back to
  * the choice of methods (the plugin's form has its own cancel, if any).
  */
-export const gatewayPage = (view: Omit<CheckoutView, "gateways" | "payAction">, gateway: Gateway, fragment: string, backHref: string): string => {
+export const gatewayPage = (view: Omit<CheckoutView, "gateways" | "payAction">, gateway: Gateway, fragment: string, backHref: string): Html => {
   const t = messagesFor(view.locale)
-  return page(view.locale, t.pay(view.merchantName), `${sandboxBanner(view.payment, t)}<div class="card">${heading(view, t)}
-<h1>${escapeHtml(t.payWith(gateway.name))}</h1>${fragment}
-<a class="back" href="${escapeHtml(backHref)}" data-testid="choose-another">${escapeHtml(t.chooseAnother)}</a></div>`)
+  return page(view.locale, t.pay(view.merchantName), html`${sandboxBanner(view.payment, t)}<div class="card">${heading(view, t)}
+<h1>${t.payWith(gateway.name)}</h1>${raw(fragment)}
+<a class="back" href="${backHref}" data-testid="choose-another">${t.chooseAnother}</a></div>`)
 }
 
 /** The pages that explain where the customer stands, by what they say. */
@@ -102,11 +103,11 @@ export interface MessageLink {
 }
 
 /** A page that explains where the customer stands and offers the way back. */
-export const messagePage = (locale: Locale, key: MessageKey, link?: MessageLink): string => {
+export const messagePage = (locale: Locale, key: MessageKey, link?: MessageLink): Html => {
   const t = messagesFor(locale)
   const [title, message] = t[key]
-  return page(locale, title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${
-    link === undefined ? "" : `<p><a class="button" href="${escapeHtml(link.href)}">${escapeHtml(t[link.label])}</a></p>`
+  return page(locale, title, html`<div class="card"><h1>${title}</h1><p>${message}</p>${
+    link === undefined ? "" : html`<p><a class="button" href="${link.href}">${t[link.label]}</a></p>`
   }</div>`)
 }
 
@@ -122,13 +123,13 @@ export const framedEndPage = (input: {
   readonly returnHref: string | undefined
   readonly framers: ReadonlyArray<string>
   readonly scriptSrc: string
-}): string => {
+}): Html => {
   const t = messagesFor(input.locale)
   const [title, message] = input.payment.status === "success" ? t.paidInFrame : t.endedInFrame
   const link = input.returnHref === undefined
     ? ""
-    : `<p><a class="button" href="${escapeHtml(input.returnHref)}" target="_top" data-testid="return-to-merchant">${escapeHtml(t.returnToMerchant)}</a></p>`
-  return page(input.locale, title, `<div class="card" id="${CHECKOUT_ENDED_ID}" data-testid="checkout-ended" data-status="${input.payment.status}" data-trx-id="${
-    escapeHtml(input.payment.trxId)}" data-parent-origins="${escapeHtml(input.framers.join(" "))}"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link}</div>`,
-    `\n<script src="${escapeHtml(input.scriptSrc)}" defer></script>`)
+    : html`<p><a class="button" href="${input.returnHref}" target="_top" data-testid="return-to-merchant">${t.returnToMerchant}</a></p>`
+  return page(input.locale, title, html`<div class="card" id="${CHECKOUT_ENDED_ID}" data-testid="checkout-ended" data-status="${input.payment.status}" data-trx-id="${
+    input.payment.trxId}" data-parent-origins="${input.framers.join(" ")}"><h1>${title}</h1><p>${message}</p>${link}</div>`,
+    html`\n<script src="${input.scriptSrc}" defer></script>`)
 }

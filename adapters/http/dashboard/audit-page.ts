@@ -1,5 +1,5 @@
 import type { AuditEntry } from "../../../core/audit/audit-entry.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html } from "../pages/html.js"
 import { cursorPager } from "./page-parts.js"
 import { dashboardPage, type PageFrame } from "./layout.js"
 import { timeText } from "./page-text.js"
@@ -15,19 +15,19 @@ export interface AuditView {
 const what = (entry: AuditEntry) => {
   const { environment, ...ids } = entry.pathParams
   const target = Object.entries(ids).map(([name, value]) => `${name} ${value}`).join(", ")
-  return `${escapeHtml(entry.operation)}${target === "" ? "" : ` (${escapeHtml(target)})`}${environment === undefined ? "" : `, ${escapeHtml(environment)}`}`
+  return `${entry.operation}${target === "" ? "" : ` (${target})`}${environment === undefined ? "" : `, ${environment}`}`
 }
 
 const outcome = (status: number) => (status < 400 ? "done" : "refused")
 
 const row = (entry: AuditEntry) =>
-  `<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Who">${escapeHtml(entry.actorId)}</td><td data-label="What">${what(entry)}</td><td data-label="From">${escapeHtml(entry.sourceAddress)}</td><td data-label="Outcome">${outcome(entry.status)}</td></tr>`
+  html`<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Who">${entry.actorId}</td><td data-label="What">${what(entry)}</td><td data-label="From">${entry.sourceAddress}</td><td data-label="Outcome">${outcome(entry.status)}</td></tr>`
 
 /** The dashboard's own changes to this merchant's account, newest first: who, what, when, from where. */
 export const auditPage = (view: AuditView) => {
   const table = view.entries.length === 0
-    ? "<p>No change has been made from the dashboard yet.</p>"
-    : `<table class="cards"><caption class="muted">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">From</th><th scope="col">Outcome</th></tr></thead><tbody>${view.entries.map(row).join("")}</tbody></table>`
+    ? html`<p>No change has been made from the dashboard yet.</p>`
+    : html`<table class="cards"><caption class="muted">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">From</th><th scope="col">Outcome</th></tr></thead><tbody>${view.entries.map(row)}</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/audit", "Audit log", `<section class="card" aria-label="Dashboard changes">${table}${pager}</section>`)
+  return dashboardPage(view.frame, "/audit", "Audit log", html`<section class="card" aria-label="Dashboard changes">${table}${pager}</section>`)
 }

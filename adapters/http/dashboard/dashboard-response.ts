@@ -1,6 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import { wholeText } from "../response/whole-text.js"
+import type { Html } from "../pages/html.js"
+import { htmlResponse } from "../pages/html-response.js"
 import { locationOf } from "./dashboard-target.js"
 
 /**
@@ -17,8 +18,9 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 }
 
-export const htmlAnswer = (status: number, html: string, headers: Readonly<Record<string, string>> = {}) =>
-  wholeText(html, { status, contentType: "text/html; charset=utf-8", headers: { ...DASHBOARD_HEADERS, ...headers } })
+/** A page: only an Html value (the template's), so no page can be sent that skipped its escaping. */
+export const htmlAnswer = (status: number, page: Html, headers: Readonly<Record<string, string>> = {}) =>
+  htmlResponse(page, { status, headers: { ...DASHBOARD_HEADERS, ...headers } })
 
 /** After a form: 303 so a reload never posts twice. The Location is written by the URL rule (locationOf). */
 export const seeOther = (location: string, headers: Readonly<Record<string, string>> = {}) =>

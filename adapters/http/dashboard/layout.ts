@@ -1,6 +1,6 @@
 import { availability } from "../../../core/merchants/review.js"
 import type { Environment } from "../../../core/shared/environment.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html, type Html } from "../pages/html.js"
 import { FORM_TOKEN_FIELD } from "./form-token.js"
 import type { DashboardVisitor } from "./dashboard-visitor.js"
 
@@ -48,14 +48,14 @@ export const linkTo = (frame: Pick<PageFrame, "home" | "environment">, path: str
 
 /** The hidden inputs every dashboard form carries: its CSRF token and the environment it acts in. */
 export const formFields = (frame: PageFrame) =>
-  `<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${escapeHtml(frame.formToken)}"><input type="hidden" name="environment" value="${frame.environment}">`
+  html`<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${frame.formToken}"><input type="hidden" name="environment" value="${frame.environment}">`
 
-const document = (home: string, title: string, body: string) => `<!doctype html>
+const document = (home: string, title: string, body: Html) => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Merchant dashboard</title>
+<title>${title} · Merchant dashboard</title>
 <link rel="stylesheet" href="${home}/assets/dashboard.css">
 <script src="${home}/assets/dashboard.js" defer></script>
 </head>
@@ -63,47 +63,48 @@ const document = (home: string, title: string, body: string) => `<!doctype html>
 </html>`
 
 /** A page outside the signed-in frame: sign-in, set password, and what goes wrong before a session. */
-export const plainPage = (home: string, title: string, body: string) =>
-  document(home, title, `<main id="main"><h1>${escapeHtml(title)}</h1>${body}</main>`)
+export const plainPage = (home: string, title: string, body: Html) =>
+  document(home, title, html`<main id="main"><h1>${title}</h1>${body}</main>`)
 
 /** A short page saying what happened, with a way on. */
 export const messagePage = (home: string, title: string, text: string, link?: { readonly href: string; readonly label: string }) =>
-  plainPage(home, title, `<div class="card"><p>${escapeHtml(text)}</p>${link === undefined ? "" : `<p><a class="button" href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`}</div>`)
+  plainPage(home, title, html`<div class="card"><p>${text}</p>${link === undefined ? "" : html`<p><a class="button" href="${link.href}">${link.label}</a></p>`}</div>`)
 
 const environmentSwitch = (frame: PageFrame, section: string) => {
   if (frame.environments.length < 2) return ""
   const items = frame.environments.map((environment) => {
-    const current = environment === frame.environment ? ` aria-current="page"` : ""
+    const current = environment === frame.environment ? html` aria-current="page"` : ""
     const label = environment === "sandbox" ? "Sandbox" : "Production"
-    return `<li><a href="${escapeHtml(linkTo({ home: frame.home, environment }, section))}"${current}>${label}</a></li>`
+    return html`<li><a href="${linkTo({ home: frame.home, environment }, section)}"${current}>${label}</a></li>`
   })
-  return `<nav class="environments" aria-label="Environment"><ul>${items.join("")}</ul></nav>`
+  return html`<nav class="environments" aria-label="Environment"><ul>${items}</ul></nav>`
 }
 
 const navigation = (frame: PageFrame, current: SectionPath) => {
   const items = SECTIONS
     .filter((section) => !("owners" in section) || frame.visitor.role === "owner")
     .map((section) => {
-      const here = section.path === current ? ` aria-current="page"` : ""
-      return `<li><a href="${escapeHtml(linkTo(frame, section.path))}"${here}>${section.label}</a></li>`
+      const here = section.path === current ? html` aria-current="page"` : ""
+      return html`<li><a href="${linkTo(frame, section.path)}"${here}>${section.label}</a></li>`
     })
-  return `<nav class="sections" aria-label="Dashboard"><ul>${items.join("")}</ul></nav>`
+  return html`<nav class="sections" aria-label="Dashboard"><ul>${items}</ul></nav>`
 }
 
 const signOut = (frame: PageFrame) =>
   frame.visitor.signedInBy === "kit"
-    ? `<form class="inline" method="post" action="${frame.home}/logout">${formFields(frame)}<button type="submit" class="secondary">Sign out</button></form>`
+    ? html`<form class="inline" method="post" action="${frame.home}/logout">${formFields(frame)}<button type="submit" class="secondary">Sign out</button></form>`
     : ""
 
 /** A signed-in page: header with merchant and environment, navigation, sandbox banner, the page itself. */
-export const dashboardPage = (frame: PageFrame, section: SectionPath, title: string, body: string) => {
+export const dashboardPage = (frame: PageFrame, section: SectionPath, title: string, body: Html) => {
   const closed = closedAccount(frame)
-  const banner = (closed === undefined ? "" : `<div class="banner" role="status">${escapeHtml(closed)}</div>`) +
-    (frame.environment === "sandbox" ? `<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>` : "")
-  return document(frame.home, title, `<a class="skip" href="#content">Skip to content</a>
+  const banner = html`${closed === undefined ? "" : html`<div class="banner" role="status">${closed}</div>`}${
+    frame.environment === "sandbox" ? html`<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>` : ""
+  }`
+  return document(frame.home, title, html`<a class="skip" href="#content">Skip to content</a>
 <main class="dashboard" id="main">
-<header class="top"><span class="brand">${escapeHtml(frame.visitor.merchant.name)}</span><div class="who"><span class="muted">${escapeHtml(frame.visitor.name)} (${frame.visitor.role})</span>${signOut(frame)}</div></header>
+<header class="top"><span class="brand">${frame.visitor.merchant.name}</span><div class="who"><span class="muted">${frame.visitor.name} (${frame.visitor.role})</span>${signOut(frame)}</div></header>
 ${environmentSwitch(frame, section)}${navigation(frame, section)}${banner}
-<div id="content" tabindex="-1"><h1>${escapeHtml(title)}</h1>${body}</div>
+<div id="content" tabindex="-1"><h1>${title}</h1>${body}</div>
 </main>`)
 }

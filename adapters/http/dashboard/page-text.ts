@@ -5,7 +5,7 @@ import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
 import { formatAmount } from "../checkout/amount-format.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html, type Html } from "../pages/html.js"
 
 /** Writes an amount of a currency, exactly: the currency's own minor digits, grouped, then its code. */
 export type MoneyText = (amount: Amount, currency: string) => string
@@ -17,11 +17,11 @@ export const moneyText = Effect.map(CurrencyCatalog, (catalog): MoneyText => (am
 })
 
 /** A moment in UTC to the minute, machine-readable in its `datetime`: a page cannot know the reader's zone without script. */
-export const timeText = (instant: Instant): string => {
+export const timeText = (instant: Instant): Html => {
   const iso = toIsoString(instant)
-  return `<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`
+  return html`<time datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>`
 }
 
 /** A status as a small coloured label; the colour only repeats what the word says. */
-export const statusLabel = (status: string): string =>
-  `<span class="status ${escapeHtml(status.replace(/[^a-z_]/g, ""))}">${escapeHtml(status.replace(/_/g, " "))}</span>`
+export const statusLabel = (status: string): Html =>
+  html`<span class="status ${status.replace(/[^a-z_]/g, "")}">${status.replace(/_/g, " ")}</span>`

@@ -3,9 +3,9 @@ import { PaymentStatus } from "../../../core/payments/payment.js"
 import type { PaymentDelivery, PaymentHistory } from "../../../core/payments/payment-history.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { refundableAmount } from "../../../core/refunds/refund-math.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html, type Html } from "../pages/html.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
-import { cursorPager, filterField, noticeBox, problemBox } from "./page-parts.js"
+import { cursorPager, factRow, filterField, noticeBox, problemBox } from "./page-parts.js"
 import { type MoneyText, statusLabel, timeText } from "./page-text.js"
 
 export interface PaymentFilters {
@@ -30,32 +30,32 @@ export interface PaymentListView {
 }
 
 const statusSelect = (current: string) =>
-  `<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
-    PaymentStatus.literals.map((status) => `<option value="${status}"${status === current ? " selected" : ""}>${status}</option>`).join("")
+  html`<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
+    PaymentStatus.literals.map((status) => html`<option value="${status}"${status === current ? html` selected` : ""}>${status}</option>`)
   }</select></div>`
 
 const filterForm = (view: PaymentListView) =>
-  `<form class="card" method="get" action="${view.frame.home}/payments" aria-label="Filter payments">
+  html`<form class="card" method="get" action="${view.frame.home}/payments" aria-label="Filter payments">
 <input type="hidden" name="environment" value="${view.frame.environment}">
-<div class="filters">${statusSelect(view.filters.status)}${filterField("from", "From (UTC date)", view.filters.from, `type="date"`)}${
-    filterField("to", "To (UTC date)", view.filters.to, `type="date"`)
-  }${filterField("reference", "Reference", view.filters.reference, `maxlength="60"`)}${filterField("amount", "Amount", view.filters.amount, `inputmode="decimal" maxlength="40"`)}${
-    filterField("currency", "Currency", view.filters.currency, `maxlength="10"`)
+<div class="filters">${statusSelect(view.filters.status)}${filterField("from", "From (UTC date)", view.filters.from, html`type="date"`)}${
+    filterField("to", "To (UTC date)", view.filters.to, html`type="date"`)
+  }${filterField("reference", "Reference", view.filters.reference, html`maxlength="60"`)}${filterField("amount", "Amount", view.filters.amount, html`inputmode="decimal" maxlength="40"`)}${
+    filterField("currency", "Currency", view.filters.currency, html`maxlength="10"`)
   }</div>
-<div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${escapeHtml(linkTo(view.frame, "/payments"))}">Clear</a></div>
+<div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${linkTo(view.frame, "/payments")}">Clear</a></div>
 </form>`
 
 const paymentRow = (view: PaymentListView, payment: Payment) =>
-  `<tr><td data-label="Created">${timeText(payment.createdAt)}</td><td data-label="Transaction"><a href="${escapeHtml(linkTo(view.frame, `/payments/${encodeURIComponent(payment.trxId)}`))}"><code class="trx">${escapeHtml(payment.trxId)}</code></a></td><td data-label="Reference">${escapeHtml(payment.refTrx)}</td><td data-label="Amount" class="amount">${escapeHtml(view.money(payment.amount, payment.currency))}</td><td data-label="Status">${statusLabel(payment.status)}</td></tr>`
+  html`<tr><td data-label="Created">${timeText(payment.createdAt)}</td><td data-label="Transaction"><a href="${linkTo(view.frame, `/payments/${encodeURIComponent(payment.trxId)}`)}"><code class="trx">${payment.trxId}</code></a></td><td data-label="Reference">${payment.refTrx}</td><td data-label="Amount" class="amount">${view.money(payment.amount, payment.currency)}</td><td data-label="Status">${statusLabel(payment.status)}</td></tr>`
 
 export const paymentListPage = (view: PaymentListView) => {
   const rows = view.payments.length === 0
-    ? `<p>No payments match.</p>`
-    : `<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Transaction</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th></tr></thead><tbody>${
-      view.payments.map((payment) => paymentRow(view, payment)).join("")
+    ? html`<p>No payments match.</p>`
+    : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Transaction</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th></tr></thead><tbody>${
+      view.payments.map((payment) => paymentRow(view, payment))
     }</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/payments", "Payments", `${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
+  return dashboardPage(view.frame, "/payments", "Payments", html`${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
 }
 
 export interface PaymentDetailView {
@@ -72,61 +72,60 @@ export interface PaymentDetailView {
 
 const facts = (view: PaymentDetailView) => {
   const { payment } = view.history
-  const row = (label: string, value: string) => `<tr><th scope="row">${label}</th><td>${value}</td></tr>`
-  return `<section class="card" aria-labelledby="facts"><h2 id="facts">Payment</h2><table><tbody>${[
-    row("Transaction", `<code class="trx">${escapeHtml(payment.trxId)}</code>`),
-    row("Reference", escapeHtml(payment.refTrx)),
-    row("Status", statusLabel(payment.status) + (payment.failureReason === null ? "" : ` (${escapeHtml(payment.failureReason)})`)),
-    row("Amount", escapeHtml(view.money(payment.amount, payment.currency))),
-    row("Fee", payment.fee === null ? "–" : escapeHtml(view.money(payment.fee, payment.currency))),
-    row("Net", payment.net === null ? "–" : escapeHtml(view.money(payment.net, payment.currency))),
-    row("Refunded", escapeHtml(view.money(payment.refundedAmount, payment.currency))),
-    row("Description", escapeHtml(payment.description ?? "–")),
-    row("Customer", escapeHtml([payment.customerName, payment.customerEmail].filter((part) => part !== null).join(", ") || "–"))
-  ].join("")}</tbody></table></section>`
+  return html`<section class="card" aria-labelledby="facts"><h2 id="facts">Payment</h2><table><tbody>${[
+    factRow("Transaction", html`<code class="trx">${payment.trxId}</code>`),
+    factRow("Reference", payment.refTrx),
+    factRow("Status", html`${statusLabel(payment.status)}${payment.failureReason === null ? "" : ` (${payment.failureReason})`}`),
+    factRow("Amount", view.money(payment.amount, payment.currency)),
+    factRow("Fee", payment.fee === null ? "–" : view.money(payment.fee, payment.currency)),
+    factRow("Net", payment.net === null ? "–" : view.money(payment.net, payment.currency)),
+    factRow("Refunded", view.money(payment.refundedAmount, payment.currency)),
+    factRow("Description", payment.description ?? "–"),
+    factRow("Customer", [payment.customerName, payment.customerEmail].filter((part) => part !== null).join(", ") || "–")
+  ]}</tbody></table></section>`
 }
 
 const attemptText = (attempt: PaymentDelivery["attempts"][number]) =>
-  `${timeText(attempt.at)}: ${attempt.statusCode === null ? "no answer" : `HTTP ${attempt.statusCode}`}${attempt.error === null ? "" : ` (${escapeHtml(attempt.error)})`}, ${attempt.durationMs} ms`
+  html`${timeText(attempt.at)}: ${attempt.statusCode === null ? "no answer" : `HTTP ${attempt.statusCode}`}${attempt.error === null ? "" : ` (${attempt.error})`}, ${attempt.durationMs} ms`
 
 const deliveryItem = (view: PaymentDetailView, delivery: PaymentDelivery) => {
   const { event } = delivery
   const redeliver = view.frame.visitor.role === "owner"
-    ? `<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(view.frame)}<input type="hidden" name="return_to" value="${escapeHtml(`/payments/${view.history.payment.trxId}`)}"><button type="submit" class="secondary" aria-label="Redeliver ${escapeHtml(event.event)} event ${escapeHtml(event.id)}">Redeliver</button></form>`
+    ? html`<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(view.frame)}<input type="hidden" name="return_to" value="${`/payments/${view.history.payment.trxId}`}"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
     : ""
-  const attempts = delivery.attempts.length === 0 ? `<p class="muted">No attempt yet.</p>` : `<ul>${delivery.attempts.map((attempt) => `<li>${attemptText(attempt)}</li>`).join("")}</ul>`
-  return `<li class="delivery">${timeText(event.createdAt)}: webhook <strong>${escapeHtml(event.event)}</strong> to ${escapeHtml(event.url)}, ${statusLabel(event.status)}${
-    event.lastError === null ? "" : ` <span class="muted">${escapeHtml(event.lastError)}</span>`
+  const attempts = delivery.attempts.length === 0 ? html`<p class="muted">No attempt yet.</p>` : html`<ul>${delivery.attempts.map((attempt) => html`<li>${attemptText(attempt)}</li>`)}</ul>`
+  return html`<li class="delivery">${timeText(event.createdAt)}: webhook <strong>${event.event}</strong> to ${event.url}, ${statusLabel(event.status)}${
+    event.lastError === null ? "" : html` <span class="muted">${event.lastError}</span>`
   }${attempts}${redeliver}</li>`
 }
 
 const timeline = (view: PaymentDetailView) => {
   const { payment, choices, refunds, deliveries } = view.history
-  const items: Array<{ readonly at: bigint; readonly html: string }> = [
-    { at: payment.createdAt, html: `${timeText(payment.createdAt)}: created, ${escapeHtml(view.money(payment.amount, payment.currency))}` },
-    ...choices.map(({ attempt, gateway }) => ({ at: attempt.beganAt, html: `${timeText(attempt.beganAt)}: customer chose ${escapeHtml(gateway?.name ?? `gateway ${attempt.gatewayId}`)}` })),
+  const items: Array<{ readonly at: bigint; readonly html: Html }> = [
+    { at: payment.createdAt, html: html`${timeText(payment.createdAt)}: created, ${view.money(payment.amount, payment.currency)}` },
+    ...choices.map(({ attempt, gateway }) => ({ at: attempt.beganAt, html: html`${timeText(attempt.beganAt)}: customer chose ${gateway?.name ?? `gateway ${attempt.gatewayId}`}` })),
     ...(payment.completedAt === null ? [] : [{
       at: payment.completedAt,
-      html: `${timeText(payment.completedAt)}: ${payment.status === "success" ? "completed" : `failed (${escapeHtml(payment.failureReason ?? "failed")})`}`
+      html: html`${timeText(payment.completedAt)}: ${payment.status === "success" ? "completed" : `failed (${payment.failureReason ?? "failed"})`}`
     }]),
     ...refunds.map((refund) => ({
       at: refund.createdAt,
-      html: `${timeText(refund.createdAt)}: refunded ${escapeHtml(view.money(refund.amount, refund.currency))}${refund.reason === null ? "" : `: ${escapeHtml(refund.reason)}`}`
+      html: html`${timeText(refund.createdAt)}: refunded ${view.money(refund.amount, refund.currency)}${refund.reason === null ? "" : `: ${refund.reason}`}`
     })),
     ...deliveries.map((delivery) => ({ at: delivery.event.createdAt, html: deliveryItem(view, delivery) }))
   ]
   const ordered = [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
-  return `<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => `<li>${item.html}</li>`).join("")}</ol></section>`
+  return html`<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => html`<li>${item.html}</li>`)}</ol></section>`
 }
 
 const refundForm = (view: PaymentDetailView) => {
   const { payment } = view.history
   const left = refundableAmount(payment)
   if (view.frame.visitor.role !== "owner" || left === 0n) return ""
-  return `<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
+  return html`<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
 <form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund">${formFields(view.frame)}
-<input type="hidden" name="idempotency_key" value="${escapeHtml(view.refundKey)}">
-<label for="refund-amount">Amount (${escapeHtml(payment.currency)}), up to ${escapeHtml(view.money(left, payment.currency))}</label>
+<input type="hidden" name="idempotency_key" value="${view.refundKey}">
+<label for="refund-amount">Amount (${payment.currency}), up to ${view.money(left, payment.currency)}</label>
 <input id="refund-amount" name="amount" inputmode="decimal" required maxlength="40" value="${toCurrencyString(left, view.exponent)}">
 <label for="refund-reason">Reason (optional)</label><input id="refund-reason" name="reason" maxlength="255">
 <button type="submit" class="primary">Review refund</button>
@@ -135,7 +134,7 @@ const refundForm = (view: PaymentDetailView) => {
 
 export const paymentDetailPage = (view: PaymentDetailView) =>
   dashboardPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
-    `${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${escapeHtml(linkTo(view.frame, "/payments"))}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
+    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/payments")}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
 
 export interface RefundConfirmView {
   readonly frame: PageFrame
@@ -148,11 +147,11 @@ export interface RefundConfirmView {
 
 /** The refund asked for, said back once before money moves; the button carries the same key, so a double click refunds once. */
 export const refundConfirmPage = (view: RefundConfirmView) =>
-  dashboardPage(view.frame, "/payments", "Confirm the refund", `<section class="card">
-<p>Refund <strong>${escapeHtml(view.amountText)}</strong> of payment <code class="trx">${escapeHtml(view.payment.trxId)}</code> (${escapeHtml(view.payment.refTrx)})${
-    view.reason === "" ? "" : `, reason: ${escapeHtml(view.reason)}`
-  }? Money leaves the ${escapeHtml(view.payment.currency)} wallet at once.</p>
+  dashboardPage(view.frame, "/payments", "Confirm the refund", html`<section class="card">
+<p>Refund <strong>${view.amountText}</strong> of payment <code class="trx">${view.payment.trxId}</code> (${view.payment.refTrx})${
+    view.reason === "" ? "" : `, reason: ${view.reason}`
+  }? Money leaves the ${view.payment.currency} wallet at once.</p>
 <form method="post" action="${view.frame.home}/payments/${encodeURIComponent(view.payment.trxId)}/refund">${formFields(view.frame)}
-<input type="hidden" name="idempotency_key" value="${escapeHtml(view.idempotencyKey)}"><input type="hidden" name="amount" value="${escapeHtml(view.amount)}"><input type="hidden" name="reason" value="${escapeHtml(view.reason)}"><input type="hidden" name="confirm" value="yes">
-<div class="actions"><button type="submit" class="primary">Refund ${escapeHtml(view.amountText)}</button><a class="button" href="${escapeHtml(linkTo(view.frame, `/payments/${encodeURIComponent(view.payment.trxId)}`))}">Cancel</a></div>
+<input type="hidden" name="idempotency_key" value="${view.idempotencyKey}"><input type="hidden" name="amount" value="${view.amount}"><input type="hidden" name="reason" value="${view.reason}"><input type="hidden" name="confirm" value="yes">
+<div class="actions"><button type="submit" class="primary">Refund ${view.amountText}</button><a class="button" href="${linkTo(view.frame, `/payments/${encodeURIComponent(view.payment.trxId)}`)}">Cancel</a></div>
 </form></section>`)

@@ -1,6 +1,6 @@
 import type { Merchant } from "../../../core/merchants/merchant.js"
 import type { IpnJsonStyle, IpnSignatureFormat } from "../../../core/webhooks/ipn-compatibility.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html } from "../pages/html.js"
 import { formFields, type PageFrame } from "./layout.js"
 
 /**
@@ -23,20 +23,20 @@ export const JSON_STYLES: ReadonlyArray<{ readonly value: IpnJsonStyle; readonly
 export const WEBHOOK_COMPATIBILITY_PATH = "/developers/webhook-compatibility"
 
 const choices = <V extends string>(name: string, legend: string, options: ReadonlyArray<{ readonly value: V; readonly label: string }>, current: V) =>
-  `<fieldset><legend>${legend}</legend>${options.map((option) =>
-    `<label class="check"><input type="radio" name="${name}" value="${escapeHtml(option.value)}"${option.value === current ? " checked" : ""}>${escapeHtml(option.label)}</label>`).join("")}</fieldset>`
+  html`<fieldset><legend>${legend}</legend>${options.map((option) =>
+    html`<label class="check"><input type="radio" name="${name}" value="${option.value}"${option.value === current ? html` checked` : ""}>${option.label}</label>`)}</fieldset>`
 
 const labelOf = <V extends string>(options: ReadonlyArray<{ readonly value: V; readonly label: string }>, value: V) =>
   options.find((option) => option.value === value)?.label ?? value
 
 export const webhookCompatibilityCard = (frame: PageFrame, merchant: Merchant) => {
-  const intro = `<p>For receivers written for other platforms. Both environments' webhooks follow these settings; the defaults are the API's own bytes, so change them only for a receiver that needs it. The signature always covers the exact bytes sent.</p>`
+  const intro = html`<p>For receivers written for other platforms. Both environments' webhooks follow these settings; the defaults are the API's own bytes, so change them only for a receiver that needs it. The signature always covers the exact bytes sent.</p>`
   const body = frame.visitor.role === "owner"
-    ? `<form method="post" action="${frame.home}${WEBHOOK_COMPATIBILITY_PATH}">${formFields(frame)}
+    ? html`<form method="post" action="${frame.home}${WEBHOOK_COMPATIBILITY_PATH}">${formFields(frame)}
 ${choices("ipn_signature_format", "X-Signature", SIGNATURE_FORMATS, merchant.ipnSignatureFormat)}
 ${choices("ipn_json_style", "Body", JSON_STYLES, merchant.ipnJsonStyle)}
 <button type="submit" class="primary">Save webhook compatibility</button></form>`
-    : `<table><tbody><tr><th scope="row">X-Signature</th><td>${escapeHtml(labelOf(SIGNATURE_FORMATS, merchant.ipnSignatureFormat))}</td></tr>
-<tr><th scope="row">Body</th><td>${escapeHtml(labelOf(JSON_STYLES, merchant.ipnJsonStyle))}</td></tr></tbody></table>`
-  return `<section class="card" aria-labelledby="compatibility"><h2 id="compatibility">Webhook compatibility</h2>${intro}${body}</section>`
+    : html`<table><tbody><tr><th scope="row">X-Signature</th><td>${labelOf(SIGNATURE_FORMATS, merchant.ipnSignatureFormat)}</td></tr>
+<tr><th scope="row">Body</th><td>${labelOf(JSON_STYLES, merchant.ipnJsonStyle)}</td></tr></tbody></table>`
+  return html`<section class="card" aria-labelledby="compatibility"><h2 id="compatibility">Webhook compatibility</h2>${intro}${body}</section>`
 }

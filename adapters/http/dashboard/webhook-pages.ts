@@ -1,6 +1,6 @@
 import type { DeliveryAttempt, WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import type { PausedTarget } from "../../../core/webhooks/merchant-events.js"
-import { escapeHtml } from "../pages/house-style.js"
+import { html } from "../pages/html.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
 import { cursorPager, factRow, filterField, noticeBox, problemBox } from "./page-parts.js"
 import { statusLabel, timeText } from "./page-text.js"
@@ -33,68 +33,68 @@ const eventLink = (frame: PageFrame, event: WebhookDelivery) => linkTo(frame, `/
 const objectCell = (frame: PageFrame, event: WebhookDelivery) => {
   if (event.objectId === null || event.objectId === event.id) return "–"
   const page = event.event.startsWith("payment.") ? "/payments" : event.event.startsWith("subscription.") || event.event.startsWith("invoice.") ? "/subscriptions" : undefined
-  const code = `<code class="trx">${escapeHtml(event.objectId)}</code>`
-  return page === undefined ? code : `<a href="${escapeHtml(linkTo(frame, `${page}/${encodeURIComponent(event.objectId)}`))}">${code}</a>`
+  const code = html`<code class="trx">${event.objectId}</code>`
+  return page === undefined ? code : html`<a href="${linkTo(frame, `${page}/${encodeURIComponent(event.objectId)}`)}">${code}</a>`
 }
 
 /** An owner's button that sends the event again, coming back to `back` (a dashboard path). */
 export const redeliverButton = (frame: PageFrame, event: WebhookDelivery, back: string) =>
   frame.visitor.role !== "owner"
     ? ""
-    : `<form class="inline" method="post" action="${frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(frame)}<input type="hidden" name="return_to" value="${
-      escapeHtml(back)
-    }"><button type="submit" class="secondary" aria-label="Redeliver ${escapeHtml(event.event)} event ${escapeHtml(event.id)}">Redeliver</button></form>`
+    : html`<form class="inline" method="post" action="${frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(frame)}<input type="hidden" name="return_to" value="${
+      back
+    }"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
 
 const eventRow = (view: WebhookListView, event: WebhookDelivery) =>
-  `<tr><td data-label="Created">${timeText(event.createdAt)}</td><td data-label="Event"><a href="${escapeHtml(eventLink(view.frame, event))}">${
-    escapeHtml(event.event)
-  }</a></td><td data-label="About">${objectCell(view.frame, event)}</td><td data-label="URL" class="wrap">${escapeHtml(event.url)}</td><td data-label="Status">${
+  html`<tr><td data-label="Created">${timeText(event.createdAt)}</td><td data-label="Event"><a href="${eventLink(view.frame, event)}">${
+    event.event
+  }</a></td><td data-label="About">${objectCell(view.frame, event)}</td><td data-label="URL" class="wrap">${event.url}</td><td data-label="Status">${
     statusLabel(event.status)
-  }</td><td data-label="Attempts">${event.attempts}</td><td data-label="Last error" class="wrap">${escapeHtml(event.lastError ?? "–")}</td>${
-    view.frame.visitor.role === "owner" ? `<td data-label="Action">${redeliverButton(view.frame, event, "/webhooks")}</td>` : ""
+  }</td><td data-label="Attempts">${event.attempts}</td><td data-label="Last error" class="wrap">${event.lastError ?? "–"}</td>${
+    view.frame.visitor.role === "owner" ? html`<td data-label="Action">${redeliverButton(view.frame, event, "/webhooks")}</td>` : ""
   }</tr>`
 
 const filterForm = (view: WebhookListView) =>
-  `<form class="card" method="get" action="${view.frame.home}/webhooks" aria-label="Filter events">
+  html`<form class="card" method="get" action="${view.frame.home}/webhooks" aria-label="Filter events">
 <input type="hidden" name="environment" value="${view.frame.environment}">
-<div class="filters">${filterField("type", "Event type", view.filters.type, `maxlength="200" placeholder="payment.completed"`)}${
-    filterField("object_id", "Payment or subscription id", view.filters.object_id, `maxlength="200"`)
-  }${filterField("from", "From (UTC date)", view.filters.from, `type="date"`)}${filterField("to", "To (UTC date)", view.filters.to, `type="date"`)}</div>
-<div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${escapeHtml(linkTo(view.frame, "/webhooks"))}">Clear</a></div>
+<div class="filters">${filterField("type", "Event type", view.filters.type, html`maxlength="200" placeholder="payment.completed"`)}${
+    filterField("object_id", "Payment or subscription id", view.filters.object_id, html`maxlength="200"`)
+  }${filterField("from", "From (UTC date)", view.filters.from, html`type="date"`)}${filterField("to", "To (UTC date)", view.filters.to, html`type="date"`)}</div>
+<div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${linkTo(view.frame, "/webhooks")}">Clear</a></div>
 </form>`
 
 /** Targets paused for failing every attempt: their events wait until an owner resumes them. */
 const pausedSection = (view: WebhookListView) => {
   if (view.pausedTargets.length === 0) return ""
   const items = view.pausedTargets.map((target) =>
-    `<li><span class="wrap">${escapeHtml(target.target)}</span>: failing since ${timeText(target.failingSince)}, paused since ${timeText(target.pausedAt)}</li>`
-  ).join("")
+    html`<li><span class="wrap">${target.target}</span>: failing since ${timeText(target.failingSince)}, paused since ${timeText(target.pausedAt)}</li>`
+  )
   const resume = view.frame.visitor.role === "owner"
-    ? `<form method="post" action="${view.frame.home}/webhooks/resume">${formFields(view.frame)}<p>Resuming sends the waiting events, and queues again every event that failed since the oldest of these began failing.</p><button type="submit" class="primary">Resume</button></form>`
-    : `<p class="muted">An owner can resume them.</p>`
-  return `<section class="card" aria-labelledby="paused"><h2 id="paused">Paused endpoints</h2><p>Every attempt to these failed for too long, so their events are held back.</p><ul>${items}</ul>${resume}</section>`
+    ? html`<form method="post" action="${view.frame.home}/webhooks/resume">${formFields(view.frame)}<p>Resuming sends the waiting events, and queues again every event that failed since the oldest of these began failing.</p><button type="submit" class="primary">Resume</button></form>`
+    : html`<p class="muted">An owner can resume them.</p>`
+  return html`<section class="card" aria-labelledby="paused"><h2 id="paused">Paused endpoints</h2><p>Every attempt to these failed for too long, so their events are held back.</p><ul>${items}</ul>${resume}</section>`
 }
 
 const testForm = (view: WebhookListView) =>
   view.frame.visitor.role !== "owner"
     ? ""
-    : `<section class="card" aria-labelledby="test-event"><h2 id="test-event">Send a test event</h2>
+    : html`<section class="card" aria-labelledby="test-event"><h2 id="test-event">Send a test event</h2>
 <form method="post" action="${view.frame.home}/webhooks/test">${formFields(view.frame)}
 <p>A <code>test</code> event, signed with this environment's webhook secret like a payment event, to check that your endpoint receives and verifies it.</p>
 <label for="test-url">Endpoint URL</label><input id="test-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://shop.example/webhooks" value="${
-      escapeHtml(view.testUrl)
+      view.testUrl
     }">
 <button type="submit" class="primary">Send test event</button>
 </form></section>`
 
 export const webhookListPage = (view: WebhookListView) => {
   const rows = view.events.length === 0
-    ? `<p>No events match.</p>`
-    : `<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">About</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th>${view.frame.visitor.role === "owner" ? `<th scope="col">Action</th>` : ""}</tr></thead><tbody>${
-      view.events.map((event) => eventRow(view, event)).join("")
+    ? html`<p>No events match.</p>`
+    : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">About</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th>${view.frame.visitor.role === "owner" ? html`<th scope="col">Action</th>` : ""}</tr></thead><tbody>${
+      view.events.map((event) => eventRow(view, event))
     }</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/webhooks", "Webhooks", `${noticeBox(view.notice)}${problemBox(view.problem)}${pausedSection(view)}${filterForm(view)}<section class="card" aria-labelledby="events"><h2 id="events">Events</h2>${rows}${pager}</section>${testForm(view)}`)
+  return dashboardPage(view.frame, "/webhooks", "Webhooks", html`${noticeBox(view.notice)}${problemBox(view.problem)}${pausedSection(view)}${filterForm(view)}<section class="card" aria-labelledby="events"><h2 id="events">Events</h2>${rows}${pager}</section>${testForm(view)}`)
 }
 
 export interface WebhookDetailView {
@@ -107,36 +107,36 @@ export interface WebhookDetailView {
 
 const facts = (view: WebhookDetailView) => {
   const { event } = view
-  return `<section class="card" aria-labelledby="facts"><h2 id="facts">Event</h2><table><tbody>${[
-    factRow("Event id", `<code class="trx">${escapeHtml(event.id)}</code>`),
-    factRow("Type", escapeHtml(event.event)),
-    factRow("About", objectCell(view.frame, event) + (event.sequence === null || event.objectId === event.id ? "" : ` <span class="muted">(its event number ${event.sequence})</span>`)),
-    factRow("URL", `<span class="wrap">${escapeHtml(event.url)}</span>`),
+  return html`<section class="card" aria-labelledby="facts"><h2 id="facts">Event</h2><table><tbody>${[
+    factRow("Event id", html`<code class="trx">${event.id}</code>`),
+    factRow("Type", event.event),
+    factRow("About", html`${objectCell(view.frame, event)}${event.sequence === null || event.objectId === event.id ? "" : html` <span class="muted">(its event number ${event.sequence})</span>`}`),
+    factRow("URL", html`<span class="wrap">${event.url}</span>`),
     factRow("Status", statusLabel(event.status)),
     factRow("Attempts", String(event.attempts)),
     factRow("Next attempt", event.nextAttemptAt === null || event.status !== "pending" ? "–" : timeText(event.nextAttemptAt)),
     factRow("Last answer", event.lastStatusCode === null ? "–" : `HTTP ${event.lastStatusCode}`),
-    factRow("Last error", `<span class="wrap">${escapeHtml(event.lastError ?? "–")}</span>`),
+    factRow("Last error", html`<span class="wrap">${event.lastError ?? "–"}</span>`),
     factRow("Created", timeText(event.createdAt))
-  ].join("")}</tbody></table><div class="actions">${redeliverButton(view.frame, event, `/webhooks/${event.id}`)}</div></section>`
+  ]}</tbody></table><div class="actions">${redeliverButton(view.frame, event, `/webhooks/${event.id}`)}</div></section>`
 }
 
 const attemptRow = (attempt: DeliveryAttempt) =>
-  `<tr><td data-label="Attempt">${attempt.attempt}</td><td data-label="At">${timeText(attempt.at)}</td><td data-label="Answer">${
+  html`<tr><td data-label="Attempt">${attempt.attempt}</td><td data-label="At">${timeText(attempt.at)}</td><td data-label="Answer">${
     attempt.statusCode === null ? "no answer" : `HTTP ${attempt.statusCode}`
-  }</td><td data-label="Error" class="wrap">${escapeHtml(attempt.error ?? "–")}</td><td data-label="Took">${attempt.durationMs} ms</td></tr>`
+  }</td><td data-label="Error" class="wrap">${attempt.error ?? "–"}</td><td data-label="Took">${attempt.durationMs} ms</td></tr>`
 
 const attemptTable = (view: WebhookDetailView) =>
-  `<section class="card" aria-labelledby="attempts"><h2 id="attempts">Attempts</h2>${
+  html`<section class="card" aria-labelledby="attempts"><h2 id="attempts">Attempts</h2>${
     view.attempts.length === 0
-      ? `<p>No attempt yet.${view.event.status === "pending" ? " It is queued: reload the page in a moment." : ""}</p>`
-      : `<table class="cards"><caption class="muted">Oldest first</caption><thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Error</th><th scope="col">Took</th></tr></thead><tbody>${
-        view.attempts.map(attemptRow).join("")
+      ? html`<p>No attempt yet.${view.event.status === "pending" ? " It is queued: reload the page in a moment." : ""}</p>`
+      : html`<table class="cards"><caption class="muted">Oldest first</caption><thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Error</th><th scope="col">Took</th></tr></thead><tbody>${
+        view.attempts.map(attemptRow)
       }</tbody></table>`
   }</section>`
 
 export const webhookDetailPage = (view: WebhookDetailView) =>
   dashboardPage(view.frame, "/webhooks", `Webhook ${view.event.event}`,
-    `${noticeBox(view.notice)}<p><a href="${escapeHtml(linkTo(view.frame, "/webhooks"))}">All events</a></p>${facts(view)}${attemptTable(view)}<section class="card" aria-labelledby="payload"><h2 id="payload">Body</h2><p class="muted">The exact bytes sent and signed on every attempt.</p><pre class="payload">${
-      escapeHtml(view.event.body)
+    html`${noticeBox(view.notice)}<p><a href="${linkTo(view.frame, "/webhooks")}">All events</a></p>${facts(view)}${attemptTable(view)}<section class="card" aria-labelledby="payload"><h2 id="payload">Body</h2><p class="muted">The exact bytes sent and signed on every attempt.</p><pre class="payload">${
+      view.event.body
     }</pre></section>`)

@@ -2,6 +2,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
+import { htmlResponse } from "../pages/html-response.js"
 import { RouteNotFound } from "../response/edge-errors.js"
 import { errorHttpResponse, serverErrorHttpResponse } from "../response/responses.js"
 
@@ -31,7 +32,7 @@ export const openApiRoutes = HttpRouter.empty.pipe(
     "/openapi.json",
     Effect.flatMap(CheckoutLinks, (links) => Effect.map(documentText(links.baseUrl), (text) => HttpServerResponse.text(text, { contentType: "application/json" })))
   ),
-  HttpRouter.get("/docs", Effect.map(loadReferencePage, ({ referencePage }) => HttpServerResponse.text(referencePage(), { contentType: "text/html; charset=utf-8" }))),
+  HttpRouter.get("/docs", Effect.map(loadReferencePage, ({ referencePage }) => htmlResponse(referencePage()))),
   HttpRouter.get(
     "/docs/scalar.js",
     // Without the optional renderer there is no script: the plain page does not ask for one.

@@ -2,9 +2,10 @@ import { createRequire } from "node:module"
 import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import * as Effect from "effect/Effect"
+import { type Html, html } from "../pages/html.js"
 
 /** Both pages' head: the same title and viewport, `extra` before it closes. */
-const head = (extra: string) => `<!doctype html>
+const head = (extra: Html) => html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -17,7 +18,7 @@ ${extra}</head>`
  * relative to the page, so it works under any base path and on whatever host name reached it, and
  * nothing is fetched from another host (no web fonts, no telemetry, no hosted agent).
  */
-export const interactiveReferencePage = `${head("")}
+export const interactiveReferencePage = html`${head(html``)}
 <body>
 <div id="app"></div>
 <script src="docs/scalar.js"></script>
@@ -41,7 +42,8 @@ Scalar.createApiReference("#app", {
  * (156 MB with its own dependencies), so an embedding app that does not install it
  * gets this page, which links the document itself.
  */
-export const plainReferencePage = `${head("<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}a{color:#0b57d0}</style>\n")}
+export const plainReferencePage = html`${head(html`<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}a{color:#0b57d0}</style>
+`)}
 <body>
 <main>
 <h1>Merchant Payments API reference</h1>
@@ -67,7 +69,7 @@ let installedBundle: string | undefined | null = null
 export const rendererBundle = (): string | undefined => (installedBundle === null ? (installedBundle = bundlePath()) : installedBundle)
 
 /** The page `/docs` answers with: the interactive one when its renderer is installed, else the plain one. */
-export const referencePage = (): string => (rendererBundle() === undefined ? plainReferencePage : interactiveReferencePage)
+export const referencePage = (): Html => (rendererBundle() === undefined ? plainReferencePage : interactiveReferencePage)
 
 let bundle: Promise<Uint8Array> | undefined
 

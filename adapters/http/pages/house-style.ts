@@ -2,10 +2,6 @@
 // type, cards, banners and buttons. Checkout inlines it (its pages load nothing); the dashboard serves
 // it as a stylesheet under its strict Content-Security-Policy, with its own layout rules after it.
 
-/** Escapes text for HTML element content and double-quoted attributes. */
-export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!)
-
 // Every control is a real button of one family: 48 px tall at least (a thumb's tap target), the
 // primary action filled, the others outlined, payment methods outlined in the accent colour with a
 // chevron. Long merchant text may break anywhere; identifiers (.trx) only where the markup allows, and

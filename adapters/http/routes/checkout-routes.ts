@@ -20,11 +20,12 @@ import { checkoutPage, framedEndPage, gatewayPage, messagePage } from "../checko
 import { readRawBody } from "../request/request-body.js"
 import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
 import { staticAsset } from "../response/static-asset.js"
-import { wholeText } from "../response/whole-text.js"
+import type { Html } from "../pages/html.js"
+import { htmlResponse } from "../pages/html-response.js"
 
 /** Why a checkout request ends on an explanatory page instead of the flow; `framers` may frame it (its merchant's). */
 class PageAnswer {
-  constructor(readonly status: number, readonly html: string, readonly framers: ReadonlyArray<string> = []) {}
+  constructor(readonly status: number, readonly html: Html, readonly framers: ReadonlyArray<string> = []) {}
 }
 
 /** Why it ends elsewhere: its payment has ended, so the customer goes back to the merchant. */
@@ -32,8 +33,8 @@ class SentBack {
   constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
 }
 
-const htmlResponse = (status: number, html: string, headers: Readonly<Record<string, string>> = PAGE_HEADERS) =>
-  wholeText(html, { status, contentType: "text/html; charset=utf-8", headers })
+const pageAnswer = (status: number, page: Html, headers: Readonly<Record<string, string>> = PAGE_HEADERS) =>
+  htmlResponse(page, { status, headers })
 
 /** The browser says the page is loading inside a frame (Fetch Metadata; sent by every current browser to https and loopback). */
 const inFrame = Effect.map(HttpServerRequest.HttpServerRequest, (request) => request.headers["sec-fetch-dest"] === "iframe")
@@ -68,10 +69,10 @@ const settledAnswer = (payment: Payment, locale: Locale, framers: ReadonlyArray<
     const location = merchantReturnUrl(payment, payment.status === "success" ? "success" : "cancel")
     if (framers.length > 0 && (yield* inFrame)) {
       const scriptSrc = `${yield* publicBase}${EMBED_SCRIPT_PATH}`
-      return htmlResponse(200, framedEndPage({ locale, payment, returnHref: location, framers, scriptSrc }), pageHeaders(framers, true))
+      return pageAnswer(200, framedEndPage({ locale, payment, returnHref: location, framers, scriptSrc }), pageHeaders(framers, true))
     }
     return location === undefined
-      ? htmlResponse(200, messagePage(locale, "finished"), pageHeaders(framers))
+      ? pageAnswer(200, messagePage(locale, "finished"), pageHeaders(framers))
       : HttpServerResponse.redirect(location, { status: 303 })
   })
 
@@ -145,14 +146,14 @@ const formFields = (locale: Locale) => Effect.gen(function*() {
 
 const page = <E, R>(flow: Effect.Effect<HttpServerResponse.HttpServerResponse, E | PageAnswer | SentBack, R>) =>
   Effect.catchIf(flow, (error): error is PageAnswer | SentBack => error instanceof PageAnswer || error instanceof SentBack, (answer) =>
-    Effect.succeed(answer instanceof SentBack ? answer.response : htmlResponse(answer.status, answer.html, pageHeaders(answer.framers))))
+    Effect.succeed(answer instanceof SentBack ? answer.response : pageAnswer(answer.status, answer.html, pageHeaders(answer.framers))))
 
 /** The choice of methods; after a gateway declined, it says so, since the customer may try again. */
 const show = (token: string) => page(Effect.gen(function*() {
   const language = yield* pageLanguage
   const { headers, payment, view } = yield* session(token, language)
   const declinedBy = Option.getOrUndefined(yield* lastDecline(payment))?.name
-  return htmlResponse(200, checkoutPage({ ...view, declinedBy, gateways: yield* offeredGateways(payment) }), headers)
+  return pageAnswer(200, checkoutPage({ ...view, declinedBy, gateways: yield* offeredGateways(payment) }), headers)
 }))
 
 /**
@@ -187,7 +188,7 @@ const pay = (token: string) => page(Effect.gen(function*() {
   }))
   return "redirect" in start
     ? HttpServerResponse.redirect(start.redirect, { status: 303 })
-    : htmlResponse(200, gatewayPage(view, gateway, start.html, `${base}${language.carried}`), headers)
+    : pageAnswer(200, gatewayPage(view, gateway, start.html, `${base}${language.carried}`), headers)
 }))
 
 const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(function*() {
@@ -206,11 +207,11 @@ const gatewayReturn = (token: string, gatewayText: string) => page(Effect.gen(fu
       // Back to the choice, which says why (a reload there is harmless, unlike one of this POST).
       return HttpServerResponse.redirect(`${base}${language.carried}`, { status: 303 })
     case "StillPending":
-      return htmlResponse(202, messagePage(locale, "processing"), headers)
+      return pageAnswer(202, messagePage(locale, "processing"), headers)
     case "Flagged":
-      return htmlResponse(202, messagePage(locale, "beingChecked"), headers)
+      return pageAnswer(202, messagePage(locale, "beingChecked"), headers)
     case "Ignored":
-      return htmlResponse(400, messagePage(locale, "notConfirmed"), headers)
+      return pageAnswer(400, messagePage(locale, "notConfirmed"), headers)
   }
 }))
 
@@ -246,7 +247,7 @@ const dispatch = (routes: ReadonlyArray<readonly [RegExp, (...captures: Array<st
       const match = pattern.exec(tail)
       if (match !== null) return yield* withSpanWhenTraced(handler(...match.slice(1)), span, { captureStackTrace: false })
     }
-    return htmlResponse(404, notFound((yield* pageLanguage).locale).html)
+    return pageAnswer(404, notFound((yield* pageLanguage).locale).html)
   })
 
 export const checkoutRoutes = HttpRouter.empty.pipe(
