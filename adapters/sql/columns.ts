@@ -84,12 +84,15 @@ export const SafeInt = Schema.transformOrFail(IntegerLike, Schema.Number, {
 })
 
 /** Booleans are stored as SMALLINT 0/1 in both databases (better-sqlite3 cannot bind booleans). */
-export const Flag = Schema.transformOrFail(Int64, Schema.Boolean, {
+export const flagValue = (value: unknown): boolean => {
+  const integer = int64Value(value)
+  if (integer === 0n || integer === 1n) return integer === 1n
+  throw new ColumnDecodeError("flag column is neither 0 nor 1")
+}
+
+export const Flag = Schema.transformOrFail(IntegerLike, Schema.Boolean, {
   strict: true,
-  decode: (value, _, ast) =>
-    value === 0n || value === 1n
-      ? ParseResult.succeed(value === 1n)
-      : ParseResult.fail(new ParseResult.Type(ast, value, "flag column is neither 0 nor 1")),
+  decode: asParseResult(flagValue),
   encode: (value) => ParseResult.succeed(value ? 1n : 0n)
 })
 

@@ -12,32 +12,44 @@ import { MerchantRow } from "../merchant-repository.js"
 import { MerchantUserRow, PasswordLinkRow } from "../merchant-user-repository.js"
 import { DashboardSessionRow } from "../dashboard-session-repository.js"
 import { FlagRow } from "../payment-flag-repository.js"
-import { PG_TYPES } from "../payment-repository.js"
-import { PaymentRow } from "../payment-rows.js"
+import { paymentsTable } from "../payment-rows.js"
 import { RefundRow } from "../refund-repository.js"
 import { InvoiceRow, SubscriptionRow } from "../subscription-repository.js"
 import { LedgerRow, WalletRow } from "../wallet-repository.js"
+import type { AnyTable, Columns } from "../table.js"
 import { AttemptRow, DeliveryRow, FailingTargetRow } from "../webhook-outbox.js"
 
 /**
- * Each table is written in the migrations and again in the row schema its repository decodes
- * `SELECT *` with (and the payments table a third time, in the PostgreSQL types of its insert).
- * These cases hold them to each other on a migrated database of each dialect, so a column added,
- * renamed or retyped on one side only fails here, named, rather than at some later read.
+ * Each table is written in the migrations and again in its declaration (table.ts: its columns, their
+ * rules and SQL types), or, for a table not declared yet, in the row schema its repository decodes
+ * `SELECT *` with. These cases hold them to each other on a migrated database of each dialect, so a
+ * column added, renamed or retyped on one side only fails here, named, rather than at some later read.
  */
 interface Table {
   readonly table: string
   readonly row: Schema.Schema.AnyNoContext
+  /** The declaration, for a declared table: its column types are checked too. */
+  readonly columns?: Columns
   /** Columns kept but never read back into the domain, each with why: any other column must be read. */
   readonly unread?: ReadonlyArray<string>
 }
+
+/** The tables declared once (table.ts), for the drift cases and the fast readers' property test. */
+export const DECLARED_TABLES: ReadonlyArray<AnyTable> = [paymentsTable]
+
+const declared = (table: AnyTable, unread?: ReadonlyArray<string>): Table => ({
+  table: table.name,
+  row: table.Row,
+  columns: table.columns,
+  ...(unread !== undefined ? { unread } : {})
+})
 
 const TABLES: ReadonlyArray<Table> = [
   { table: "merchants", row: MerchantRow },
   { table: "merchant_credentials", row: CredentialRow },
   { table: "retired_credentials", row: RetiredCredentialRow },
   { table: "gateways", row: GatewayRow },
-  { table: "payments", row: PaymentRow },
+  declared(paymentsTable),
   { table: "checkout_attempts", row: Schema.Struct(AttemptColumns) },
   // A surrogate key: flags are read by payment, newest first.
   { table: "payment_flags", row: FlagRow, unread: ["id"] },
@@ -101,11 +113,18 @@ export const tableDrift = (name: string, client: Layer.Layer<SqlClient.SqlClient
         expect(drift).toEqual({})
       }))
 
-    it.effect("the payments insert casts each column to the type the migration gave it", () =>
+    it.effect("every declared column has the type the migration gave it", () =>
       Effect.gen(function*() {
-        const columns = yield* columnsOf("payments")
-        expect(Object.keys(PG_TYPES).sort()).toEqual(columns.map((column) => column.name).sort())
-        // SQLite keeps declared names (BIGINT, TEXT); PostgreSQL its own (bigint, text): both read the same here.
-        for (const column of columns) expect(column.type, `payments.${column.name}`).toBe(PG_TYPES[column.name as keyof typeof PG_TYPES])
+        const drift: Record<string, { readonly declared: string; readonly migrated: string }> = {}
+        for (const { columns: declaredColumns, table } of TABLES) {
+          if (declaredColumns === undefined) continue
+          // SQLite keeps declared names (BIGINT, TEXT); PostgreSQL its own (bigint, text): both read the same here.
+          for (const column of yield* columnsOf(table)) {
+            const rule = declaredColumns[column.name]
+            if (rule !== undefined && rule.type !== column.type) drift[`${table}.${column.name}`] = { declared: rule.type, migrated: column.type }
+          }
+        }
+        expect(TABLES.some((table) => table.columns !== undefined)).toBe(true)
+        expect(drift).toEqual({})
       }))
   })
