@@ -9,11 +9,11 @@ import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
-import { rowDecoder, rowMapper } from "./row-mapper.js"
-import { paymentFromRow, paymentsTable } from "./payment-rows.js"
+import { rowMapper, tableRows } from "./row-mapper.js"
+import { paymentsTable, toPayment } from "./payment-rows.js"
 import { Int64, SafeInt } from "./columns.js"
 
-const payments = rowDecoder(paymentFromRow)
+const payments = tableRows(paymentsTable, toPayment)
 
 const totals = rowMapper(
   Schema.Struct({ currency: Schema.String, count: SafeInt, units: Int64, atoms: Int64 }),

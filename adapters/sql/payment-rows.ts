@@ -5,7 +5,10 @@ import { GatewayId, MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
 import { int64, intList, literal, nullable, readByHand, type RowOf, safeInt, stringList, table, text } from "./table.js"
 
-/** The payments table (migrations/0001_initial.ts and after), column by column. */
+/**
+ * The payments table (migrations/0001_initial.ts and after), column by column. Read by hand, each
+ * column by its rule: payment reads are the hottest there are (verify-payment, checkout pages).
+ */
 export const paymentsTable = readByHand(table("payments", {
   trx_id: text,
   merchant_id: safeInt,
@@ -91,10 +94,3 @@ export const toPayment = (row: PaymentRow): Payment => ({
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
-
-/**
- * A payments row to a Payment, through the table's fast reader: payment reads are the hottest
- * reads there are (verify-payment, checkout pages), and a Schema decode of the row cost more than
- * the read. A property test holds the reader to the table's row Schema.
- */
-export const paymentFromRow = (row: Readonly<Record<string, unknown>>): Payment => toPayment(paymentsTable.read(row))

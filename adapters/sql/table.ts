@@ -17,8 +17,11 @@ import {
   textValue
 } from "./columns.js"
 
-/** A column's type as both stores' catalogues report it (lower case), and as PostgreSQL's casts spell it. */
-export type SqlType = "text" | "bigint" | "smallint" | "integer"
+/**
+ * A column's type as both stores' catalogues report it (lower case), and as PostgreSQL's casts spell
+ * it; "serial" is a generated key (migrations' `{{id}}`: BIGINT on PostgreSQL, INTEGER on SQLite).
+ */
+export type SqlType = "text" | "bigint" | "smallint" | "integer" | "serial"
 
 /**
  * One column's rule, stated once: its Schema (for a row decoded by Schema), the same rule as a plain
@@ -58,15 +61,20 @@ export const text = column("text", Schema.String, textValue, "text")
 export const int64 = column("int64", Int64, int64Value, "bigint")
 /** Ids and counts the API shows as JSON numbers. */
 export const safeInt = column("safeInt", SafeInt, safeIntValue, "bigint")
+/** A key the store generates (`{{id}}`), read as a safe integer and never written. */
+export const serialId: Column<number, string | number | bigint> & { readonly generated: true } = { ...safeInt, type: "serial", generated: true }
 /** A boolean kept as SMALLINT 0/1. */
 export const boolean = column("flag", Flag, flagValue, "smallint", flag)
 export const stringList = column("stringList", StringList, stringListValue, "text", (list) => JSON.stringify(list))
 export const intList = column("intList", IntList, intListValue, "text", (list) => JSON.stringify(list))
 
 /** One of a literal schema's words, kept as TEXT. */
-export const literal = <L extends string>(schema: Schema.Schema<L> & { readonly literals: ReadonlyArray<L> }): Column<L, L> & {
-  readonly literals: ReadonlyArray<L>
-} => ({ ...column("literal", schema, literalValue(schema), "text"), literals: schema.literals })
+export const literal = <S extends Schema.Schema.AnyNoContext & { readonly literals: ReadonlyArray<string> }>(
+  schema: S
+): Column<Schema.Schema.Type<S>, Schema.Schema.Encoded<S>> & { readonly literals: ReadonlyArray<string> } => ({
+  ...column("literal", schema, literalValue(schema) as (value: unknown) => Schema.Schema.Type<S>, "text"),
+  literals: schema.literals
+})
 
 /**
  * A column whose rule is a Schema of its own (a JSON document, a sealed secret): the fast reader
@@ -100,6 +108,11 @@ export type Columns = Readonly<Record<string, AnyColumn>>
 /** A row as read: each column's value by its rule. */
 export type RowOf<C extends Columns> = { readonly [K in keyof C]: Schema.Schema.Type<C[K]["schema"]> }
 
+/** A row as written: every column but those the store generates. */
+export type NewRowOf<C extends Columns> = {
+  readonly [K in keyof C as C[K] extends { readonly generated: true } ? never : K]: Schema.Schema.Type<C[K]["schema"]>
+}
+
 /** Any declared table, whatever its columns. */
 export interface AnyTable {
   readonly name: string
@@ -116,8 +129,8 @@ export interface Table<C extends Columns> {
   readonly Row: Schema.Struct<{ readonly [K in keyof C]: C[K]["schema"] }>
   /** A stored row by the same rules, by hand: a Schema decode of a wide row costs several times the read. Throws ColumnDecodeError. */
   readonly read: (row: Readonly<Record<string, unknown>>) => RowOf<C>
-  /** A whole row as it is written, every column named (INSERT). */
-  readonly values: (row: RowOf<C>) => Record<string, unknown>
+  /** A whole row as it is written (INSERT): every column named but the generated ones, each by its rule. */
+  readonly values: (row: NewRowOf<C>) => Record<string, unknown>
 }
 
 /**
@@ -129,7 +142,9 @@ export const table = <C extends Columns>(name: string, columns: C): Table<C> => 
   const entries = Object.entries(columns)
   const names = entries.map(([column]) => column)
   const readers = entries.map(([, rule]) => rule.read)
-  const writers = entries.map(([, rule]) => rule.write as (value: unknown) => unknown)
+  const written = entries.filter(([, rule]) => !("generated" in rule))
+  const writtenNames = written.map(([column]) => column)
+  const writers = written.map(([, rule]) => rule.write as (value: unknown) => unknown)
   const fields = Object.fromEntries(entries.map(([column, rule]) => [column, rule.schema]))
   return {
     name,
@@ -147,7 +162,8 @@ export const table = <C extends Columns>(name: string, columns: C): Table<C> => 
     },
     values: (row) => {
       const out: Record<string, unknown> = {}
-      for (let i = 0; i < names.length; i++) out[names[i]!] = writers[i]!(row[names[i]!])
+      const given = row as Readonly<Record<string, unknown>>
+      for (let i = 0; i < writtenNames.length; i++) out[writtenNames[i]!] = writers[i]!(given[writtenNames[i]!])
       return out
     }
   }
