@@ -15,8 +15,8 @@ const INTEGER_TEXT = /^-?\d{1,19}$/
 export class ColumnDecodeError extends Error {}
 
 /**
- * The column rules as plain functions, for hand-written row mappers on hot reads; the Schema columns
- * below are these same rules, so a rule is written once.
+ * The column rules as plain functions, for the tables' readers (table.ts); the Schema columns below
+ * are these same rules, so a rule is written once.
  */
 export const int64Value = (value: unknown): bigint => {
   if (typeof value === "bigint") return value
@@ -98,7 +98,6 @@ export const Flag = Schema.transformOrFail(IntegerLike, Schema.Boolean, {
 
 export const flag = (value: boolean): number => (value ? 1 : 0)
 
-export const NullableInt64 = Schema.NullOr(Int64)
 export const NullableString = Schema.NullOr(Schema.String)
 
 /** A JSON document kept in a TEXT column. */

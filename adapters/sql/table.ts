@@ -77,7 +77,7 @@ export const literal = <S extends Schema.Schema.AnyNoContext & { readonly litera
 })
 
 /**
- * A column whose rule is a Schema of its own (a JSON document, a sealed secret): the fast reader
+ * A column whose rule is a Schema of its own (a JSON document): the fast reader
  * runs that Schema, so the two cannot differ. For columns off the hot path.
  */
 export const bySchema = <A, I>(schema: Schema.Schema<A, I>, type: SqlType): Column<A, I> => {
