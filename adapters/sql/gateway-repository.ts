@@ -6,7 +6,7 @@ import { GatewayCodeTaken, GatewayType, gatewayCode, type Gateway } from "../../
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
-import { flag, JsonObject, SafeInt } from "./columns.js"
+import { JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { bySchema, boolean, int64, literal, serialId, table, text } from "./table.js"
@@ -74,13 +74,13 @@ export const layer = Layer.effect(
       update: (id, patch) =>
         Effect.gen(function*() {
           const at = yield* now
-          const changes = {
+          const changes = gatewaysTable.changes({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.type !== undefined ? { type: patch.type } : {}),
-            ...(patch.active !== undefined ? { active: flag(patch.active) } : {}),
-            ...(patch.config !== undefined ? { config: JSON.stringify(patch.config) } : {}),
+            ...(patch.active !== undefined ? { active: patch.active } : {}),
+            ...(patch.config !== undefined ? { config: patch.config } : {}),
             updated_at: at
-          }
+          })
           return yield* gateways.first(yield* sql`UPDATE gateways SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`)
         }).pipe(dbCall),
       list: sql`SELECT * FROM gateways ORDER BY id`.pipe(Effect.flatMap(gateways.all), dbCall),

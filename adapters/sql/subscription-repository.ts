@@ -20,7 +20,7 @@ import {
   SubscriptionStatus
 } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { flag, JsonObject, SafeInt } from "./columns.js"
+import { JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { bySchema, boolean, int64, literal, nullable, safeInt, stringList, table, text, typed } from "./table.js"
@@ -127,16 +127,16 @@ const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions
 const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices.first), dbCall)
 
 /** Only the fields a change names are written; an absent field keeps its stored value. */
-const subscriptionColumns = (change: SubscriptionChange) => ({
+const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.changes({
   ...(change.status !== undefined ? { status: change.status } : {}),
   ...(change.currentPeriodStart !== undefined ? { current_period_start: change.currentPeriodStart } : {}),
   ...(change.currentPeriodEnd !== undefined ? { current_period_end: change.currentPeriodEnd } : {}),
   ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
-  ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: flag(change.cancelAtPeriodEnd) } : {}),
+  ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {})
 })
 
-const invoiceColumns = (change: InvoiceChange) => ({
+const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
   ...(change.status !== undefined ? { status: change.status } : {}),
   ...(change.trxId !== undefined ? { trx_id: change.trxId } : {}),
   ...(change.checkoutExpiresAt !== undefined ? { checkout_expires_at: change.checkoutExpiresAt } : {}),

@@ -84,4 +84,13 @@ describe.each(readers)("the %s", (_, table) => {
       expect(table.read({ ...row, ...table.values(read as never) })).toEqual(read)
     }), { numRuns: 200 })
   })
+
+  it("writes a change's columns as the whole row writes them, and no other", () => {
+    fc.assert(fc.property(validRow(table), fc.func(fc.boolean()), (row, named) => {
+      const whole = table.values(table.read(row) as never)
+      const change = Object.fromEntries(Object.entries(table.read(row) as Record<string, unknown>).filter(([column]) => named(column)))
+      const expected = Object.fromEntries(Object.entries(whole).filter(([column]) => named(column)))
+      expect(table.changes(change as never)).toEqual(expected)
+    }), { numRuns: 200 })
+  })
 })

@@ -120,6 +120,7 @@ export interface AnyTable {
   readonly Row: Schema.Schema.AnyNoContext
   readonly read: (row: Readonly<Record<string, unknown>>) => unknown
   readonly values: (row: never) => Record<string, unknown>
+  readonly changes: (change: never) => Record<string, unknown>
 }
 
 export interface Table<C extends Columns> {
@@ -131,6 +132,8 @@ export interface Table<C extends Columns> {
   readonly read: (row: Readonly<Record<string, unknown>>) => RowOf<C>
   /** A whole row as it is written (INSERT): every column named but the generated ones, each by its rule. */
   readonly values: (row: NewRowOf<C>) => Record<string, unknown>
+  /** The columns a change names, each as it is written (UPDATE ... SET); an absent one keeps its value. */
+  readonly changes: (change: Partial<NewRowOf<C>>) => Record<string, unknown>
 }
 
 /**
@@ -164,6 +167,14 @@ export const table = <C extends Columns>(name: string, columns: C): Table<C> => 
       const out: Record<string, unknown> = {}
       const given = row as Readonly<Record<string, unknown>>
       for (let i = 0; i < writtenNames.length; i++) out[writtenNames[i]!] = writers[i]!(given[writtenNames[i]!])
+      return out
+    },
+    changes: (change) => {
+      const out: Record<string, unknown> = {}
+      const given = change as Readonly<Record<string, unknown>>
+      for (let i = 0; i < writtenNames.length; i++) {
+        if (given[writtenNames[i]!] !== undefined) out[writtenNames[i]!] = writers[i]!(given[writtenNames[i]!])
+      }
       return out
     }
   }
