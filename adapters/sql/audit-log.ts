@@ -6,27 +6,30 @@ import type { AuditEntry } from "../../core/audit/audit-entry.js"
 import { AuditLog } from "../../core/audit/audit-log.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64, JsonText, NullableString, SafeInt, StringList } from "./columns.js"
+import { JsonText } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { bySchema, int64, literal, nullable, safeInt, serialId, stringList, table, text, typed } from "./table.js"
 
-export const AuditRow = Schema.Struct({
-  id: SafeInt,
-  created_at: Int64,
-  actor_type: Schema.Literal("admin_token", "merchant_user"),
-  actor_id: Schema.String,
-  source_address: Schema.String,
-  operation: Schema.String,
-  method: Schema.String,
-  route: Schema.String,
-  path_params: JsonText(Schema.Record({ key: Schema.String, value: Schema.String })),
-  merchant_id: Schema.NullOr(SafeInt),
-  status: SafeInt,
-  fields: StringList,
-  request_id: NullableString
+const ActorTypeWord = Schema.Literal("admin_token", "merchant_user")
+
+export const auditLogTable = table("audit_log", {
+  id: serialId,
+  created_at: int64,
+  actor_type: literal(ActorTypeWord),
+  actor_id: text,
+  source_address: text,
+  operation: text,
+  method: text,
+  route: text,
+  path_params: bySchema(JsonText(Schema.Record({ key: Schema.String, value: Schema.String })), "text"),
+  merchant_id: nullable(safeInt),
+  status: typed(safeInt, "integer"),
+  fields: stringList,
+  request_id: nullable(text)
 })
 
-const entries = rowMapper(AuditRow, (row): AuditEntry => ({
+const entries = tableRows(auditLogTable, (row): AuditEntry => ({
   id: row.id,
   createdAt: Instant(row.created_at),
   actorType: row.actor_type,
@@ -48,7 +51,7 @@ export const layer = Layer.effect(
     AuditLog.of({
       record: (entry, at) =>
         sql`INSERT INTO audit_log ${
-          sql.insert({
+          sql.insert(auditLogTable.values({
             created_at: at,
             actor_type: entry.actorType,
             actor_id: entry.actorId,
@@ -56,12 +59,12 @@ export const layer = Layer.effect(
             operation: entry.operation,
             method: entry.method,
             route: entry.route,
-            path_params: JSON.stringify(entry.pathParams),
+            path_params: entry.pathParams,
             merchant_id: entry.merchantId,
             status: entry.status,
-            fields: JSON.stringify(entry.fields),
+            fields: entry.fields,
             request_id: entry.requestId
-          })
+          }))
         } RETURNING *`.pipe(Effect.flatMap(entries.one), dbCall),
 
       list: (query) =>

@@ -5,21 +5,22 @@ import * as Schema from "effect/Schema"
 import { type CheckoutAttempt, CheckoutAttempts } from "../../core/payments/checkout-attempts.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { Int64 } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { rowMapper, tableRows } from "./row-mapper.js"
+import { int64, nullable, safeInt, table, text, typed } from "./table.js"
 
-export const AttemptColumns = {
-  trx_id: Schema.String,
-  gateway_id: SafeInt,
-  gateway_reference: NullableString,
-  began_at: Int64,
-  next_sync_at: NullableInt64,
-  sync_count: SafeInt,
-  declined_at: NullableInt64
-}
+export const checkoutAttemptsTable = table("checkout_attempts", {
+  trx_id: text,
+  gateway_id: safeInt,
+  gateway_reference: nullable(text),
+  began_at: int64,
+  next_sync_at: nullable(int64),
+  sync_count: typed(safeInt, "integer"),
+  declined_at: nullable(int64)
+})
 
-const toAttempt = (row: Schema.Struct.Type<typeof AttemptColumns>): CheckoutAttempt => ({
+const toAttempt = (row: typeof checkoutAttemptsTable.Row.Type): CheckoutAttempt => ({
   trxId: row.trx_id,
   gatewayId: GatewayId(row.gateway_id),
   gatewayReference: row.gateway_reference,
@@ -29,9 +30,9 @@ const toAttempt = (row: Schema.Struct.Type<typeof AttemptColumns>): CheckoutAtte
   declinedAt: row.declined_at === null ? null : Instant(row.declined_at)
 })
 
-const attempts = rowMapper(Schema.Struct(AttemptColumns), toAttempt)
+const attempts = tableRows(checkoutAttemptsTable, toAttempt)
 
-const dueSyncs = rowMapper(Schema.Struct({ ...AttemptColumns, status: Schema.String, expires_at: Int64 }), (row) => ({
+const dueSyncs = rowMapper(Schema.Struct({ ...checkoutAttemptsTable.Row.fields, status: Schema.String, expires_at: Int64 }), (row) => ({
   attempt: toAttempt(row),
   paymentPending: row.status === "pending",
   paymentExpiresAt: Instant(row.expires_at)
@@ -43,7 +44,9 @@ export const layer = Layer.effect(
     CheckoutAttempts.of({
       begin: (trxId, gatewayId, at, nextSyncAt) =>
         sql`INSERT INTO checkout_attempts ${
-          sql.insert({ trx_id: trxId, gateway_id: gatewayId, gateway_reference: null, began_at: at, next_sync_at: nextSyncAt, sync_count: 0 })
+          sql.insert(checkoutAttemptsTable.values({
+            trx_id: trxId, gateway_id: gatewayId, gateway_reference: null, began_at: at, next_sync_at: nextSyncAt, sync_count: 0, declined_at: null
+          }))
         } ON CONFLICT (trx_id, gateway_id) DO UPDATE SET next_sync_at = COALESCE(checkout_attempts.next_sync_at, excluded.next_sync_at), declined_at = NULL`.pipe(
           Effect.asVoid,
           dbCall

@@ -2,20 +2,19 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { CheckoutFrameAncestors } from "../../core/merchants/checkout-frames.js"
-import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, safeInt, table, text } from "./table.js"
 
 /** One row per merchant; the origins space-separated, as CSP writes them (an origin holds no space). */
-export const FrameAncestorRow = Schema.Struct({
-  merchant_id: SafeInt,
-  origins: Schema.String,
-  updated_at: Int64
+export const checkoutFrameAncestorsTable = table("checkout_frame_ancestors", {
+  merchant_id: safeInt,
+  origins: text,
+  updated_at: int64
 })
 
-const origins = rowMapper(FrameAncestorRow, (row) => row.origins.split(" ").filter((origin) => origin !== ""))
+const origins = tableRows(checkoutFrameAncestorsTable, (row) => row.origins.split(" ").filter((origin) => origin !== ""))
 
 export const layer = Layer.effect(
   CheckoutFrameAncestors,
@@ -28,7 +27,7 @@ export const layer = Layer.effect(
           dbCall
         ),
       replace: (merchantId, list, at) =>
-        sql`INSERT INTO checkout_frame_ancestors ${sql.insert({ merchant_id: merchantId, origins: list.join(" "), updated_at: at })}
+        sql`INSERT INTO checkout_frame_ancestors ${sql.insert(checkoutFrameAncestorsTable.values({ merchant_id: merchantId, origins: list.join(" "), updated_at: at }))}
             ON CONFLICT (merchant_id) DO UPDATE SET origins = excluded.origins, updated_at = excluded.updated_at`.pipe(Effect.asVoid, dbCall)
     }))
 )

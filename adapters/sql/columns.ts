@@ -15,8 +15,8 @@ const INTEGER_TEXT = /^-?\d{1,19}$/
 export class ColumnDecodeError extends Error {}
 
 /**
- * The column rules as plain functions, for hand-written row mappers on hot reads; the Schema columns
- * below are these same rules, so a rule is written once.
+ * The column rules as plain functions, for the tables' readers (table.ts); the Schema columns below
+ * are these same rules, so a rule is written once.
  */
 export const int64Value = (value: unknown): bigint => {
   if (typeof value === "bigint") return value
@@ -84,18 +84,20 @@ export const SafeInt = Schema.transformOrFail(IntegerLike, Schema.Number, {
 })
 
 /** Booleans are stored as SMALLINT 0/1 in both databases (better-sqlite3 cannot bind booleans). */
-export const Flag = Schema.transformOrFail(Int64, Schema.Boolean, {
+export const flagValue = (value: unknown): boolean => {
+  const integer = int64Value(value)
+  if (integer === 0n || integer === 1n) return integer === 1n
+  throw new ColumnDecodeError("flag column is neither 0 nor 1")
+}
+
+export const Flag = Schema.transformOrFail(IntegerLike, Schema.Boolean, {
   strict: true,
-  decode: (value, _, ast) =>
-    value === 0n || value === 1n
-      ? ParseResult.succeed(value === 1n)
-      : ParseResult.fail(new ParseResult.Type(ast, value, "flag column is neither 0 nor 1")),
+  decode: asParseResult(flagValue),
   encode: (value) => ParseResult.succeed(value ? 1n : 0n)
 })
 
 export const flag = (value: boolean): number => (value ? 1 : 0)
 
-export const NullableInt64 = Schema.NullOr(Int64)
 export const NullableString = Schema.NullOr(Schema.String)
 
 /** A JSON document kept in a TEXT column. */

@@ -1,30 +1,30 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import { Environment } from "../../core/shared/environment.js"
 import { CredentialRepository, MerchantKeyTaken, type StoredCredentials } from "../../core/merchants/credentials.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
-import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, safeInt, serialId, table, text } from "./table.js"
 
-const columns = {
-  merchant_id: SafeInt,
-  environment: Environment,
-  merchant_key: Schema.String,
-  api_key_hash: Schema.String,
-  sealed_client_secret: Schema.String,
-  sealed_webhook_secret: Schema.String,
-  created_at: Int64
+/** The columns a merchant's current and retired credential sets share. */
+const credentialColumns = {
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  merchant_key: text,
+  api_key_hash: text,
+  sealed_client_secret: text,
+  sealed_webhook_secret: text,
+  created_at: int64
 }
 
-export const CredentialRow = Schema.Struct(columns)
+export const credentialsTable = table("merchant_credentials", credentialColumns)
 
-export const RetiredCredentialRow = Schema.Struct({ ...columns, id: SafeInt, retires_at: Int64 })
+export const retiredCredentialsTable = table("retired_credentials", { ...credentialColumns, id: serialId, retires_at: int64 })
 
-const toCredentials = (row: typeof CredentialRow.Type, retiresAt: bigint | null): StoredCredentials => ({
+const toCredentials = (row: typeof credentialsTable.Row.Type, retiresAt: bigint | null): StoredCredentials => ({
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
   merchantKey: row.merchant_key,
@@ -35,8 +35,8 @@ const toCredentials = (row: typeof CredentialRow.Type, retiresAt: bigint | null)
   retiresAt: retiresAt === null ? null : Instant(retiresAt)
 })
 
-const current = rowMapper(CredentialRow, (row) => toCredentials(row, null))
-const retired = rowMapper(RetiredCredentialRow, (row) => toCredentials(row, row.retires_at))
+const current = tableRows(credentialsTable, (row) => toCredentials(row, null))
+const retired = tableRows(retiredCredentialsTable, (row) => toCredentials(row, row.retires_at))
 
 export const layer = Layer.effect(
   CredentialRepository,
@@ -67,7 +67,7 @@ export const layer = Layer.effect(
             // One upsert replaces the set in place, so concurrent rotations each land whole (the last
             // one wins) and there is never a moment when the merchant has no credentials.
             const rows = yield* sql`INSERT INTO merchant_credentials ${
-              sql.insert({
+              sql.insert(credentialsTable.values({
                 merchant_id: next.merchantId,
                 environment: next.environment,
                 merchant_key: next.merchantKey,
@@ -75,7 +75,7 @@ export const layer = Layer.effect(
                 sealed_client_secret: next.sealedClientSecret,
                 sealed_webhook_secret: next.sealedWebhookSecret,
                 created_at: at
-              })
+              }))
             } ON CONFLICT (merchant_id, environment) DO UPDATE SET
                 merchant_key = excluded.merchant_key,
                 api_key_hash = excluded.api_key_hash,

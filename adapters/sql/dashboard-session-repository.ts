@@ -1,23 +1,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import { type DashboardSession, DashboardSessionRepository } from "../../core/merchant-users/dashboard-session-repository.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, safeInt, table, text } from "./table.js"
 
-export const DashboardSessionRow = Schema.Struct({
-  id_hash: Schema.String,
-  user_id: Schema.String,
-  merchant_id: SafeInt,
-  created_at: Int64,
-  last_seen_at: Int64
+export const dashboardSessionsTable = table("dashboard_sessions", {
+  id_hash: text,
+  user_id: text,
+  merchant_id: safeInt,
+  created_at: int64,
+  last_seen_at: int64
 })
 
-const sessions = rowMapper(DashboardSessionRow, (row): DashboardSession => ({
+const sessions = tableRows(dashboardSessionsTable, (row): DashboardSession => ({
   idHash: row.id_hash,
   userId: row.user_id,
   merchantId: MerchantId(row.merchant_id),
@@ -31,13 +30,13 @@ export const layer = Layer.effect(
     DashboardSessionRepository.of({
       create: (session) =>
         sql`INSERT INTO dashboard_sessions ${
-          sql.insert({
+          sql.insert(dashboardSessionsTable.values({
             id_hash: session.idHash,
             user_id: session.userId,
             merchant_id: session.merchantId,
             created_at: session.createdAt,
             last_seen_at: session.lastSeenAt
-          })
+          }))
         }`.pipe(Effect.asVoid, dbCall),
       find: (idHash) => sql`SELECT * FROM dashboard_sessions WHERE id_hash = ${idHash}`.pipe(Effect.flatMap(sessions.first), dbCall),
       // Never backwards: two requests of one session touching at once leave the later time.

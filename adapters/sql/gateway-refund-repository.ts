@@ -6,27 +6,29 @@ import { Amount } from "../../core/money/amount.js"
 import { type GatewayRefund, GatewayRefunds } from "../../core/refunds/gateway-refund.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, nullable, safeInt, table, text, typed } from "./table.js"
 
-export const GatewayRefundRow = Schema.Struct({
-  refund_trx_id: Schema.String,
-  payment_trx_id: Schema.String,
-  gateway_id: SafeInt,
-  amount: Int64,
-  currency: Schema.String,
-  idempotency_key: Schema.String,
-  status: Schema.Literal("pending", "succeeded", "failed"),
-  attempts: SafeInt,
-  next_attempt_at: NullableInt64,
-  gateway_reference: NullableString,
-  message: NullableString,
-  created_at: Int64,
-  updated_at: Int64
+const GatewayRefundStatusWord = Schema.Literal("pending", "succeeded", "failed")
+
+export const gatewayRefundsTable = table("gateway_refunds", {
+  refund_trx_id: text,
+  payment_trx_id: text,
+  gateway_id: safeInt,
+  amount: int64,
+  currency: text,
+  idempotency_key: text,
+  status: literal(GatewayRefundStatusWord),
+  attempts: typed(safeInt, "integer"),
+  next_attempt_at: nullable(int64),
+  gateway_reference: nullable(text),
+  message: nullable(text),
+  created_at: int64,
+  updated_at: int64
 })
 
-const gatewayRefunds = rowMapper(GatewayRefundRow, (row): GatewayRefund => ({
+const gatewayRefunds = tableRows(gatewayRefundsTable, (row): GatewayRefund => ({
   refundTrxId: row.refund_trx_id,
   paymentTrxId: row.payment_trx_id,
   gatewayId: GatewayId(row.gateway_id),
@@ -48,7 +50,7 @@ export const layer = Layer.effect(
     GatewayRefunds.of({
       enqueue: (refund) =>
         sql`INSERT INTO gateway_refunds ${
-          sql.insert({
+          sql.insert(gatewayRefundsTable.values({
             refund_trx_id: refund.refundTrxId,
             payment_trx_id: refund.paymentTrxId,
             gateway_id: refund.gatewayId,
@@ -62,7 +64,7 @@ export const layer = Layer.effect(
             message: refund.message,
             created_at: refund.createdAt,
             updated_at: refund.updatedAt
-          })
+          }))
         }`.pipe(Effect.asVoid, dbCall),
       listDue: (now, leaseNow, limit) =>
         sql`SELECT * FROM gateway_refunds WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ${now}

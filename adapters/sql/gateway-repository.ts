@@ -6,25 +6,26 @@ import { GatewayCodeTaken, GatewayType, gatewayCode, type Gateway } from "../../
 import { GatewayRepository } from "../../core/gateways/gateway-repository.js"
 import { GatewayId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
-import { Flag, Int64, JsonObject, SafeInt, flag } from "./columns.js"
+import { JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { bySchema, boolean, int64, literal, serialId, table, text } from "./table.js"
 
-export const GatewayRow = Schema.Struct({
-  id: SafeInt,
-  plugin: Schema.String,
-  name: Schema.String,
-  code: Schema.String,
-  method: Schema.String,
-  currency: Schema.String,
-  type: GatewayType,
-  active: Flag,
-  config: JsonObject,
-  created_at: Int64,
-  updated_at: Int64
+export const gatewaysTable = table("gateways", {
+  id: serialId,
+  plugin: text,
+  name: text,
+  code: text,
+  method: text,
+  currency: text,
+  type: literal(GatewayType),
+  active: boolean,
+  config: bySchema(JsonObject, "text"),
+  created_at: int64,
+  updated_at: int64
 })
 
-const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
+const toGateway = (row: typeof gatewaysTable.Row.Type): Gateway => ({
   id: GatewayId(row.id),
   plugin: row.plugin,
   name: row.name,
@@ -38,7 +39,7 @@ const toGateway = (row: typeof GatewayRow.Type): Gateway => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const gateways = rowMapper(GatewayRow, toGateway)
+const gateways = tableRows(gatewaysTable, toGateway)
 
 // Built once: a schema made per call cost more than the query it decoded.
 const decodeSelection = Schema.decodeUnknown(Schema.Array(Schema.Struct({ gateway_id: SafeInt })))
@@ -53,18 +54,18 @@ export const layer = Layer.effect(
           const at = yield* now
           const code = gatewayCode(gateway.method, gateway.currency)
           const rows = yield* sql`INSERT INTO gateways ${
-            sql.insert({
+            sql.insert(gatewaysTable.values({
               plugin: gateway.plugin,
               name: gateway.name,
               code,
               method: gateway.method,
               currency: gateway.currency,
               type: gateway.type,
-              active: flag(gateway.active),
-              config: JSON.stringify(gateway.config),
+              active: gateway.active,
+              config: gateway.config,
               created_at: at,
               updated_at: at
-            })
+            }))
           } ON CONFLICT (code) DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new GatewayCodeTaken({ code })
           return yield* gateways.one(rows)
@@ -73,13 +74,13 @@ export const layer = Layer.effect(
       update: (id, patch) =>
         Effect.gen(function*() {
           const at = yield* now
-          const changes = {
+          const changes = gatewaysTable.changes({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
             ...(patch.type !== undefined ? { type: patch.type } : {}),
-            ...(patch.active !== undefined ? { active: flag(patch.active) } : {}),
-            ...(patch.config !== undefined ? { config: JSON.stringify(patch.config) } : {}),
+            ...(patch.active !== undefined ? { active: patch.active } : {}),
+            ...(patch.config !== undefined ? { config: patch.config } : {}),
             updated_at: at
-          }
+          })
           return yield* gateways.first(yield* sql`UPDATE gateways SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`)
         }).pipe(dbCall),
       list: sql`SELECT * FROM gateways ORDER BY id`.pipe(Effect.flatMap(gateways.all), dbCall),

@@ -9,20 +9,20 @@ import {
   type KeyedRequest,
   type StoredResponse
 } from "../../core/idempotency/idempotency-store.js"
-import { Int64, NullableString, SafeInt } from "./columns.js"
 import type { StorageError } from "../../core/shared/storage-error.js"
 import { dbCall } from "./query.js"
 import { sqlErrorToStorageError } from "./storage-errors.js"
+import { int64, nullable, safeInt, table, text, typed } from "./table.js"
 
-export const RecordRow = Schema.Struct({
-  fingerprint: Schema.String,
-  state: Schema.String,
-  response_status: Schema.NullOr(SafeInt),
-  response_body: NullableString,
-  expires_at: Int64
+export const idempotencyKeysTable = table("idempotency_keys", {
+  fingerprint: text,
+  state: text,
+  response_status: nullable(typed(safeInt, "integer")),
+  response_body: nullable(text),
+  expires_at: int64
 })
 
-const decodeRecords = Schema.decodeUnknown(Schema.Array(RecordRow))
+const decodeRecords = Schema.decodeUnknown(Schema.Array(idempotencyKeysTable.Row))
 
 const inFlight = { _tag: "InFlight" } as const
 const mismatch = { _tag: "Mismatch" } as const

@@ -9,23 +9,24 @@ import { Amount } from "../../core/money/amount.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-compatibility.js"
 import { Instant, now } from "../../core/shared/instant.js"
-import { Int64, SafeInt } from "./columns.js"
+import { SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, serialId, table, text } from "./table.js"
 
-export const MerchantRow = Schema.Struct({
-  id: SafeInt,
-  name: Schema.String,
-  status: MerchantStatus,
-  ipn_signature_format: IpnSignatureFormat,
-  ipn_json_style: IpnJsonStyle,
-  fee_percent: Int64,
-  fee_fixed: Int64,
-  created_at: Int64,
-  updated_at: Int64
+export const merchantsTable = table("merchants", {
+  id: serialId,
+  name: text,
+  status: literal(MerchantStatus),
+  ipn_signature_format: literal(IpnSignatureFormat),
+  ipn_json_style: literal(IpnJsonStyle),
+  fee_percent: int64,
+  fee_fixed: int64,
+  created_at: int64,
+  updated_at: int64
 })
 
-const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
+const toMerchant = (row: typeof merchantsTable.Row.Type): Merchant => ({
   id: MerchantId(row.id),
   name: row.name,
   status: row.status,
@@ -37,7 +38,7 @@ const toMerchant = (row: typeof MerchantRow.Type): Merchant => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const merchants = rowMapper(MerchantRow, toMerchant)
+const merchants = tableRows(merchantsTable, toMerchant)
 
 const CountRow = Schema.Struct({ n: SafeInt })
 

@@ -6,22 +6,24 @@ import { MerchantUserEmailTaken, type MerchantUser, USER_ROLES } from "../../cor
 import { MerchantUserRepository, type PasswordLink } from "../../core/merchant-users/merchant-user-repository.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, nullable, safeInt, table, text } from "./table.js"
 
-export const MerchantUserRow = Schema.Struct({
-  id: Schema.String,
-  merchant_id: SafeInt,
-  email: Schema.String,
-  role: Schema.Literal(...USER_ROLES),
-  status: Schema.Literal("invited", "active", "disabled"),
-  password_hash: NullableString,
-  created_at: Int64,
-  last_sign_in_at: NullableInt64
+const UserStatusWord = Schema.Literal("invited", "active", "disabled")
+
+export const merchantUsersTable = table("merchant_users", {
+  id: text,
+  merchant_id: safeInt,
+  email: text,
+  role: literal(Schema.Literal(...USER_ROLES)),
+  status: literal(UserStatusWord),
+  password_hash: nullable(text),
+  created_at: int64,
+  last_sign_in_at: nullable(int64)
 })
 
-const toUser = (row: typeof MerchantUserRow.Type): MerchantUser => ({
+const toUser = (row: typeof merchantUsersTable.Row.Type): MerchantUser => ({
   id: row.id,
   merchantId: MerchantId(row.merchant_id),
   email: row.email,
@@ -31,12 +33,12 @@ const toUser = (row: typeof MerchantUserRow.Type): MerchantUser => ({
   lastSignInAt: row.last_sign_in_at === null ? null : Instant(row.last_sign_in_at)
 })
 
-const users = rowMapper(MerchantUserRow, toUser)
-const credentials = rowMapper(MerchantUserRow, (row) => ({ user: toUser(row), passwordHash: row.password_hash }))
+const users = tableRows(merchantUsersTable, toUser)
+const credentials = tableRows(merchantUsersTable, (row) => ({ user: toUser(row), passwordHash: row.password_hash }))
 
-export const PasswordLinkRow = Schema.Struct({ token_hash: Schema.String, user_id: Schema.String, expires_at: Int64 })
+export const passwordLinksTable = table("password_links", { token_hash: text, user_id: text, expires_at: int64 })
 
-const links = rowMapper(PasswordLinkRow, (row): PasswordLink => ({ tokenHash: row.token_hash, userId: row.user_id, expiresAt: Instant(row.expires_at) }))
+const links = tableRows(passwordLinksTable, (row): PasswordLink => ({ tokenHash: row.token_hash, userId: row.user_id, expiresAt: Instant(row.expires_at) }))
 
 export const layer = Layer.effect(
   MerchantUserRepository,
@@ -47,7 +49,7 @@ export const layer = Layer.effect(
       create: (user) =>
         Effect.gen(function*() {
           const rows = yield* sql`INSERT INTO merchant_users ${
-            sql.insert({
+            sql.insert(merchantUsersTable.values({
               id: user.id,
               merchant_id: user.merchantId,
               email: user.email,
@@ -56,7 +58,7 @@ export const layer = Layer.effect(
               password_hash: null,
               created_at: user.createdAt,
               last_sign_in_at: null
-            })
+            }))
           } ON CONFLICT (email) DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new MerchantUserEmailTaken({ email: user.email })
           return yield* users.one(rows)
@@ -95,7 +97,7 @@ export const layer = Layer.effect(
       createPasswordLink: (link) =>
         sql.withTransaction(Effect.zipRight(
           sql`DELETE FROM password_links WHERE user_id = ${link.userId}`,
-          sql`INSERT INTO password_links ${sql.insert({ token_hash: link.tokenHash, user_id: link.userId, expires_at: link.expiresAt })}`
+          sql`INSERT INTO password_links ${sql.insert(passwordLinksTable.values({ token_hash: link.tokenHash, user_id: link.userId, expires_at: link.expiresAt }))}`
         )).pipe(Effect.asVoid, dbCall),
       findPasswordLink: (tokenHash) => sql`SELECT * FROM password_links WHERE token_hash = ${tokenHash}`.pipe(Effect.flatMap(links.first), dbCall),
       consumePasswordLink: (tokenHash) =>

@@ -9,11 +9,11 @@ import type { Instant } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
-import { rowDecoder, rowMapper } from "./row-mapper.js"
-import { paymentFromRow } from "./payment-rows.js"
+import { rowMapper, tableRows } from "./row-mapper.js"
+import { paymentsTable, toPayment } from "./payment-rows.js"
 import { Int64, SafeInt } from "./columns.js"
 
-const payments = rowDecoder(paymentFromRow)
+const payments = tableRows(paymentsTable, toPayment)
 
 const totals = rowMapper(
   Schema.Struct({ currency: Schema.String, count: SafeInt, units: Int64, atoms: Int64 }),
@@ -24,8 +24,8 @@ const totals = rowMapper(
 const HELD_FOREVER = MAX_BALANCE
 const RELEASED = 0n
 
-/** A new payment's row, pending. */
-const paymentColumns = (payment: NewPayment, now: Instant) => ({
+/** A new payment's row, pending, as it is written. */
+const newPaymentRow = (payment: NewPayment, now: Instant) => paymentsTable.values({
   trx_id: payment.trxId,
   merchant_id: payment.merchantId,
   environment: payment.environment,
@@ -43,8 +43,8 @@ const paymentColumns = (payment: NewPayment, now: Instant) => ({
   ipn_url: payment.ipnUrl,
   success_redirect: payment.successRedirect,
   cancel_redirect: payment.cancelRedirect,
-  allow_payment_methods: JSON.stringify(payment.allowPaymentMethods),
-  gateway_ids: JSON.stringify(payment.gatewayIds),
+  allow_payment_methods: payment.allowPaymentMethods,
+  gateway_ids: payment.gatewayIds,
   gateway_id: null,
   invoice_id: payment.invoiceId,
   expires_at: payment.expiresAt,
@@ -52,15 +52,6 @@ const paymentColumns = (payment: NewPayment, now: Instant) => ({
   created_at: now,
   updated_at: now
 })
-
-/** The payments table's column types (migrations/0001_initial.ts), for the PostgreSQL casts above. */
-export const PG_TYPES: Record<keyof ReturnType<typeof paymentColumns>, "text" | "bigint"> = {
-  trx_id: "text", merchant_id: "bigint", environment: "text", ref_trx: "text", amount: "bigint", currency: "text",
-  status: "text", failure_reason: "text", fee: "bigint", net: "bigint", refunded_amount: "bigint", description: "text",
-  customer_name: "text", customer_email: "text", ipn_url: "text", success_redirect: "text", cancel_redirect: "text",
-  allow_payment_methods: "text", gateway_ids: "text", gateway_id: "bigint", invoice_id: "text", expires_at: "bigint",
-  completed_at: "bigint", created_at: "bigint", updated_at: "bigint"
-}
 
 export const layer = Layer.effect(
   PaymentRepository,
@@ -92,7 +83,7 @@ export const layer = Layer.effect(
           DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
           WHERE payment_references.held_until <= ${now}
           RETURNING trx_id`
-        const row = paymentColumns(payment, now)
+        const row = newPaymentRow(payment, now)
         const heldBy = Effect.gen(function*() {
           const holder = yield* sql<{ trx_id: string }>`SELECT trx_id FROM payment_references
             WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment} AND ref_trx = ${payment.refTrx}`
@@ -103,7 +94,7 @@ export const layer = Layer.effect(
             Effect.gen(function*() {
               // Every value typed explicitly: in INSERT ... SELECT PostgreSQL cannot infer it from the column.
               const values = sql.join(", ", false)(Object.entries(row).map(([column, value]) =>
-                sql`${value}::${sql.literal(PG_TYPES[column as keyof typeof PG_TYPES])}`))
+                sql`${value}::${sql.literal(paymentsTable.columns[column as keyof typeof paymentsTable.columns].type)}`))
               const rows = yield* sql`WITH claim AS (${claim})
                 INSERT INTO payments (${sql.literal(Object.keys(row).join(", "))}) SELECT ${values} FROM claim RETURNING *`
               return rows.length === 0 ? yield* heldBy : yield* payments.one(rows)

@@ -1,32 +1,31 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import { Environment } from "../../core/shared/environment.js"
 import { Amount } from "../../core/money/amount.js"
 import { RefundReferenceUsed, type Refund } from "../../core/refunds/refund.js"
 import { RefundRepository } from "../../core/refunds/refund-repository.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
-import { Int64, NullableString, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, nullable, safeInt, table, text } from "./table.js"
 
-export const RefundRow = Schema.Struct({
-  refund_trx_id: Schema.String,
-  payment_trx_id: Schema.String,
-  merchant_id: SafeInt,
-  environment: Environment,
-  amount: Int64,
-  currency: Schema.String,
-  reason: NullableString,
-  ref_refund: NullableString,
-  total_refunded: Int64,
-  remaining_refund: Int64,
-  created_at: Int64
+export const refundsTable = table("refunds", {
+  refund_trx_id: text,
+  payment_trx_id: text,
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  amount: int64,
+  currency: text,
+  reason: nullable(text),
+  ref_refund: nullable(text),
+  total_refunded: int64,
+  remaining_refund: int64,
+  created_at: int64
 })
 
-const toRefund = (row: typeof RefundRow.Type): Refund => ({
+const toRefund = (row: typeof refundsTable.Row.Type): Refund => ({
   refundTrxId: row.refund_trx_id,
   paymentTrxId: row.payment_trx_id,
   merchantId: MerchantId(row.merchant_id),
@@ -40,7 +39,7 @@ const toRefund = (row: typeof RefundRow.Type): Refund => ({
   createdAt: Instant(row.created_at)
 })
 
-const refunds = rowMapper(RefundRow, toRefund)
+const refunds = tableRows(refundsTable, toRefund)
 
 export const layer = Layer.effect(
   RefundRepository,
@@ -51,7 +50,7 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const at = yield* now
           const rows = yield* sql`INSERT INTO refunds ${
-            sql.insert({
+            sql.insert(refundsTable.values({
               refund_trx_id: refund.refundTrxId,
               payment_trx_id: refund.paymentTrxId,
               merchant_id: refund.merchantId,
@@ -63,7 +62,7 @@ export const layer = Layer.effect(
               total_refunded: refund.totalRefunded,
               remaining_refund: refund.remainingRefund,
               created_at: at
-            })
+            }))
           } ON CONFLICT (payment_trx_id, ref_refund) DO NOTHING RETURNING *`
           if (rows.length === 0) {
             return yield* new RefundReferenceUsed({ paymentTrxId: refund.paymentTrxId, refRefund: refund.refRefund ?? "" })

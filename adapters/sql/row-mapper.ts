@@ -4,6 +4,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { StorageError } from "../../core/shared/storage-error.js"
 import { toStorageError, undecodableRow } from "./storage-errors.js"
+import type { Columns, RowOf, Table } from "./table.js"
 
 /** `all`, `first` and `one` over a function that decodes every row or says why not. */
 const mapped = <A>(decodeAll: (rows: ReadonlyArray<unknown>) => Either.Either<Array<A>, StorageError>) => {
@@ -51,3 +52,7 @@ export const rowDecoder = <A>(decode: (row: Readonly<Record<string, unknown>>) =
       return Either.left(undecodableRow(error instanceof Error ? error.message : String(error), error))
     }
   })
+
+/** The rows of a declared table (table.ts), read by its reader and mapped to the domain. */
+export const tableRows = <C extends Columns, A>(table: Table<C>, toDomain: (row: RowOf<C>) => A) =>
+  rowDecoder((row) => toDomain(table.read(row)))

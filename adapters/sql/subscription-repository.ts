@@ -20,52 +20,53 @@ import {
   SubscriptionStatus
 } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { Flag, flag, Int64, JsonObject, NullableInt64, NullableString, SafeInt, StringList } from "./columns.js"
+import { JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { bySchema, boolean, int64, literal, nullable, safeInt, stringList, table, text, typed } from "./table.js"
 
-export const SubscriptionRow = Schema.Struct({
-  id: Schema.String,
-  merchant_id: SafeInt,
-  environment: Environment,
-  external_reference: Schema.String,
-  status: SubscriptionStatus,
-  billing_cycle: BillingCycle,
-  amount: Int64,
-  currency: Schema.String,
-  customer_email: Schema.String,
-  customer_name: NullableString,
-  description: NullableString,
-  success_redirect: Schema.String,
-  cancel_redirect: Schema.String,
-  ipn_url: Schema.String,
-  allow_payment_methods: StringList,
-  metadata: JsonObject,
-  starts_at: NullableInt64,
-  current_period_start: NullableInt64,
-  current_period_end: NullableInt64,
-  next_billing_at: NullableInt64,
-  cancel_at_period_end: Flag,
-  cancelled_at: NullableInt64,
-  created_at: Int64,
-  updated_at: Int64
+export const subscriptionsTable = table("subscriptions", {
+  id: text,
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  external_reference: text,
+  status: literal(SubscriptionStatus),
+  billing_cycle: literal(BillingCycle),
+  amount: int64,
+  currency: text,
+  customer_email: text,
+  customer_name: nullable(text),
+  description: nullable(text),
+  success_redirect: text,
+  cancel_redirect: text,
+  ipn_url: text,
+  allow_payment_methods: stringList,
+  metadata: bySchema(JsonObject, "text"),
+  starts_at: nullable(int64),
+  current_period_start: nullable(int64),
+  current_period_end: nullable(int64),
+  next_billing_at: nullable(int64),
+  cancel_at_period_end: boolean,
+  cancelled_at: nullable(int64),
+  created_at: int64,
+  updated_at: int64
 })
 
-export const InvoiceRow = Schema.Struct({
-  id: Schema.String,
-  subscription_id: Schema.String,
-  sequence: SafeInt,
-  reference: Schema.String,
-  status: InvoiceStatus,
-  amount: Int64,
-  currency: Schema.String,
-  trx_id: NullableString,
-  period_start: NullableInt64,
-  period_end: NullableInt64,
-  checkout_expires_at: NullableInt64,
-  paid_at: NullableInt64,
-  created_at: Int64,
-  updated_at: Int64
+export const subscriptionInvoicesTable = table("subscription_invoices", {
+  id: text,
+  subscription_id: text,
+  sequence: typed(safeInt, "integer"),
+  reference: text,
+  status: literal(InvoiceStatus),
+  amount: int64,
+  currency: text,
+  trx_id: nullable(text),
+  period_start: nullable(int64),
+  period_end: nullable(int64),
+  checkout_expires_at: nullable(int64),
+  paid_at: nullable(int64),
+  created_at: int64,
+  updated_at: int64
 })
 
 const CountRow = Schema.Struct({ total: SafeInt })
@@ -74,7 +75,7 @@ const decodeCount = Schema.decodeUnknown(CountRow)
 
 const instantOrNull = (value: bigint | null): Instant | null => (value === null ? null : Instant(value))
 
-const toSubscription = (row: typeof SubscriptionRow.Type): Subscription => ({
+const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription => ({
   id: row.id,
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
@@ -101,7 +102,7 @@ const toSubscription = (row: typeof SubscriptionRow.Type): Subscription => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const toInvoice = (row: typeof InvoiceRow.Type): Invoice => ({
+const toInvoice = (row: typeof subscriptionInvoicesTable.Row.Type): Invoice => ({
   id: row.id,
   subscriptionId: row.subscription_id,
   sequence: row.sequence,
@@ -118,24 +119,24 @@ const toInvoice = (row: typeof InvoiceRow.Type): Invoice => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const subscriptions = rowMapper(SubscriptionRow, toSubscription)
-const invoices = rowMapper(InvoiceRow, toInvoice)
+const subscriptions = tableRows(subscriptionsTable, toSubscription)
+const invoices = tableRows(subscriptionInvoicesTable, toInvoice)
 
 type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
 const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions.first), dbCall)
 const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices.first), dbCall)
 
 /** Only the fields a change names are written; an absent field keeps its stored value. */
-const subscriptionColumns = (change: SubscriptionChange) => ({
+const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.changes({
   ...(change.status !== undefined ? { status: change.status } : {}),
   ...(change.currentPeriodStart !== undefined ? { current_period_start: change.currentPeriodStart } : {}),
   ...(change.currentPeriodEnd !== undefined ? { current_period_end: change.currentPeriodEnd } : {}),
   ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
-  ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: flag(change.cancelAtPeriodEnd) } : {}),
+  ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {})
 })
 
-const invoiceColumns = (change: InvoiceChange) => ({
+const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
   ...(change.status !== undefined ? { status: change.status } : {}),
   ...(change.trxId !== undefined ? { trx_id: change.trxId } : {}),
   ...(change.checkoutExpiresAt !== undefined ? { checkout_expires_at: change.checkoutExpiresAt } : {}),
@@ -154,7 +155,7 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const at = yield* now
           const rows = yield* sql`INSERT INTO subscriptions ${
-            sql.insert({
+            sql.insert(subscriptionsTable.values({
               id: s.id,
               merchant_id: s.merchantId,
               environment: s.environment,
@@ -169,17 +170,17 @@ export const layer = Layer.effect(
               success_redirect: s.successRedirect,
               cancel_redirect: s.cancelRedirect,
               ipn_url: s.ipnUrl,
-              allow_payment_methods: JSON.stringify(s.allowPaymentMethods),
-              metadata: JSON.stringify(s.metadata),
+              allow_payment_methods: s.allowPaymentMethods,
+              metadata: s.metadata,
               starts_at: s.startsAt,
               current_period_start: s.currentPeriodStart,
               current_period_end: s.currentPeriodEnd,
               next_billing_at: s.nextBillingAt,
-              cancel_at_period_end: flag(s.cancelAtPeriodEnd),
+              cancel_at_period_end: s.cancelAtPeriodEnd,
               cancelled_at: s.cancelledAt,
               created_at: at,
               updated_at: at
-            })
+            }))
           } ON CONFLICT (merchant_id, environment, external_reference) DO NOTHING RETURNING *`
           const inserted = yield* subscriptions.first(rows)
           if (Option.isNone(inserted)) {
@@ -232,7 +233,7 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const at = yield* now
           const rows = yield* sql`INSERT INTO subscription_invoices ${
-            sql.insert({
+            sql.insert(subscriptionInvoicesTable.values({
               id: invoice.id,
               subscription_id: invoice.subscriptionId,
               sequence: invoice.sequence,
@@ -247,7 +248,7 @@ export const layer = Layer.effect(
               paid_at: invoice.paidAt,
               created_at: at,
               updated_at: at
-            })
+            }))
           } ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING *`
           const inserted = yield* invoices.first(rows)
           if (Option.isNone(inserted)) {

@@ -18,37 +18,38 @@ import {
   type Wallet
 } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
-import { Flag, Int64, NullableString, SafeInt, flag } from "./columns.js"
+import { flag, Int64, NullableString } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { rowMapper, tableRows } from "./row-mapper.js"
+import { boolean, int64, literal, nullable, safeInt, serialId, table, text } from "./table.js"
 
-export const WalletRow = Schema.Struct({
-  id: SafeInt,
-  merchant_id: SafeInt,
-  currency: Schema.String,
-  environment: Environment,
-  balance: Int64,
-  active: Flag,
-  created_at: Int64,
-  updated_at: Int64
+export const walletsTable = table("wallets", {
+  id: serialId,
+  merchant_id: safeInt,
+  currency: text,
+  environment: literal(Environment),
+  balance: int64,
+  active: boolean,
+  created_at: int64,
+  updated_at: int64
 })
 
-export const LedgerRow = Schema.Struct({
-  id: SafeInt,
-  wallet_id: SafeInt,
-  kind: LedgerEntryKind,
-  delta: Int64,
-  balance_after: Int64,
-  reference: Schema.String,
-  memo: NullableString,
-  created_at: Int64
+export const ledgerEntriesTable = table("ledger_entries", {
+  id: serialId,
+  wallet_id: safeInt,
+  kind: literal(LedgerEntryKind),
+  delta: int64,
+  balance_after: int64,
+  reference: text,
+  memo: nullable(text),
+  created_at: int64
 })
 
 const decodeSum = Schema.decodeUnknown(Schema.Struct({ total: Schema.NullOr(Int64) }))
 
 const UpdatedBalance = Schema.Struct({ balance: Int64 })
 
-const toWallet = (row: typeof WalletRow.Type): Wallet => ({
+const toWallet = (row: typeof walletsTable.Row.Type): Wallet => ({
   id: WalletId(row.id),
   merchantId: MerchantId(row.merchant_id),
   currency: row.currency,
@@ -59,7 +60,7 @@ const toWallet = (row: typeof WalletRow.Type): Wallet => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const toEntry = (row: typeof LedgerRow.Type): LedgerEntry => ({
+const toEntry = (row: typeof ledgerEntriesTable.Row.Type): LedgerEntry => ({
   id: row.id,
   walletId: WalletId(row.wallet_id),
   kind: row.kind,
@@ -70,10 +71,10 @@ const toEntry = (row: typeof LedgerRow.Type): LedgerEntry => ({
   createdAt: Instant(row.created_at)
 })
 
-const wallets = rowMapper(WalletRow, toWallet)
-const entries = rowMapper(LedgerRow, toEntry)
+const wallets = tableRows(walletsTable, toWallet)
+const entries = tableRows(ledgerEntriesTable, toEntry)
 const entriesWithPayment = rowMapper(
-  Schema.Struct({ ...LedgerRow.fields, payment_trx_id: NullableString }),
+  Schema.Struct({ ...ledgerEntriesTable.Row.fields, payment_trx_id: NullableString }),
   (row): LedgerEntryWithPayment => ({ ...toEntry(row), paymentTrxId: row.payment_trx_id })
 )
 
@@ -95,15 +96,15 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const at = yield* now
           const rows = yield* sql`INSERT INTO wallets ${
-            sql.insert({
+            sql.insert(walletsTable.values({
               merchant_id: wallet.merchantId,
               currency: wallet.currency,
               environment: wallet.environment,
               balance: 0n,
-              active: flag(true),
+              active: true,
               created_at: at,
               updated_at: at
-            })
+            }))
           } ON CONFLICT (merchant_id, currency, environment) DO NOTHING RETURNING *`
           if (rows.length === 0) return yield* new WalletExists({ currency: wallet.currency, environment: wallet.environment })
           return yield* wallets.one(rows)
@@ -145,7 +146,7 @@ export const layer = Layer.effect(
             }
             const { balance: balanceAfter } = yield* Schema.decodeUnknown(UpdatedBalance)(updated[0])
             const rows = yield* sql`INSERT INTO ledger_entries ${
-              sql.insert({
+              sql.insert(ledgerEntriesTable.values({
                 wallet_id: posting.walletId,
                 kind: posting.kind,
                 delta: posting.delta,
@@ -153,7 +154,7 @@ export const layer = Layer.effect(
                 reference: posting.reference,
                 memo: posting.memo ?? null,
                 created_at: at
-              })
+              }))
             } RETURNING *`
             return yield* entries.one(rows)
           })

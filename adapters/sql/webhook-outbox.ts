@@ -17,40 +17,41 @@ import {
 } from "../../core/webhooks/delivery.js"
 import { deliveryTarget } from "../../core/webhooks/delivery-target.js"
 import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
-import { Int64, NullableInt64, NullableString, SafeInt } from "./columns.js"
+import { SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
-import { rowMapper } from "./row-mapper.js"
+import { tableRows } from "./row-mapper.js"
+import { int64, literal, nullable, safeInt, table, text, typed } from "./table.js"
 
-export const DeliveryRow = Schema.Struct({
-  id: Schema.String,
-  merchant_id: SafeInt,
-  environment: Environment,
-  event: Schema.String,
-  url: Schema.String,
-  body: Schema.String,
-  signing_secret: SigningSecret,
-  object_id: NullableString,
-  sequence: Schema.NullOr(SafeInt),
-  status: DeliveryStatus,
-  attempts: SafeInt,
-  next_attempt_at: NullableInt64,
-  last_error: NullableString,
-  last_status_code: Schema.NullOr(SafeInt),
-  created_at: Int64,
-  updated_at: Int64
+export const webhookDeliveriesTable = table("webhook_deliveries", {
+  id: text,
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  event: text,
+  url: text,
+  body: text,
+  signing_secret: literal(SigningSecret),
+  object_id: nullable(text),
+  sequence: nullable(safeInt),
+  status: literal(DeliveryStatus),
+  attempts: typed(safeInt, "integer"),
+  next_attempt_at: nullable(int64),
+  last_error: nullable(text),
+  last_status_code: nullable(typed(safeInt, "integer")),
+  created_at: int64,
+  updated_at: int64
 })
 
-export const AttemptRow = Schema.Struct({
-  delivery_id: Schema.String,
-  attempt: SafeInt,
-  at: Int64,
-  status_code: Schema.NullOr(SafeInt),
-  error: NullableString,
-  duration_ms: SafeInt
+export const webhookAttemptsTable = table("webhook_attempts", {
+  delivery_id: text,
+  attempt: typed(safeInt, "integer"),
+  at: int64,
+  status_code: nullable(typed(safeInt, "integer")),
+  error: nullable(text),
+  duration_ms: typed(safeInt, "integer")
 })
 
 
-const toDelivery = (row: typeof DeliveryRow.Type): WebhookDelivery => ({
+const toDelivery = (row: typeof webhookDeliveriesTable.Row.Type): WebhookDelivery => ({
   id: row.id,
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
@@ -69,7 +70,7 @@ const toDelivery = (row: typeof DeliveryRow.Type): WebhookDelivery => ({
   updatedAt: Instant(row.updated_at)
 })
 
-const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
+const toAttempt = (row: typeof webhookAttemptsTable.Row.Type): DeliveryAttempt => ({
   deliveryId: row.delivery_id,
   attempt: row.attempt,
   at: Instant(row.at),
@@ -78,15 +79,15 @@ const toAttempt = (row: typeof AttemptRow.Type): DeliveryAttempt => ({
   durationMs: row.duration_ms
 })
 
-export const FailingTargetRow = Schema.Struct({
-  merchant_id: SafeInt,
-  environment: Environment,
-  target: Schema.String,
-  failing_since: Int64,
-  paused_at: NullableInt64
+export const webhookTargetsTable = table("webhook_targets", {
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  target: text,
+  failing_since: int64,
+  paused_at: nullable(int64)
 })
 
-const failingTargetRows = rowMapper(FailingTargetRow, (row): FailingTarget => ({
+const failingTargetRows = tableRows(webhookTargetsTable, (row): FailingTarget => ({
   merchantId: MerchantId(row.merchant_id),
   environment: row.environment,
   target: row.target,
@@ -94,8 +95,8 @@ const failingTargetRows = rowMapper(FailingTargetRow, (row): FailingTarget => ({
   pausedAt: row.paused_at === null ? null : Instant(row.paused_at)
 }))
 
-const deliveries = rowMapper(DeliveryRow, toDelivery)
-const attemptRows = rowMapper(AttemptRow, toAttempt)
+const deliveries = tableRows(webhookDeliveriesTable, toDelivery)
+const attemptRows = tableRows(webhookAttemptsTable, toAttempt)
 
 const PENDING: DeliveryStatus = "pending"
 
@@ -233,14 +234,14 @@ export const layer = Layer.effect(
             const previous = yield* sql`SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = ${report.deliveryId}`
             const attempt = (yield* Schema.decodeUnknown(SafeInt)(previous[0]?.["n"])) + 1
             yield* sql`INSERT INTO webhook_attempts ${
-              sql.insert({
+              sql.insert(webhookAttemptsTable.values({
                 delivery_id: report.deliveryId,
                 attempt,
                 at: report.at,
                 status_code: report.statusCode,
                 error: report.error,
                 duration_ms: report.durationMs
-              })
+              }))
             }`
             return true
           })

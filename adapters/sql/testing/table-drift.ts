@@ -2,66 +2,66 @@ import { SqlClient } from "@effect/sql"
 import { layer } from "@effect/vitest"
 import { Effect, type Layer, Schema, SchemaAST } from "effect"
 import { expect } from "vitest"
-import { AuditRow } from "../audit-log.js"
-import { AttemptColumns } from "../checkout-attempt-repository.js"
-import { FrameAncestorRow } from "../checkout-frame-repository.js"
-import { CredentialRow, RetiredCredentialRow } from "../credential-repository.js"
-import { GatewayRefundRow } from "../gateway-refund-repository.js"
-import { GatewayRow } from "../gateway-repository.js"
-import { RecordRow } from "../idempotency-store.js"
-import { MerchantRow } from "../merchant-repository.js"
-import { MerchantUserRow, PasswordLinkRow } from "../merchant-user-repository.js"
-import { DashboardSessionRow } from "../dashboard-session-repository.js"
-import { FlagRow } from "../payment-flag-repository.js"
-import { PG_TYPES } from "../payment-repository.js"
-import { PaymentRow } from "../payment-rows.js"
-import { RefundRow } from "../refund-repository.js"
-import { InvoiceRow, SubscriptionRow } from "../subscription-repository.js"
-import { LedgerRow, WalletRow } from "../wallet-repository.js"
-import { AttemptRow, DeliveryRow, FailingTargetRow } from "../webhook-outbox.js"
+import { auditLogTable } from "../audit-log.js"
+import { checkoutAttemptsTable } from "../checkout-attempt-repository.js"
+import { checkoutFrameAncestorsTable } from "../checkout-frame-repository.js"
+import { credentialsTable, retiredCredentialsTable } from "../credential-repository.js"
+import { dashboardSessionsTable } from "../dashboard-session-repository.js"
+import { gatewayRefundsTable } from "../gateway-refund-repository.js"
+import { gatewaysTable } from "../gateway-repository.js"
+import { idempotencyKeysTable } from "../idempotency-store.js"
+import { merchantsTable } from "../merchant-repository.js"
+import { merchantUsersTable, passwordLinksTable } from "../merchant-user-repository.js"
+import { paymentFlagsTable } from "../payment-flag-repository.js"
+import { paymentsTable } from "../payment-rows.js"
+import { refundsTable } from "../refund-repository.js"
+import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
+import type { AnyTable, SqlType } from "../table.js"
+import { webhookAttemptsTable, webhookDeliveriesTable, webhookTargetsTable } from "../webhook-outbox.js"
+import { ledgerEntriesTable, walletsTable } from "../wallet-repository.js"
 
 /**
- * Each table is written in the migrations and again in the row schema its repository decodes
- * `SELECT *` with (and the payments table a third time, in the PostgreSQL types of its insert).
- * These cases hold them to each other on a migrated database of each dialect, so a column added,
+ * Each table is written in the migrations and again in its declaration (table.ts: its columns, their
+ * rules and SQL types), from which its row Schema, reader, written rows and PostgreSQL's casts follow.
+ * These cases hold the two to each other on a migrated database of each dialect, so a column added,
  * renamed or retyped on one side only fails here, named, rather than at some later read.
  */
-interface Table {
-  readonly table: string
-  readonly row: Schema.Schema.AnyNoContext
-  /** Columns kept but never read back into the domain, each with why: any other column must be read. */
-  readonly unread?: ReadonlyArray<string>
-}
-
-const TABLES: ReadonlyArray<Table> = [
-  { table: "merchants", row: MerchantRow },
-  { table: "merchant_credentials", row: CredentialRow },
-  { table: "retired_credentials", row: RetiredCredentialRow },
-  { table: "gateways", row: GatewayRow },
-  { table: "payments", row: PaymentRow },
-  { table: "checkout_attempts", row: Schema.Struct(AttemptColumns) },
-  { table: "checkout_frame_ancestors", row: FrameAncestorRow },
+/**
+ * Every table a repository reads, declared once (table.ts), with the columns it keeps but never reads
+ * back into the domain, each with why: any other column must be read.
+ */
+const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: ReadonlyArray<string> }> = [
+  { table: merchantsTable },
+  { table: credentialsTable },
+  { table: retiredCredentialsTable },
+  { table: gatewaysTable },
+  { table: paymentsTable },
+  { table: checkoutAttemptsTable },
+  { table: checkoutFrameAncestorsTable },
   // A surrogate key: flags are read by payment, newest first.
-  { table: "payment_flags", row: FlagRow, unread: ["id"] },
-  { table: "refunds", row: RefundRow },
+  { table: paymentFlagsTable, unread: ["id"] },
+  { table: refundsTable },
   // The executor's lease: matched in its claim, never part of the refund's state.
-  { table: "gateway_refunds", row: GatewayRefundRow, unread: ["lease_until"] },
-  { table: "wallets", row: WalletRow },
-  { table: "ledger_entries", row: LedgerRow },
-  { table: "subscriptions", row: SubscriptionRow },
-  { table: "subscription_invoices", row: InvoiceRow },
+  { table: gatewayRefundsTable, unread: ["lease_until"] },
+  { table: walletsTable },
+  { table: ledgerEntriesTable },
+  { table: subscriptionsTable },
+  { table: subscriptionInvoicesTable },
   // The dispatcher's lease, its lane and the per-target fairness key: matched in its claim, never shown.
-  { table: "webhook_deliveries", row: DeliveryRow, unread: ["lease_owner", "lease_until", "lease_lane", "target"] },
+  { table: webhookDeliveriesTable, unread: ["lease_owner", "lease_until", "lease_lane", "target"] },
   // A surrogate key: attempts are read by delivery, in order.
-  { table: "webhook_attempts", row: AttemptRow, unread: ["id"] },
-  { table: "webhook_targets", row: FailingTargetRow },
+  { table: webhookAttemptsTable, unread: ["id"] },
+  { table: webhookTargetsTable },
+  { table: auditLogTable },
+  { table: merchantUsersTable },
+  { table: passwordLinksTable },
+  { table: dashboardSessionsTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
-  { table: "audit_log", row: AuditRow },
-  { table: "merchant_users", row: MerchantUserRow },
-  { table: "password_links", row: PasswordLinkRow },
-  { table: "dashboard_sessions", row: DashboardSessionRow },
-  { table: "idempotency_keys", row: RecordRow, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
+  { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
+
+/** The tables declared once, for the fast readers' property test. */
+export const DECLARED_TABLES: ReadonlyArray<AnyTable> = TABLES.map((entry) => entry.table)
 
 /** The field names a row schema reads. */
 export const fieldsOf = (row: Schema.Schema.AnyNoContext): ReadonlyArray<string> => {
@@ -85,29 +85,40 @@ const columnsOf = (table: string) =>
         rows.map((row) => ({ name: row.name, type: row.type.toLowerCase() })))
     }))
 
+/** The type a column's catalogue reports for a declared type: a generated key is spelled per dialect. */
+const catalogueType = (type: SqlType) =>
+  Effect.map(SqlClient.SqlClient, (sql) => type !== "serial" ? type : sql.onDialectOrElse({ pg: () => "bigint", orElse: () => "integer" }))
+
 /** The drift cases on a migrated database: `client` provides its SqlClient. */
 export const tableDrift = (name: string, client: Layer.Layer<SqlClient.SqlClient, unknown>): void =>
-  layer(client, { excludeTestServices: true, timeout: "120 seconds" })(`tables and their row schemas: ${name}`, (it) => {
-    it.effect("every table a repository reads has exactly the columns its row schema reads, and the ones declared unread", () =>
+  layer(client, { excludeTestServices: true, timeout: "120 seconds" })(`tables and their declarations: ${name}`, (it) => {
+    it.effect("every table a repository reads has exactly the columns its declaration reads, and the ones declared unread", () =>
       Effect.gen(function*() {
         const drift: Record<string, { readonly onlyMigrated: ReadonlyArray<string>; readonly onlyRead: ReadonlyArray<string> }> = {}
-        for (const { row, table, unread = [] } of TABLES) {
-          const columns = (yield* columnsOf(table)).map((column) => column.name)
-          const fields = fieldsOf(row)
-          expect(columns.length, `${table} exists`).toBeGreaterThan(0)
+        for (const { table, unread = [] } of TABLES) {
+          const columns = (yield* columnsOf(table.name)).map((column) => column.name)
+          const fields = fieldsOf(table.Row)
+          expect(columns.length, `${table.name} exists`).toBeGreaterThan(0)
           const onlyMigrated = columns.filter((column) => !fields.includes(column) && !unread.includes(column))
           // A declared unread column that is gone, or is read after all, is drift too.
           const onlyRead = [...fields, ...unread].filter((field) => !columns.includes(field) || (unread.includes(field) && fields.includes(field)))
-          if (onlyMigrated.length > 0 || onlyRead.length > 0) drift[table] = { onlyMigrated, onlyRead }
+          if (onlyMigrated.length > 0 || onlyRead.length > 0) drift[table.name] = { onlyMigrated, onlyRead }
         }
         expect(drift).toEqual({})
       }))
 
-    it.effect("the payments insert casts each column to the type the migration gave it", () =>
+    it.effect("every declared column has the type the migration gave it (and PostgreSQL's casts use)", () =>
       Effect.gen(function*() {
-        const columns = yield* columnsOf("payments")
-        expect(Object.keys(PG_TYPES).sort()).toEqual(columns.map((column) => column.name).sort())
-        // SQLite keeps declared names (BIGINT, TEXT); PostgreSQL its own (bigint, text): both read the same here.
-        for (const column of columns) expect(column.type, `payments.${column.name}`).toBe(PG_TYPES[column.name as keyof typeof PG_TYPES])
+        const drift: Record<string, { readonly declared: string; readonly migrated: string }> = {}
+        for (const { table } of TABLES) {
+          // SQLite keeps declared names (BIGINT, TEXT); PostgreSQL its own (bigint, text): both read the same here.
+          for (const column of yield* columnsOf(table.name)) {
+            const rule = table.columns[column.name]
+            if (rule === undefined) continue
+            const declared = yield* catalogueType(rule.type)
+            if (declared !== column.type) drift[`${table.name}.${column.name}`] = { declared, migrated: column.type }
+          }
+        }
+        expect(drift).toEqual({})
       }))
   })
