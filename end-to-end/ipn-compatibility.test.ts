@@ -1,12 +1,8 @@
 import { createHmac } from "node:crypto"
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantClient, type MerchantClient } from "../client/index.js"
-import { createMerchantPayments, type MerchantPayments } from "../hosts/embedding/index.js"
+import { type Received, type RecordingReceiverHost, startRecordingReceiverHost } from "./suites/recording-receiver-host.js"
 import { until } from "./suites/until.js"
 
 // Issue 33, item 6: a merchant's IPN compatibility settings, through the admin HTTP API of a running
@@ -16,14 +12,6 @@ import { until } from "./suites/until.js"
 const ADMIN_TOKEN = "adm_ipn-compatibility-test-token"
 const CUSTOMER = "Zoë Ωmega 𝄞"
 const DESCRIPTION = "Order 7/12, \"gift\""
-
-interface Received {
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
 
 const hmacHex = (secret: string, bytes: string) => createHmac("sha256", secret).update(bytes).digest("hex")
 
@@ -43,49 +31,16 @@ const phpJsonEncode = (value: unknown): string => {
 }
 
 describe("IPN compatibility settings per merchant", () => {
-  const received: Array<Received> = []
-  let receiver: Server
-  let hook = ""
-  let server: Server
-  let origin = ""
-  let payments: MerchantPayments
-
-  const admin = async (method: string, path: string, body?: unknown): Promise<{ readonly status: number; readonly json: any }> => {
-    const response = await fetch(`${origin}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    return { status: response.status, json: await response.json() }
-  }
+  let host: RecordingReceiverHost
+  const admin = (method: string, path: string, body?: unknown) => host.admin(method, path, body)
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
-        response.writeHead(204).end()
-      })
-    })
-    hook = await listen(receiver)
-    server = createServer((request, response) => payments.handler(request, response))
-    origin = await listen(server)
-    payments = await createMerchantPayments({
-      database: `sqlite:${join(mkdtempSync(join(tmpdir(), "mp-ipn-compat-")), "payments.db")}`,
-      masterKey: "58".repeat(32),
-      adminToken: ADMIN_TOKEN,
-      baseUrl: origin,
-      webhooks: { allowPrivateTargets: true, pollIntervalMillis: 20 },
-      logging: false
-    })
+    host = await startRecordingReceiverHost({ adminToken: ADMIN_TOKEN, masterKey: "58".repeat(32) })
   }, 60_000)
-  afterAll(async () => {
-    await payments?.close()
-    await new Promise((resolve) => server?.close(resolve))
-    await new Promise((resolve) => receiver?.close(resolve))
-  })
+  afterAll(() => host?.close())
 
   it("spells X-Signature and the body as each receiver needs once asked, and the contract's bytes until then", async () => {
+    const { origin, hook, received } = host
     const created = await admin("POST", "/merchants", { name: "Legacy Shop", status: "approved" })
     expect(created.status).toBe(201)
     const id = created.json.id

@@ -1,11 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantClient, type MerchantClient } from "../client/index.js"
-import { createMerchantPayments, type MerchantPayments } from "../hosts/embedding/index.js"
+import { type Received, type RecordingReceiverHost, startRecordingReceiverHost } from "./suites/recording-receiver-host.js"
 import { until } from "./suites/until.js"
 
 // Issue 33, item 1: the webhook secret exactly as the credentials endpoint returned it is a Standard
@@ -15,11 +11,6 @@ import { until } from "./suites/until.js"
 
 const ADMIN_TOKEN = "adm_standard-webhook-secret-test-token"
 
-interface Received {
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
 interface Issued {
   readonly merchant_key: string
   readonly api_key: string
@@ -27,9 +18,6 @@ interface Issued {
   readonly webhook_secret: string
   readonly previous_valid_until: string | null
 }
-
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
 
 /** Whether the reference library, given the secret as it is, accepts the delivery. */
 const verifies = (secret: string, delivery: Received): boolean => {
@@ -46,27 +34,17 @@ const verifies = (secret: string, delivery: Received): boolean => {
 }
 
 describe("the issued whsec_ secret, given as it is to the standardwebhooks package", () => {
-  const received: Array<Received> = []
-  let receiver: Server
-  let hook = ""
-  let server: Server
-  let origin = ""
-  let payments: MerchantPayments
+  let host: RecordingReceiverHost
 
   const admin = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const response = await fetch(`${origin}/admin/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const json = await response.json()
-    expect(response.status, JSON.stringify(json)).toBeLessThan(300)
-    return json
+    const answer = await host.admin(method, path, body)
+    expect(answer.status, JSON.stringify(answer.json)).toBeLessThan(300)
+    return answer.json
   }
 
   const clientOf = (issued: Issued): MerchantClient =>
     createMerchantClient({
-      baseUrl: origin,
+      baseUrl: host.origin,
       environment: "sandbox",
       merchantKey: issued.merchant_key,
       apiKey: issued.api_key,
@@ -75,14 +53,14 @@ describe("the issued whsec_ secret, given as it is to the standardwebhooks packa
     })
 
   const delivery = (event: string, about: (body: any) => boolean) =>
-    until(() => received.some((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) }), 20_000, `a ${event} delivery`)
-      .then(() => received.find((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) })!)
+    until(() => host.received.some((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) }), 20_000, `a ${event} delivery`)
+      .then(() => host.received.find((entry) => { const body = JSON.parse(entry.body); return body.event === event && about(body) })!)
 
   /** A paid payment of 40 and a refund of 15 of it, each as the receiver got it. */
   const paidAndRefunded = async (client: MerchantClient, reference: string) => {
     const session = await client.initiatePayment({
       payment_amount: "40", currency_code: "USD", ref_trx: reference,
-      success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: `${hook}/ipn`
+      success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: `${host.hook}/ipn`
     })
     const trxId = session.info.trx_id
     await client.simulatePayment(trxId, "success")
@@ -93,30 +71,9 @@ describe("the issued whsec_ secret, given as it is to the standardwebhooks packa
   }
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
-        response.writeHead(204).end()
-      })
-    })
-    hook = await listen(receiver)
-    server = createServer((request, response) => payments.handler(request, response))
-    origin = await listen(server)
-    payments = await createMerchantPayments({
-      database: `sqlite:${join(mkdtempSync(join(tmpdir(), "mp-whsec-")), "payments.db")}`,
-      masterKey: "57".repeat(32),
-      adminToken: ADMIN_TOKEN,
-      baseUrl: origin,
-      webhooks: { allowPrivateTargets: true, pollIntervalMillis: 20 },
-      logging: false
-    })
+    host = await startRecordingReceiverHost({ adminToken: ADMIN_TOKEN, masterKey: "57".repeat(32) })
   }, 60_000)
-  afterAll(async () => {
-    await payments?.close()
-    await new Promise((resolve) => server?.close(resolve))
-    await new Promise((resolve) => receiver?.close(resolve))
-  })
+  afterAll(() => host?.close())
 
   it("verifies payment and refund events, and both secrets during a rotation's overlap", async () => {
     const merchant = await admin("POST", "/merchants", { name: "Standard Shop", status: "approved" })
