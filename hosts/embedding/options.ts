@@ -66,7 +66,7 @@ export interface MerchantPaymentsOptions {
   readonly tracing?: TracingOptions
   /**
    * The merchant dashboard under `{basePath}/dashboard`. With `authenticate`, the platform's own session
-   * says who the merchant is (null: nobody, sent to `signInUrl`); without it, the kit's merchant users sign in.
+   * says who the merchant is (null: nobody, sent to `signInUrl` with `next`, the dashboard page asked for, in its query); without it, the kit's merchant users sign in.
    */
   readonly dashboard?: { readonly authenticate?: PlatformSignIn["authenticate"]; readonly signInUrl?: string }
   /**

@@ -180,3 +180,26 @@ describe("cookies under an https base address", () => {
     }
   })
 })
+
+describe("the platform's sign-in", () => {
+  it("is told where to bring the visitor back: the page asked for, as `next`, its own query kept", async () => {
+    const asked = await fetch(`${kit.origin}/dashboard/payments?environment=sandbox&status=success`, { redirect: "manual" })
+    expect(asked.status).toBe(303)
+    expect(asked.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/dashboard/payments?environment=sandbox&status=success")}`)
+    // The kit's own sign-in address passes a safe `next` on, and drops one that leaves the dashboard.
+    const viaKit = await fetch(`${kit.origin}/dashboard/login?next=${encodeURIComponent("/dashboard/webhooks")}`, { redirect: "manual" })
+    expect(viaKit.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/dashboard/webhooks")}`)
+    const away = await fetch(`${kit.origin}/dashboard/login?next=${encodeURIComponent("/dashboard/../../evil")}`, { redirect: "manual" })
+    expect(away.headers.get("location")).toBe("/login")
+  })
+})
+
+describe("platformSignInUrl", () => {
+  it("adds next to a path or an absolute address, keeping the platform's query and fragment", async () => {
+    const { platformSignInUrl } = await import("./visitor.js")
+    expect(platformSignInUrl("/login", "/payments/dashboard")).toBe("/login?next=%2Fpayments%2Fdashboard")
+    expect(platformSignInUrl("/account/sign-in?from=kit#top", "/dashboard/payments?x=1"))
+      .toBe("/account/sign-in?from=kit&next=%2Fdashboard%2Fpayments%3Fx%3D1#top")
+    expect(platformSignInUrl("https://id.example/login", "/dashboard")).toBe("https://id.example/login?next=%2Fdashboard")
+  })
+})

@@ -19,12 +19,24 @@ export const dashboardPath = Effect.map(DashboardSettings, (settings) => `${sett
 /** The page asked for, under the base path: the router sees the path without it. */
 const requestPath = Effect.map(HttpServerRequest.HttpServerRequest, (request) => pathAndQuery(request.url))
 
+/**
+ * The platform's sign-in address with `next` (the page asked for, a path on this origin) added to its
+ * query, so the platform can bring the visitor back; its own query and fragment are kept. Whether to
+ * follow `next` is the platform's choice, as is checking it.
+ */
+export const platformSignInUrl = (signInUrl: string, asked: string): string => {
+  const absolute = /^https?:\/\//i.test(signInUrl)
+  const url = new URL(signInUrl, "http://platform.invalid")
+  url.searchParams.set("next", asked)
+  return absolute ? url.href : `${url.pathname}${url.search}${url.hash}`
+}
+
 /** To the sign-in form, coming back to the page asked for afterwards. */
 const toSignIn = Effect.gen(function*() {
   const settings = yield* DashboardSettings
   const home = yield* dashboardPath
-  if (settings.platform !== undefined) return new DashboardAnswer(seeOther(settings.platform.signInUrl))
   const asked = `${settings.basePath}${yield* requestPath}`
+  if (settings.platform !== undefined) return new DashboardAnswer(seeOther(platformSignInUrl(settings.platform.signInUrl, asked)))
   const response = seeOther(`${home}/login?next=${encodeURIComponent(asked)}`)
   return new DashboardAnswer(withoutCookie(response, SESSION_COOKIE, { path: home, secure: settings.secureCookies }))
 })

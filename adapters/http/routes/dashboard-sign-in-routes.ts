@@ -12,7 +12,7 @@ import { messagePage } from "../dashboard/layout.js"
 import { checkFormToken, formBody, refuseForgedForm, requestQuery, signedInForm } from "../dashboard/page-frame.js"
 import { setPasswordPage, signInPage } from "../dashboard/sign-in-pages.js"
 import { dashboardTarget } from "../dashboard/dashboard-target.js"
-import { dashboardPath } from "../dashboard/visitor.js"
+import { dashboardPath, platformSignInUrl } from "../dashboard/visitor.js"
 import { clientAddress } from "../request/client-address.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
@@ -52,10 +52,12 @@ const safeNext = (home: string, next: string | null): string | undefined => {
   return target === undefined ? undefined : `${target.path}${target.search}`
 }
 
-/** The platform signs people in itself: its sign-in page is the only one. */
+/** The platform signs people in itself: its sign-in page is the only one, told where to come back to. */
 const platformSignIn = Effect.gen(function*() {
   const platform = (yield* DashboardSettings).platform
-  if (platform !== undefined) return yield* Effect.fail(new DashboardAnswer(seeOther(platform.signInUrl)))
+  if (platform === undefined) return
+  const next = safeNext(yield* dashboardPath, (yield* requestQuery).get("next"))
+  return yield* Effect.fail(new DashboardAnswer(seeOther(next === undefined ? platform.signInUrl : platformSignInUrl(platform.signInUrl, next))))
 })
 
 const showSignIn = answerWith(Effect.gen(function*() {
