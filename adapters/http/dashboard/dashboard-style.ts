@@ -1,10 +1,12 @@
 import { HOUSE_STYLE } from "../pages/house-style.js"
 
-// The dashboard's layout on top of the house style: a wider page, a header that wraps on a phone,
+// The dashboard's layout on top of the house style: the screen's width (up to a wide monitor's), words
+// broken only between words (a table column is as wide as its longest word; only URLs, ids and
+// payloads, marked .wrap or code, break anywhere), a header that wraps on a phone,
 // navigation and every control at least 44 px, tables that become stacked cards below 40rem (no
 // sideways scrolling on a 390 px screen), forms one field per line.
 const DASHBOARD_LAYOUT = `
-main.dashboard{max-width:72rem}
+main.dashboard{max-width:96rem;overflow-wrap:break-word}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.75rem 1rem;z-index:1}
 .skip:focus{left:1rem}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;margin-bottom:.75rem}
@@ -32,7 +34,7 @@ main a:not(.button):not(.skip){display:inline-flex;align-items:center;min-height
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{display:block;width:100%;min-height:44px;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #8a93a3;border-radius:10px;font:inherit;background:#fff;color:#1d2330}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #93b4f5;outline-offset:2px}
-input[type=checkbox]{display:inline-block;width:24px;min-height:24px;height:24px;margin:0 .5rem 0 0;vertical-align:middle}
+input[type=checkbox],input[type=radio]{display:inline-block;width:24px;min-height:24px;height:24px;margin:0 .5rem 0 0;vertical-align:middle}
 .check{display:flex;align-items:center;min-height:44px;font-weight:400;margin:0}
 fieldset{border:1px solid #e3e6eb;border-radius:10px;margin:0 0 1rem;padding:.5rem 1rem}
 legend{font-weight:600;padding:0 .25rem}
@@ -48,8 +50,13 @@ ol.timeline{list-style:none;padding:0;margin:0}
 ol.timeline>li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600;white-space:nowrap}
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
-.status.failed,.status.dead,.status.canceled,.status.cancelled{background:#fdecec;color:#7f1d1d}
+.status.failed,.status.dead,.status.declined{background:#fdecec;color:#7f1d1d}
 .status.pending,.status.retrying{background:#fff4cc;color:#5c4400}
+.status.canceled,.status.cancelled,.status.expired{background:#eef0f4;color:#374151}
+.status.refunded{background:#e8eefc;color:#1e3a8a}
+.status.partly_refunded{background:#f1e9fb;color:#4c1d95}
+.empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
+.empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
 @media (max-width:40rem){
   table:not(.cards) tr,table:not(.cards) th,table:not(.cards) td{display:block;width:100%;box-sizing:border-box}

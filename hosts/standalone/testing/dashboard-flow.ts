@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { expect } from "vitest"
-import { changingForms, checkPage } from "./dashboard-checks.js"
+import { changingForms, checkPage, expectRadioGroup } from "./dashboard-checks.js"
 
 // The merchant dashboard's must-show flow, in a real browser, against any host: the standalone one
 // with the kit's own merchant users, or a platform's Express app with its own sign-in.
@@ -144,6 +144,8 @@ export const ownerFlow = async (world: DashboardWorld) => {
   // Roll the sandbox credentials without overlap: the old client secret stops signing, the new one works.
   await page.goto(dashboard(world, "/developers"))
   await checkPage(page, `${world.name}-developers`)
+  await expectRadioGroup(page, "Overlap", ["No overlap: the old credentials stop now", "1 hour", "24 hours"])
+  await page.setViewportSize({ width: 1280, height: 900 })
   await page.getByRole("button", { name: "Roll sandbox credentials" }).click()
   await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("New credentials")
   const rolled: Credentials = {
