@@ -55,6 +55,15 @@ ol.timeline>li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1re
 .status.canceled,.status.cancelled,.status.expired{background:#eef0f4;color:#374151}
 .status.refunded{background:#e8eefc;color:#1e3a8a}
 .status.partly_refunded{background:#f1e9fb;color:#4c1d95}
+dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
+dl.figures dd{margin:0;font-size:.9rem}
+figure.chart{margin:0 0 1rem}
+figure.chart figcaption{margin-bottom:.5rem}
+figure.chart svg{display:block;width:100%;height:8rem}
+figure.chart rect{fill:#1d4ed8}
+figure.chart line{stroke:#8a93a3;stroke-width:1}
+figure.chart .axis{display:flex;justify-content:space-between;font-size:.85rem;margin:.25rem 0 .5rem}
+details summary{min-height:44px;box-sizing:border-box;padding:.6rem 0;cursor:pointer;font-weight:600;color:#1d4ed8}
 .empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}

@@ -174,8 +174,8 @@ export const ownerFlow = async (world: DashboardWorld) => {
   const offered = page.locator("[data-testid^=gateway-]")
   expect(await offered.count()).toBe(1)
 
-  // The remaining sections, each as a person sees it.
-  for (const [path, name] of [["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/statements", "statements"], ["/audit", "audit"]] as const) {
+  // The remaining sections, each as a person sees it; the overview again, now with a day's takings drawn.
+  for (const [path, name] of [["", "overview-takings"], ["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/statements", "statements"], ["/audit", "audit"]] as const) {
     const response = await page.goto(dashboard(world, path))
     expect(response?.status(), path).toBe(200)
     await checkPage(page, `${world.name}-${name}`)
