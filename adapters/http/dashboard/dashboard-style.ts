@@ -64,6 +64,7 @@ figure.chart rect{fill:#1d4ed8}
 figure.chart line{stroke:#8a93a3;stroke-width:1}
 figure.chart .axis{display:flex;justify-content:space-between;font-size:.85rem;margin:.25rem 0 .5rem}
 details summary{min-height:44px;box-sizing:border-box;padding:.6rem 0;cursor:pointer;font-weight:600;color:#1d4ed8}
+button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margin:.25rem 0;padding:.4rem .9rem}
 .empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
@@ -85,10 +86,30 @@ main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
 export const DASHBOARD_STYLESHEET = HOUSE_STYLE + DASHBOARD_LAYOUT
 
 /**
- * The one enhancement script: a submitted form's buttons are disabled at once, so a double click
- * sends one request (the server refunds once anyway: the form carries its idempotency key).
+ * The one enhancement script. A submitted form's buttons are disabled at once, so a double click
+ * sends one request (the server refunds once anyway: the form carries its idempotency key). A value
+ * marked data-copy (a key, an id) gets a Copy button; without script, or without a clipboard, the
+ * value is plain text to select, so the button is only made where it works.
  */
-export const DASHBOARD_SCRIPT = `document.addEventListener("submit", function (event) {
+export const DASHBOARD_SCRIPT = `document.querySelectorAll("[data-copy]").forEach(function (value) {
+  if (!navigator.clipboard) return;
+  var what = value.getAttribute("data-copy");
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy secondary";
+  button.textContent = "Copy";
+  button.setAttribute("aria-label", "Copy " + what);
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(value.textContent).then(function () {
+      button.textContent = "Copied";
+      button.setAttribute("aria-label", "Copied " + what);
+    }, function () {
+      button.textContent = "Select and copy";
+    });
+  });
+  value.insertAdjacentElement("afterend", button);
+});
+document.addEventListener("submit", function (event) {
   var form = event.target;
   if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
   if (form.dataset.sent === "yes") { event.preventDefault(); return; }

@@ -80,7 +80,7 @@ export interface PaymentDetailView {
 const facts = (view: PaymentDetailView) => {
   const { payment } = view.history
   return html`<section class="card" aria-labelledby="facts"><h2 id="facts">Payment</h2><table><tbody>${[
-    factRow("Transaction", html`<code class="trx">${payment.trxId}</code>`),
+    factRow("Transaction", html`<code class="trx" data-copy="Transaction id">${payment.trxId}</code>`),
     factRow("Reference", payment.refTrx),
     factRow("Status", paymentBadge(payment)),
     factRow("Amount", view.money(payment.amount, payment.currency)),

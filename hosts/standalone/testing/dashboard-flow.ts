@@ -154,6 +154,11 @@ export const ownerFlow = async (world: DashboardWorld) => {
     client_secret: await page.locator("#client-secret").innerText()
   }
   expect(rolled.client_secret).not.toBe(world.credentials.client_secret)
+  // Each value has a Copy button (made by the enhancement script) that puts exactly it on the clipboard.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(world.base).origin })
+  await page.getByRole("button", { name: "Copy Client secret" }).click()
+  await expect.poll(() => page.getByRole("button", { name: "Copied Client secret" }).count()).toBe(1)
+  expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(rolled.client_secret)
   expect((await signedCall(world, world.credentials, "GET", `/api/v1/verify-payment/${trxId}`)).status).toBe(401)
   expect((await signedCall(world, rolled, "GET", `/api/v1/verify-payment/${trxId}`)).status).toBe(200)
 
