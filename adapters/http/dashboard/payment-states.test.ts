@@ -1,5 +1,5 @@
-// What a merchant reads of each payment: a badge saying what happened (declined, cancelled, partly
-// refunded, refunded, success, pending), the same in the list and on the detail; and a refund above
+// What a merchant reads of each payment: a badge saying what happened (declined, cancelled, expired,
+// partly refunded, refunded, success, pending), the same in the list and on the detail; and a refund above
 // what remains refused at the review, before any confirm step.
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -36,7 +36,8 @@ const badges = async (trxId: string) => {
 }
 
 beforeAll(async () => {
-  kit = await startPlatformDashboard()
+  // A manual clock, so a checkout can be left to expire.
+  kit = await startPlatformDashboard({ clock: "manual" })
   shop = await kit.onboard("Badge Shop")
 }, 60_000)
 afterAll(() => kit.close())
@@ -58,6 +59,10 @@ describe("payment states on the dashboard", () => {
     for (const [trxId, expected] of cases) {
       expect(await badges(trxId), trxId).toEqual({ list: expected, detail: expected })
     }
+    // Left until its checkout link expired: the list ends it and says so.
+    const left = await payment(undefined)
+    await kit.payments.admin.clock.advance(2 * 86_400)
+    expect(await badges(left)).toEqual({ list: ["expired", "expired"], detail: ["expired", "expired"] })
   })
 
   it("refuses at the review a refund above what remains, with the balance left, and no confirm step", async () => {
