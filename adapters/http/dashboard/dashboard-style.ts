@@ -19,7 +19,8 @@ nav.environments a{border:2px solid #c9ced8}
 .card{margin-bottom:1rem}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .75rem}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem;margin-bottom:1rem}
+.grid>.card{margin-bottom:0}
 .figure{font-size:1.3rem;font-weight:700;overflow-wrap:normal}
 .notice{background:#e7f6ec;color:#14532d;border:1px solid #9ad3ae;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
 .secret{display:block;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f7;border-radius:8px;padding:.5rem;overflow-wrap:anywhere}
