@@ -2,9 +2,9 @@ import { HOUSE_STYLE } from "../pages/house-style.js"
 
 // The dashboard's layout on top of the house style: the screen's width (up to a wide monitor's), words
 // broken only between words (a table column is as wide as its longest word; only URLs, ids and
-// payloads, marked .wrap or code, break anywhere), a header that wraps on a phone,
-// navigation and every control at least 44 px, tables that become stacked cards below 40rem (no
-// sideways scrolling on a 390 px screen), forms one field per line.
+// payloads, marked .wrap or code, break anywhere), a header that wraps on a phone, navigation and
+// every control at least 44 px, fields and buttons no wider than they need on a desktop, tables that
+// become stacked cards below 40rem (no sideways scrolling on a 390 px screen), forms one field per line.
 const DASHBOARD_LAYOUT = `
 main.dashboard{max-width:96rem;overflow-wrap:break-word}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.75rem 1rem;z-index:1}
@@ -69,6 +69,10 @@ button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margi
 .empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
+@media (min-width:40rem){
+  main.dashboard .card form:not(.inline) input:not([type=checkbox]):not([type=radio]),main.dashboard .card form:not(.inline) select,main.dashboard .card form:not(.inline) textarea{max-width:36rem}
+  main.dashboard .card form:not(.inline)>button,main.dashboard .card .actions button{width:auto;min-width:12rem;padding-inline:1.5rem}
+}
 @media (max-width:40rem){
   table:not(.cards) tr,table:not(.cards) th,table:not(.cards) td{display:block;width:100%;box-sizing:border-box}
   table:not(.cards) th{border:none;padding-bottom:0}
