@@ -5,7 +5,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Amount, ATOMS_PER_UNIT, MAX_BALANCE } from "../../core/money/amount.js"
 import { type NewPayment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
-import type { Instant } from "../../core/shared/instant.js"
+import { type Instant, MICROS_PER_SECOND } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
@@ -19,6 +19,14 @@ const totals = rowMapper(
   Schema.Struct({ currency: Schema.String, count: SafeInt, units: Int64, atoms: Int64 }),
   (row) => ({ currency: row.currency, count: row.count, volume: Amount(row.units * ATOMS_PER_UNIT + row.atoms) })
 )
+
+const dailyTotals = rowMapper(
+  Schema.Struct({ currency: Schema.String, day: SafeInt, count: SafeInt, units: Int64, atoms: Int64 }),
+  (row) => ({ currency: row.currency, day: row.day, count: row.count, volume: Amount(row.units * ATOMS_PER_UNIT + row.atoms) })
+)
+
+/** A day in the store's own unit of time (microseconds), for grouping by day. */
+const MICROS_PER_DAY = (86_400n * MICROS_PER_SECOND).toString()
 
 /** A completed payment holds its reference for good; a failed one releases it. */
 const HELD_FOREVER = MAX_BALANCE
@@ -171,6 +179,16 @@ export const layer = Layer.effect(
           FROM payments
           WHERE merchant_id = ${merchantId} AND environment = ${environment} AND status = 'success' AND completed_at >= ${since}
           GROUP BY currency ORDER BY currency`.pipe(Effect.flatMap(totals.all), dbCall)
+      },
+      // The day is an integer division of two BIGINTs, which both stores truncate alike (never negative here).
+      dailySuccessTotals: ({ environment, merchantId, since }) => {
+        const unit = sql.literal(ATOMS_PER_UNIT.toString())
+        const day = sql.literal(MICROS_PER_DAY)
+        return sql`SELECT currency, CAST((completed_at - ${since}) / ${day} AS BIGINT) AS day, COUNT(*) AS count,
+            CAST(SUM(amount / ${unit}) AS BIGINT) AS units, CAST(SUM(amount % ${unit}) AS BIGINT) AS atoms
+          FROM payments
+          WHERE merchant_id = ${merchantId} AND environment = ${environment} AND status = 'success' AND completed_at >= ${since}
+          GROUP BY currency, day ORDER BY currency, day`.pipe(Effect.flatMap(dailyTotals.all), dbCall)
       },
       listExpiredPending: (now, limit) =>
         sql`SELECT * FROM payments WHERE status = 'pending' AND expires_at <= ${now}

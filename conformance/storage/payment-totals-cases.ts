@@ -46,4 +46,26 @@ export const paymentTotalsCases = (it: StorageIt) => {
       expect(totals).toEqual([{ currency: "USD", count: 10, volume: 10n * MAX_AMOUNT }])
       expect(10n * MAX_AMOUNT > 2n ** 63n).toBe(true)
     }))
+
+  it.effect("payment totals by day: per currency and whole day after `since`, the last second of a day in it, exactly", () =>
+    Effect.gen(function*() {
+      const payments = yield* PaymentRepository
+      const merchant = yield* makeMerchant()
+      const since = yield* now
+      const day = 86_400
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: since }, { amount: units(5) })
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: plusSeconds(since, day - 1) }, { amount: Amount(1n) })
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: plusSeconds(since, 2 * day) }, { amount: MAX_AMOUNT })
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: plusSeconds(since, 2 * day + 60) }, { amount: MAX_AMOUNT })
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: plusSeconds(since, day) }, { amount: units(7), currency: "EUR" })
+      // Not counted: paid before `since`, another environment, not paid.
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: plusSeconds(since, -1) }, { amount: units(1_000) })
+      yield* paidPayment(merchant.id, { createdAt: since, paidAt: since }, { amount: units(1_000), environment: "production" })
+      yield* payments.insert(newPayment(merchant.id, { expiresAt: plusSeconds(since, 60) }), since)
+      expect(yield* payments.dailySuccessTotals({ merchantId: merchant.id, environment: "sandbox", since })).toEqual([
+        { currency: "EUR", day: 1, count: 1, volume: units(7) },
+        { currency: "USD", day: 0, count: 2, volume: Amount(units(5) + 1n) },
+        { currency: "USD", day: 2, count: 2, volume: 2n * MAX_AMOUNT }
+      ])
+    }))
 }

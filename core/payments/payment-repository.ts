@@ -38,6 +38,11 @@ export interface CurrencyTotal {
   readonly volume: Amount
 }
 
+/** A currency's successful payments on one UTC day: `day` whole days after the query's `since`. */
+export interface DailyTotal extends CurrencyTotal {
+  readonly day: number
+}
+
 export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRepository")<PaymentRepository, {
   /**
    * Inserts a pending payment and claims its ref_trx for the merchant and environment in one step.
@@ -86,6 +91,15 @@ export class PaymentRepository extends Context.Tag("merchant-payments/PaymentRep
     readonly environment: Environment
     readonly since: Instant
   }) => Effect.Effect<ReadonlyArray<CurrencyTotal>, StorageError>
+  /**
+   * The same totals day by day: per currency and per whole day (86 400 s) after `since`, for the
+   * payments completed at or after it, in currency then day order; a day with none is left out.
+   */
+  readonly dailySuccessTotals: (query: {
+    readonly merchantId: MerchantId
+    readonly environment: Environment
+    readonly since: Instant
+  }) => Effect.Effect<ReadonlyArray<DailyTotal>, StorageError>
   /** Pending payments whose checkout expired at or before `now`, oldest first. */
   readonly listExpiredPending: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Payment>, StorageError>
 }>() {}

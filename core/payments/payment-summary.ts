@@ -1,9 +1,9 @@
 import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import type { Instant } from "../shared/instant.js"
-import { type CurrencyTotal, PaymentRepository } from "./payment-repository.js"
+import { type CurrencyTotal, type DailyTotal, PaymentRepository } from "./payment-repository.js"
 
-export type { CurrencyTotal }
+export type { CurrencyTotal, DailyTotal }
 
 /**
  * The dashboard's takings: per currency (in currency order), how many of the merchant's payments in
@@ -14,3 +14,8 @@ export type { CurrencyTotal }
 export const paymentSummary = (scope: MerchantScope, range: { readonly since: Instant }) =>
   Effect.flatMap(PaymentRepository, (payments) =>
     payments.successTotals({ merchantId: scope.merchant.id, environment: scope.environment, since: range.since }))
+
+/** The same takings day by day since `since` (a UTC midnight): each currency's days that took anything. */
+export const dailyPaymentSummary = (scope: MerchantScope, range: { readonly since: Instant }) =>
+  Effect.flatMap(PaymentRepository, (payments) =>
+    payments.dailySuccessTotals({ merchantId: scope.merchant.id, environment: scope.environment, since: range.since }))

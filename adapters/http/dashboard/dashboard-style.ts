@@ -1,10 +1,12 @@
 import { HOUSE_STYLE } from "../pages/house-style.js"
 
-// The dashboard's layout on top of the house style: a wider page, a header that wraps on a phone,
-// navigation and every control at least 44 px, tables that become stacked cards below 40rem (no
-// sideways scrolling on a 390 px screen), forms one field per line.
+// The dashboard's layout on top of the house style: the screen's width (up to a wide monitor's), words
+// broken only between words (a table column is as wide as its longest word; only URLs, ids and
+// payloads, marked .wrap or code, break anywhere), a header that wraps on a phone, navigation and
+// every control at least 44 px, fields and buttons no wider than they need on a desktop, tables that
+// become stacked cards below 40rem (no sideways scrolling on a 390 px screen), forms one field per line.
 const DASHBOARD_LAYOUT = `
-main.dashboard{max-width:72rem}
+main.dashboard{max-width:96rem;overflow-wrap:break-word}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.75rem 1rem;z-index:1}
 .skip:focus{left:1rem}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;margin-bottom:.75rem}
@@ -17,7 +19,8 @@ nav.environments a{border:2px solid #c9ced8}
 .card{margin-bottom:1rem}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .75rem}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(14rem,1fr));gap:1rem;margin-bottom:1rem}
+.grid>.card{margin-bottom:0}
 .figure{font-size:1.3rem;font-weight:700;overflow-wrap:normal}
 .notice{background:#e7f6ec;color:#14532d;border:1px solid #9ad3ae;border-radius:8px;padding:.6rem .8rem;margin-bottom:1rem}
 .secret{display:block;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f4f5f7;border-radius:8px;padding:.5rem;overflow-wrap:anywhere}
@@ -32,7 +35,7 @@ main a:not(.button):not(.skip){display:inline-flex;align-items:center;min-height
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{display:block;width:100%;min-height:44px;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #8a93a3;border-radius:10px;font:inherit;background:#fff;color:#1d2330}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #93b4f5;outline-offset:2px}
-input[type=checkbox]{display:inline-block;width:24px;min-height:24px;height:24px;margin:0 .5rem 0 0;vertical-align:middle}
+input[type=checkbox],input[type=radio]{display:inline-block;width:24px;min-height:24px;height:24px;margin:0 .5rem 0 0;vertical-align:middle}
 .check{display:flex;align-items:center;min-height:44px;font-weight:400;margin:0}
 fieldset{border:1px solid #e3e6eb;border-radius:10px;margin:0 0 1rem;padding:.5rem 1rem}
 legend{font-weight:600;padding:0 .25rem}
@@ -48,9 +51,28 @@ ol.timeline{list-style:none;padding:0;margin:0}
 ol.timeline>li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600;white-space:nowrap}
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
-.status.failed,.status.dead,.status.canceled,.status.cancelled{background:#fdecec;color:#7f1d1d}
+.status.failed,.status.dead,.status.declined{background:#fdecec;color:#7f1d1d}
 .status.pending,.status.retrying{background:#fff4cc;color:#5c4400}
+.status.canceled,.status.cancelled,.status.expired{background:#eef0f4;color:#374151}
+.status.refunded{background:#e8eefc;color:#1e3a8a}
+.status.partly_refunded{background:#f1e9fb;color:#4c1d95}
+dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
+dl.figures dd{margin:0;font-size:.9rem}
+figure.chart{margin:0 0 1rem}
+figure.chart figcaption{margin-bottom:.5rem}
+figure.chart svg{display:block;width:100%;height:8rem}
+figure.chart rect{fill:#1d4ed8}
+figure.chart line{stroke:#8a93a3;stroke-width:1}
+figure.chart .axis{display:flex;justify-content:space-between;font-size:.85rem;margin:.25rem 0 .5rem}
+details summary{min-height:44px;box-sizing:border-box;padding:.6rem 0;cursor:pointer;font-weight:600;color:#1d4ed8}
+button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margin:.25rem 0;padding:.4rem .9rem}
+.empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
+.empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
+@media (min-width:40rem){
+  main.dashboard .card form:not(.inline) input:not([type=checkbox]):not([type=radio]),main.dashboard .card form:not(.inline) select,main.dashboard .card form:not(.inline) textarea{max-width:36rem}
+  main.dashboard .card form:not(.inline)>button,main.dashboard .card .actions button{width:auto;min-width:12rem;padding-inline:1.5rem}
+}
 @media (max-width:40rem){
   table:not(.cards) tr,table:not(.cards) th,table:not(.cards) td{display:block;width:100%;box-sizing:border-box}
   table:not(.cards) th{border:none;padding-bottom:0}
@@ -69,10 +91,30 @@ main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
 export const DASHBOARD_STYLESHEET = HOUSE_STYLE + DASHBOARD_LAYOUT
 
 /**
- * The one enhancement script: a submitted form's buttons are disabled at once, so a double click
- * sends one request (the server refunds once anyway: the form carries its idempotency key).
+ * The one enhancement script. A submitted form's buttons are disabled at once, so a double click
+ * sends one request (the server refunds once anyway: the form carries its idempotency key). A value
+ * marked data-copy (a key, an id) gets a Copy button; without script, or without a clipboard, the
+ * value is plain text to select, so the button is only made where it works.
  */
-export const DASHBOARD_SCRIPT = `document.addEventListener("submit", function (event) {
+export const DASHBOARD_SCRIPT = `document.querySelectorAll("[data-copy]").forEach(function (value) {
+  if (!navigator.clipboard) return;
+  var what = value.getAttribute("data-copy");
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy secondary";
+  button.textContent = "Copy";
+  button.setAttribute("aria-label", "Copy " + what);
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(value.textContent).then(function () {
+      button.textContent = "Copied";
+      button.setAttribute("aria-label", "Copied " + what);
+    }, function () {
+      button.textContent = "Select and copy";
+    });
+  });
+  value.insertAdjacentElement("afterend", button);
+});
+document.addEventListener("submit", function (event) {
   var form = event.target;
   if (!(form instanceof HTMLFormElement) || form.method !== "post") return;
   if (form.dataset.sent === "yes") { event.preventDefault(); return; }

@@ -31,7 +31,7 @@ const currentSet = (view: DevelopersView) => {
     return html`<p>No credentials are issued for ${environmentName(view.frame.environment)} yet.${view.frame.visitor.role === "owner" ? " Issue them below." : ""}</p>`
   }
   return html`<table><tbody>
-<tr><th scope="row">Merchant key (X-Merchant-Key)</th><td><code class="secret">${current.merchantKey}</code></td></tr>
+<tr><th scope="row">Merchant key (X-Merchant-Key)</th><td><code class="secret" data-copy="Merchant key">${current.merchantKey}</code></td></tr>
 <tr><th scope="row">API key (X-API-Key)</th><td>Shown once, when issued. Roll to get a new one.</td></tr>
 <tr><th scope="row">Client secret</th><td>Shown once, when issued. It signs your requests (X-Signature).</td></tr>
 <tr><th scope="row">Webhook secret</th><td>Shown once, when issued. It signs the webhooks you receive.</td></tr>
@@ -80,7 +80,7 @@ export interface IssuedView {
 }
 
 const secretRow = (label: string, id: string, value: string) =>
-  html`<tr><th scope="row">${label}</th><td><code class="secret" id="${id}">${value}</code></td></tr>`
+  html`<tr><th scope="row">${label}</th><td><code class="secret" id="${id}" data-copy="${label}">${value}</code></td></tr>`
 
 /** The new set, shown this once: the page is the answer to the roll and is never stored or cached. */
 export const issuedPage = (view: IssuedView) =>

@@ -3,6 +3,8 @@ import type { Amount } from "../../../core/money/amount.js"
 import { heldExponent } from "../../../core/money/currencies.js"
 import { CurrencyCatalog } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
+import { outcomeOf, type Payment } from "../../../core/payments/payment.js"
+import { isFullyRefunded } from "../../../core/refunds/refund-math.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
 import { formatAmount } from "../checkout/amount-format.js"
 import { html, type Html } from "../pages/html.js"
@@ -25,3 +27,18 @@ export const timeText = (instant: Instant): Html => {
 /** A status as a small coloured label; the colour only repeats what the word says. */
 export const statusLabel = (status: string): Html =>
   html`<span class="status ${status.replace(/[^a-z_]/g, "")}">${status.replace(/_/g, " ")}</span>`
+
+/** What happened to a payment, in a merchant's words: how it ended, then how much of it went back. */
+export type PaymentState = "pending" | "success" | "partly_refunded" | "refunded" | "declined" | "cancelled" | "expired"
+
+/** The one place a payment's fields become its state: lists and detail both show this badge. */
+export const paymentState = (payment: Payment): PaymentState => {
+  const outcome = outcomeOf(payment)
+  if (outcome === undefined) return "pending"
+  if (outcome !== "paid") return outcome
+  if (payment.refundedAmount === 0n) return "success"
+  return isFullyRefunded(payment.amount, payment.refundedAmount) ? "refunded" : "partly_refunded"
+}
+
+/** A payment's state as a badge: colour and word together. */
+export const paymentBadge = (payment: Payment): Html => statusLabel(paymentState(payment))

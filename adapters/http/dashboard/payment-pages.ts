@@ -6,7 +6,7 @@ import { refundableAmount } from "../../../core/refunds/refund-math.js"
 import { html, type Html } from "../pages/html.js"
 import { dashboardPage, formFields, linkTo, type PageFrame } from "./layout.js"
 import { cursorPager, factRow, filterField, noticeBox, problemBox } from "./page-parts.js"
-import { type MoneyText, statusLabel, timeText } from "./page-text.js"
+import { type MoneyText, paymentBadge, statusLabel, timeText } from "./page-text.js"
 
 export interface PaymentFilters {
   readonly status: string
@@ -46,11 +46,18 @@ const filterForm = (view: PaymentListView) =>
 </form>`
 
 const paymentRow = (view: PaymentListView, payment: Payment) =>
-  html`<tr><td data-label="Created">${timeText(payment.createdAt)}</td><td data-label="Transaction"><a href="${linkTo(view.frame, `/payments/${encodeURIComponent(payment.trxId)}`)}"><code class="trx">${payment.trxId}</code></a></td><td data-label="Reference">${payment.refTrx}</td><td data-label="Amount" class="amount">${view.money(payment.amount, payment.currency)}</td><td data-label="Status">${statusLabel(payment.status)}</td></tr>`
+  html`<tr><td data-label="Created">${timeText(payment.createdAt)}</td><td data-label="Transaction"><a href="${linkTo(view.frame, `/payments/${encodeURIComponent(payment.trxId)}`)}"><code class="trx">${payment.trxId}</code></a></td><td data-label="Reference" class="wrap">${payment.refTrx}</td><td data-label="Amount" class="amount">${view.money(payment.amount, payment.currency)}</td><td data-label="Status">${paymentBadge(payment)}</td></tr>`
+
+/** An empty environment says how its first payment is made, not just that there is none. */
+const noPaymentsYet = (frame: PageFrame) =>
+  html`<div class="empty"><p><strong>No payments yet.</strong></p><p>Your site starts one with <code>POST /api/v1/initiate-payment</code>, signed with this environment's keys, and sends the customer to the <code>payment_url</code> it answers. Your keys are on the <a href="${
+    linkTo(frame, "/developers")
+  }">Developers</a> page.</p></div>`
 
 export const paymentListPage = (view: PaymentListView) => {
+  const filtered = view.first !== undefined || Object.values(view.filters).some((value) => value !== "")
   const rows = view.payments.length === 0
-    ? html`<p>No payments match.</p>`
+    ? filtered ? html`<p>No payments match.</p>` : noPaymentsYet(view.frame)
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Transaction</th><th scope="col">Reference</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th></tr></thead><tbody>${
       view.payments.map((payment) => paymentRow(view, payment))
     }</tbody></table>`
@@ -73,9 +80,9 @@ export interface PaymentDetailView {
 const facts = (view: PaymentDetailView) => {
   const { payment } = view.history
   return html`<section class="card" aria-labelledby="facts"><h2 id="facts">Payment</h2><table><tbody>${[
-    factRow("Transaction", html`<code class="trx">${payment.trxId}</code>`),
+    factRow("Transaction", html`<code class="trx" data-copy="Transaction id">${payment.trxId}</code>`),
     factRow("Reference", payment.refTrx),
-    factRow("Status", html`${statusLabel(payment.status)}${payment.failureReason === null ? "" : ` (${payment.failureReason})`}`),
+    factRow("Status", paymentBadge(payment)),
     factRow("Amount", view.money(payment.amount, payment.currency)),
     factRow("Fee", payment.fee === null ? "–" : view.money(payment.fee, payment.currency)),
     factRow("Net", payment.net === null ? "–" : view.money(payment.net, payment.currency)),

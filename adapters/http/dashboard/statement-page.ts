@@ -25,7 +25,7 @@ const walletPicker = (view: StatementView) =>
 
 const row = (view: StatementView, wallet: Wallet, entry: StatementEntry) => {
   const what = entry.paymentTrxId === null ? entry.reference : html`<a href="${linkTo(view.frame, `/payments/${encodeURIComponent(entry.paymentTrxId)}`)}"><code class="trx">${entry.paymentTrxId}</code></a>`
-  return html`<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Kind">${KIND[entry.kind]}</td><td data-label="Reference">${what}${
+  return html`<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Kind">${KIND[entry.kind]}</td><td data-label="Reference" class="wrap">${what}${
     entry.memo === null ? "" : html` <span class="muted">${entry.memo}</span>`
   }</td><td data-label="Amount" class="amount">${view.money(entry.amount, wallet.currency)}</td><td data-label="Balance" class="amount">${view.money(entry.balanceAfter, wallet.currency)}</td></tr>`
 }

@@ -38,7 +38,7 @@ export interface SubscriptionListView {
 const subscriptionRow = (view: SubscriptionListView, subscription: Subscription) =>
   html`<tr><td data-label="Created">${timeText(subscription.createdAt)}</td><td data-label="Reference"><a href="${
     detailLink(view.frame, subscription)
-  }">${subscription.externalReference}</a></td><td data-label="Customer">${subscription.customerEmail}</td><td data-label="Price" class="amount">${
+  }">${subscription.externalReference}</a></td><td data-label="Customer" class="wrap">${subscription.customerEmail}</td><td data-label="Price" class="amount">${
     price(view.money, subscription)
   }</td><td data-label="Status">${standing(subscription)}</td><td data-label="Next billing">${when(subscription.nextBillingAt)}</td></tr>`
 
@@ -51,9 +51,12 @@ const pager = (view: SubscriptionListView) => {
   return html`<nav class="pager" aria-label="Pages">${previous}<span class="muted">Page ${view.page} of ${view.lastPage}</span>${next}</nav>`
 }
 
+/** An environment with no subscription yet says how the first one is made. */
+const noSubscriptionsYet = html`<div class="empty"><p><strong>No subscriptions yet.</strong></p><p>Your site creates one with <code>POST /api/v1/subscriptions</code> (a customer, a price and a billing interval); its first invoice is a payment the customer makes through checkout, and it shows here at once.</p></div>`
+
 export const subscriptionListPage = (view: SubscriptionListView) => {
   const rows = view.items.length === 0
-    ? html`<p>No subscriptions${view.page > 1 ? " on this page" : " yet"}.</p>`
+    ? view.page > 1 ? html`<p>No subscriptions on this page.</p>` : noSubscriptionsYet
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col" class="amount">Price</th><th scope="col">Status</th><th scope="col">Next billing</th></tr></thead><tbody>${
       view.items.map(({ subscription }) => subscriptionRow(view, subscription))
     }</tbody></table>`

@@ -262,7 +262,7 @@ describe("dashboard test event under the default target rules", () => {
       // The form comes back with what was typed, to be corrected.
       expect(refused.text, url).toContain(`value="${url.replace(/&/g, "&amp;")}"`)
     }
-    expect(textOf((await dash.page("/dashboard/webhooks?environment=sandbox", visitor)).text)).toContain("No events match.")
+    expect(textOf((await dash.page("/dashboard/webhooks?environment=sandbox", visitor)).text)).toContain("No webhook events yet.")
     const audit = await dash.payments.admin.audit.list({ merchant_id: shop.id })
     expect(audit.data.filter((entry) => entry.operation === "sendTestEvent").map((entry) => entry.status)).toEqual([422, 422, 422, 422])
   })

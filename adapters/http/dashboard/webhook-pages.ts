@@ -87,9 +87,16 @@ const testForm = (view: WebhookListView) =>
 <button type="submit" class="primary">Send test event</button>
 </form></section>`
 
+/** An environment with no event yet says where events come from and how to try an endpoint. */
+const noEventsYet = (frame: PageFrame) =>
+  html`<div class="empty"><p><strong>No webhook events yet.</strong></p><p>An event is sent to a payment's <code>ipn_url</code> when it completes, fails or is refunded, signed with the webhook secret on the <a href="${
+    linkTo(frame, "/developers")
+  }">Developers</a> page.${frame.visitor.role === "owner" ? " Send a test event below to check that your endpoint receives it." : ""}</p></div>`
+
 export const webhookListPage = (view: WebhookListView) => {
+  const filtered = view.first !== undefined || Object.values(view.filters).some((value) => value !== "")
   const rows = view.events.length === 0
-    ? html`<p>No events match.</p>`
+    ? filtered ? html`<p>No events match.</p>` : noEventsYet(view.frame)
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">About</th><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th>${view.frame.visitor.role === "owner" ? html`<th scope="col">Action</th>` : ""}</tr></thead><tbody>${
       view.events.map((event) => eventRow(view, event))
     }</tbody></table>`

@@ -9,6 +9,8 @@ import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list
 import { paymentHistory } from "../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refundOncePerKey } from "../../../core/refunds/refund-once.js"
+import { refundableAmount } from "../../../core/refunds/refund-math.js"
+import { RefundExceedsBalance } from "../../../core/refunds/refund.js"
 import { redeliverEvent } from "../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
@@ -132,6 +134,11 @@ const refund = answerWith(Effect.gen(function*() {
   const parsed = parseAmount({ kind: "string", value: amount }, exponent, { allowZero: false })
   if (Either.isLeft(parsed)) return yield* detailAnswer(frame, trxId, 422, { problem: `The amount: ${parsed.left.message}` })
   if (form.get("confirm") !== "yes") {
+    // Refused at the review, not after it: the page never asks to confirm what the refund would refuse.
+    const left = refundableAmount(payment)
+    if (parsed.right > left) {
+      return yield* detailAnswer(frame, trxId, 422, { problem: problemText(new RefundExceedsBalance({ amount: left, currency: payment.currency, exponent })) })
+    }
     const amountText = (yield* moneyText)(parsed.right, payment.currency)
     return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(parsed.right, exponent), reason, idempotencyKey: key }))
   }

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { expect } from "vitest"
-import { changingForms, checkPage } from "./dashboard-checks.js"
+import { changingForms, checkPage, expectRadioGroup } from "./dashboard-checks.js"
 
 // The merchant dashboard's must-show flow, in a real browser, against any host: the standalone one
 // with the kit's own merchant users, or a platform's Express app with its own sign-in.
@@ -144,6 +144,8 @@ export const ownerFlow = async (world: DashboardWorld) => {
   // Roll the sandbox credentials without overlap: the old client secret stops signing, the new one works.
   await page.goto(dashboard(world, "/developers"))
   await checkPage(page, `${world.name}-developers`)
+  await expectRadioGroup(page, "Overlap", ["No overlap: the old credentials stop now", "1 hour", "24 hours"])
+  await page.setViewportSize({ width: 1280, height: 900 })
   await page.getByRole("button", { name: "Roll sandbox credentials" }).click()
   await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("New credentials")
   const rolled: Credentials = {
@@ -152,6 +154,11 @@ export const ownerFlow = async (world: DashboardWorld) => {
     client_secret: await page.locator("#client-secret").innerText()
   }
   expect(rolled.client_secret).not.toBe(world.credentials.client_secret)
+  // Each value has a Copy button (made by the enhancement script) that puts exactly it on the clipboard.
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(world.base).origin })
+  await page.getByRole("button", { name: "Copy Client secret" }).click()
+  await expect.poll(() => page.getByRole("button", { name: "Copied Client secret" }).count()).toBe(1)
+  expect(await page.evaluate<string>("navigator.clipboard.readText()")).toBe(rolled.client_secret)
   expect((await signedCall(world, world.credentials, "GET", `/api/v1/verify-payment/${trxId}`)).status).toBe(401)
   expect((await signedCall(world, rolled, "GET", `/api/v1/verify-payment/${trxId}`)).status).toBe(200)
 
@@ -172,8 +179,8 @@ export const ownerFlow = async (world: DashboardWorld) => {
   const offered = page.locator("[data-testid^=gateway-]")
   expect(await offered.count()).toBe(1)
 
-  // The remaining sections, each as a person sees it.
-  for (const [path, name] of [["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/statements", "statements"], ["/audit", "audit"]] as const) {
+  // The remaining sections, each as a person sees it; the overview again, now with a day's takings drawn.
+  for (const [path, name] of [["", "overview-takings"], ["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/statements", "statements"], ["/audit", "audit"]] as const) {
     const response = await page.goto(dashboard(world, path))
     expect(response?.status(), path).toBe(200)
     await checkPage(page, `${world.name}-${name}`)
