@@ -12,7 +12,6 @@ import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { PaymentPage } from "../contract/merchant-list-resources.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-import { listQuery } from "../request/page-query.js"
 import { checkoutSessionJson, verifyJson } from "../response/payment-serializers.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
@@ -96,20 +95,9 @@ const list = endpoint({
     "Pages follow next_cursor, which stays right while new payments arrive.",
   tag: "Payments",
   security: "merchant",
-  parameters: ListParameters.paymentListParameters,
+  query: ListParameters.paymentListQuery,
   success: { status: 200, description: "A page of payments.", schema: PaymentPage },
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const request = yield* query.done({
-      limit: ListParameters.paymentLimitParameter.read(query),
-      cursor: ListParameters.paymentCursorParameter.read(query),
-      status: ListParameters.paymentStatusParameter.read(query),
-      reference: ListParameters.paymentReferenceParameter.read(query),
-      amount: ListParameters.paymentAmountParameter.read(query),
-      currency: ListParameters.paymentCurrencyParameter.read(query),
-      since: ListParameters.listSinceParameter.read(query),
-      until: ListParameters.listUntilParameter.read(query)
-    })
+  handler: (request) => Effect.gen(function*() {
     const page = yield* listPayments(yield* CurrentMerchant, {
       limit: request.limit,
       ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),

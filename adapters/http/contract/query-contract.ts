@@ -1,0 +1,37 @@
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import type { ValidationFailed } from "../../../core/shared/validation.js"
+import { listQuery } from "../request/page-query.js"
+import { type ListParameter, pageParameter, type Parameter, perPageParameter } from "./parameters.js"
+
+/**
+ * An endpoint's query, declared once: its parameters (each with the Schema the OpenAPI document
+ * shows and the shared rule it is read with) and the one decode that turns the request's query into
+ * a typed object before the handler runs, every bad parameter reported at once. The object is keyed
+ * by the parameters' wire names, so the typed client's `query` is the same shape.
+ */
+export interface QueryContract<Q> {
+  readonly parameters: ReadonlyArray<Parameter>
+  readonly decode: Effect.Effect<Q, ValidationFailed, HttpServerRequest.HttpServerRequest>
+}
+
+/** The decoded object of a record of list parameters. */
+export type QueryOfParameters<P extends Readonly<Record<string, ListParameter<unknown>>>> = {
+  readonly [K in keyof P]: P[K] extends ListParameter<infer A> ? A : never
+}
+
+/** A query read by ListQuery: each key is its parameter's wire name (a mismatch is a defect at load). */
+export const queryOf = <const P extends Readonly<Record<string, ListParameter<unknown>>>>(fields: P): QueryContract<QueryOfParameters<P>> => {
+  const parameters = Object.entries(fields).map(([key, parameter]) => {
+    if (parameter.name !== key) throw new Error(`query key ${key} must be its parameter's name (${parameter.name})`)
+    return parameter
+  })
+  return {
+    parameters,
+    decode: Effect.flatMap(listQuery, (query) =>
+      query.done(Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.read(query)])) as QueryOfParameters<P>))
+  }
+}
+
+/** `?page=&per_page=`: the query of every page-numbered list. */
+export const pageNumberQuery = { page: pageParameter, per_page: perPageParameter } as const
