@@ -15,10 +15,18 @@ export interface QueryContract<Q> {
   readonly decode: Effect.Effect<Q, ValidationFailed, HttpServerRequest.HttpServerRequest>
 }
 
-/** The decoded object of a record of list parameters. */
-export type QueryOfParameters<P extends Readonly<Record<string, ListParameter<unknown>>>> = {
-  readonly [K in keyof P]: P[K] extends ListParameter<infer A> ? A : never
-}
+type Decoded<P> = P extends ListParameter<infer A> ? A : never
+
+/**
+ * The decoded object of a record of list parameters: a filter left out is a key left out (so the
+ * object passes to a use case's optional fields as it is), one with a default is always there.
+ */
+export type QueryOfParameters<P extends Readonly<Record<string, ListParameter<unknown>>>> = Flat<
+  & { readonly [K in keyof P as undefined extends Decoded<P[K]> ? never : K]: Decoded<P[K]> }
+  & { readonly [K in keyof P as undefined extends Decoded<P[K]> ? K : never]?: Exclude<Decoded<P[K]>, undefined> }
+>
+
+type Flat<T> = { [K in keyof T]: T[K] }
 
 /** A query read by ListQuery: each key is its parameter's wire name (a mismatch is a defect at load). */
 export const queryOf = <const P extends Readonly<Record<string, ListParameter<unknown>>>>(fields: P): QueryContract<QueryOfParameters<P>> => {
@@ -29,7 +37,9 @@ export const queryOf = <const P extends Readonly<Record<string, ListParameter<un
   return {
     parameters,
     decode: Effect.flatMap(listQuery, (query) =>
-      query.done(Object.fromEntries(parameters.map((parameter) => [parameter.name, parameter.read(query)])) as QueryOfParameters<P>))
+      query.done(Object.fromEntries(
+        parameters.map((parameter) => [parameter.name, parameter.read(query)]).filter(([, value]) => value !== undefined)
+      ) as QueryOfParameters<P>))
   }
 }
 

@@ -34,14 +34,11 @@ const list = endpoint({
   security: "admin",
   query: Parameters.auditListQuery,
   success: { status: 200, description: "A page of entries.", schema: Resources.AuditPage },
-  handler: (request) => Effect.gen(function*() {
+  handler: ({ merchant_id: merchantId, actor_type: actorType, ...request }) => Effect.gen(function*() {
     const page = yield* listAudit({
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.merchant_id !== undefined ? { merchantId: MerchantId(request.merchant_id) } : {}),
-      ...(request.actor_type !== undefined ? { actorType: request.actor_type } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
+      ...request,
+      ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {}),
+      ...(actorType !== undefined ? { actorType } : {})
     })
     return { data: page.entries.map(entryJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
   })

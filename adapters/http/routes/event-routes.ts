@@ -41,16 +41,9 @@ const list = endpoint({
   security: "merchant",
   query: Parameters.eventListQuery,
   success: { status: 200, description: "A page of events.", schema: Resources.EventPage },
-  handler: (request) => Effect.gen(function*() {
+  handler: ({ object_id: objectId, ...request }) => Effect.gen(function*() {
     const caller = yield* CurrentMerchant
-    const page = yield* listEvents(caller, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.type !== undefined ? { type: request.type } : {}),
-      ...(request.object_id !== undefined ? { objectId: request.object_id } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+    const page = yield* listEvents(caller, { ...request, ...(objectId !== undefined ? { objectId } : {}) })
     return {
       data: page.events.map(eventJson),
       has_more: page.nextCursor !== null,

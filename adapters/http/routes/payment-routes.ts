@@ -98,16 +98,8 @@ const list = endpoint({
   query: ListParameters.paymentListQuery,
   success: { status: 200, description: "A page of payments.", schema: PaymentPage },
   handler: (request) => Effect.gen(function*() {
-    const page = yield* listPayments(yield* CurrentMerchant, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.status !== undefined ? { status: request.status } : {}),
-      ...(request.reference !== undefined ? { reference: request.reference } : {}),
-      ...(request.amount !== undefined ? { amount: request.amount } : {}),
-      ...(request.currency !== undefined ? { currency: request.currency } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+    // The query's names are the use case's: the decoded object is its request as it is.
+    const page = yield* listPayments(yield* CurrentMerchant, request)
     return { data: page.payments.map(verifyJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
   })
 })

@@ -69,14 +69,8 @@ const list = endpoint({
   security: "merchant",
   query: ListParameters.refundListQuery,
   success: { status: 200, description: "A page of refunds.", schema: RefundPage },
-  handler: (request) => Effect.gen(function*() {
-    const page = yield* listRefunds(yield* CurrentMerchant, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.trx_id !== undefined ? { trxId: request.trx_id } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+  handler: ({ trx_id: trxId, ...request }) => Effect.gen(function*() {
+    const page = yield* listRefunds(yield* CurrentMerchant, { ...request, ...(trxId !== undefined ? { trxId } : {}) })
     return {
       data: page.refunds.map((refund) => ({
         ...refundJson(refund),
