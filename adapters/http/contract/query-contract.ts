@@ -1,7 +1,7 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import type { ValidationFailed } from "../../../core/shared/validation.js"
-import { listQuery } from "../request/page-query.js"
+import { ListQuery, listQuery } from "../request/page-query.js"
 import { type ListParameter, pageParameter, type Parameter, perPageParameter } from "./parameters.js"
 
 /**
@@ -28,18 +28,28 @@ export type QueryOfParameters<P extends Readonly<Record<string, ListParameter<un
 
 type Flat<T> = { [K in keyof T]: T[K] }
 
+/** A query read by ListQuery, which a page (answering its refusals in HTML) may also read from given parameters. */
+export interface ListQueryContract<Q> extends QueryContract<Q> {
+  /** The typed object and every refusal by parameter name (none when the object is good). */
+  readonly read: (params: URLSearchParams) => { readonly value: Q; readonly errors: Readonly<Record<string, ReadonlyArray<string>>> }
+}
+
 /** A query read by ListQuery: each key is its parameter's wire name (a mismatch is a defect at load). */
-export const queryOf = <const P extends Readonly<Record<string, ListParameter<unknown>>>>(fields: P): QueryContract<QueryOfParameters<P>> => {
+export const queryOf = <const P extends Readonly<Record<string, ListParameter<unknown>>>>(fields: P): ListQueryContract<QueryOfParameters<P>> => {
   const parameters = Object.entries(fields).map(([key, parameter]) => {
     if (parameter.name !== key) throw new Error(`query key ${key} must be its parameter's name (${parameter.name})`)
     return parameter
   })
+  const valueOf = (query: ListQuery) => Object.fromEntries(
+    parameters.map((parameter) => [parameter.name, parameter.read(query)]).filter(([, value]) => value !== undefined)
+  ) as QueryOfParameters<P>
   return {
     parameters,
-    decode: Effect.flatMap(listQuery, (query) =>
-      query.done(Object.fromEntries(
-        parameters.map((parameter) => [parameter.name, parameter.read(query)]).filter(([, value]) => value !== undefined)
-      ) as QueryOfParameters<P>))
+    decode: Effect.flatMap(listQuery, (query) => query.done(valueOf(query))),
+    read: (params) => {
+      const query = new ListQuery(params)
+      return { value: valueOf(query), errors: query.errors }
+    }
   }
 }
 

@@ -30,4 +30,12 @@ describe("an endpoint's query is declared once and decoded before its handler", 
       expect(source, name).not.toMatch(/\blistQuery\b|searchParams|\.read\(query\)|query\.done\(/)
     }
   })
+
+  it("has the dashboard's lists read their filters through the API's query declarations, not parameter by parameter", () => {
+    const routeFiles = readdirSync(routesFolder).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+    for (const name of routeFiles) {
+      const source = readFileSync(routesFolder + name, "utf8")
+      expect(source, name).not.toMatch(/new ListQuery\(|Parameter\.read\(/)
+    }
+  })
 })
