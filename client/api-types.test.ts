@@ -47,4 +47,15 @@ describe("the client's types follow the endpoint declarations", () => {
     expectTypeOf<ListEventsQuery>().toMatchTypeOf<QueryOf<"listEvents">>()
     expectTypeOf<ListSubscriptionsQuery>().toMatchTypeOf<QueryOf<"listSubscriptions">>()
   })
+
+  it("refuses, at compile time, a query parameter or value the endpoint does not declare", () => {
+    const input = <Id extends OperationId>(_id: Id, given: OperationInput<Id>) => given
+    input("listPayments", { query: { status: "failed", amount: "10.50", limit: 5 } })
+    // @ts-expect-error: listPayments reads no `page`
+    input("listPayments", { query: { page: 2 } })
+    // @ts-expect-error: not a status a payment has
+    input("listPayments", { query: { status: "refunded" } })
+    // @ts-expect-error: verify-payment reads no query
+    input("verifyPayment", { path: { trxId: "T1" }, query: { limit: 5 } })
+  })
 })
