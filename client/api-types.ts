@@ -1,6 +1,7 @@
 import type * as Schema from "effect/Schema"
 import type { BodyContract, WireBody } from "../adapters/http/contract/read-body.js"
 import type { Endpoint } from "../adapters/http/endpoint/endpoint.js"
+import type { QueryContract } from "../adapters/http/contract/query-contract.js"
 import type { merchantApi } from "../adapters/http/routes/merchant-api.js"
 import type { ExactNumber } from "../core/shared/json-text.js"
 import type { DecimalString } from "./exact-json.js"
@@ -38,6 +39,17 @@ type PathParameters<Path extends string> = Path extends `${string}{${infer Name}
 
 /** The path parameters an operation's path template names, each a string. */
 export type PathOf<Id extends OperationId> = PathParameters<OperationOf<Id>["path"]>
+
+/** A decoded query value as a client writes it: an exact amount or a time as its text, a literal as itself. */
+type QueryValue<T> = T extends bigint ? string : T
+
+/**
+ * The query an operation declares, keyed by wire name, every parameter optional (the service has
+ * a default for each); never for one that reads no query.
+ */
+export type QueryOf<Id extends OperationId> = OperationOf<Id> extends { readonly query?: QueryContract<infer Q> }
+  ? [Q] extends [never] ? never : unknown extends Q ? never : { readonly [K in keyof Q]?: QueryValue<Exclude<Q[K], undefined>> | undefined }
+  : never
 
 export type PaymentSession = ResponseOf<"initiatePayment">
 export type InitiatePaymentRequest = RequestOf<"initiatePayment">

@@ -1,4 +1,4 @@
-import type { Environment, InitiatePaymentRequest, OperationId, PathOf, RefundRequest, RequestOf, ResponseOf, SimulatedOutcome } from "./api-types.js"
+import type { Environment, InitiatePaymentRequest, OperationId, PathOf, QueryOf, RefundRequest, RequestOf, ResponseOf, SimulatedOutcome } from "./api-types.js"
 import { OPERATIONS } from "./operations.js"
 import { DEFAULT_BACKOFF, type BackoffSettings } from "./retry-policy.js"
 import { type CallOptions, type FetchFunction, makeTransport } from "./signed-transport.js"
@@ -14,7 +14,7 @@ import { type MerchantWebhookCheck, verifyWithSecrets, type WebhookDelivery } fr
 export type OperationInput<Id extends OperationId> =
   & (keyof PathOf<Id> extends never ? { readonly path?: undefined } : { readonly path: PathOf<Id> })
   & ([RequestOf<Id>] extends [never] ? { readonly body?: undefined } : { readonly body: RequestOf<Id> })
-  & { readonly query?: Readonly<Record<string, string | number | undefined>> }
+  & ([QueryOf<Id>] extends [never] ? { readonly query?: undefined } : { readonly query?: QueryOf<Id> })
 
 export interface MerchantClientOptions {
   /** Where the API is served, with any base path: `https://pay.example` or `https://shop.example/payments`. */
@@ -46,7 +46,7 @@ const segment = (name: string, value: string): string => {
 }
 
 /** The operation's path with its parameters filled in and the query written. */
-const pathOf = (template: string, parameters: Readonly<Record<string, string>> | undefined, query: OperationInput<OperationId>["query"]) => {
+const pathOf = (template: string, parameters: Readonly<Record<string, string>> | undefined, query: Readonly<Record<string, string | number | undefined>> | undefined) => {
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => segment(name, parameters?.[name] ?? ""))
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) search.set(name, String(value))

@@ -4,6 +4,7 @@ import { DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from "../../../core/audit/list-a
 import { integerSchema } from "./field-rules.js"
 import { cursorParameter, limitParameter, timeParameter } from "./keyset-parameters.js"
 import type { ListParameter } from "./parameters.js"
+import { queryOf } from "./query-contract.js"
 
 /** The query of GET /admin/v1/audit: every parameter optional, every bad one told at once. */
 
@@ -34,11 +35,11 @@ export const auditActorTypeParameter: ListParameter<ActorType | undefined> = {
 export const auditSinceParameter = timeParameter("since", "Only changes made at or after this time.")
 export const auditUntilParameter = timeParameter("until", "Only changes made before this time.")
 
-export const auditListParameters = [
-  auditLimitParameter,
-  auditCursorParameter,
-  auditMerchantParameter,
-  auditActorTypeParameter,
-  auditSinceParameter,
-  auditUntilParameter
-] as const
+export const auditListQuery = queryOf({
+  limit: auditLimitParameter,
+  cursor: auditCursorParameter,
+  merchant_id: auditMerchantParameter,
+  actor_type: auditActorTypeParameter,
+  since: auditSinceParameter,
+  until: auditUntilParameter
+})

@@ -1,4 +1,5 @@
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT } from "../../../core/webhooks/merchant-events.js"
+import { queryOf } from "./query-contract.js"
 import { cursorParameter, limitParameter, textParameter, timeParameter } from "./keyset-parameters.js"
 
 /** The query of GET /api/v1/events: every parameter optional, every bad one told at once. */
@@ -14,11 +15,11 @@ export const eventObjectParameter = text("object_id", "Only events about this ob
 export const eventSinceParameter = timeParameter("since", "Only events created at or after this time.")
 export const eventUntilParameter = timeParameter("until", "Only events created before this time.")
 
-export const eventListParameters = [
-  eventLimitParameter,
-  eventCursorParameter,
-  eventTypeParameter,
-  eventObjectParameter,
-  eventSinceParameter,
-  eventUntilParameter
-] as const
+export const eventListQuery = queryOf({
+  limit: eventLimitParameter,
+  cursor: eventCursorParameter,
+  type: eventTypeParameter,
+  object_id: eventObjectParameter,
+  since: eventSinceParameter,
+  until: eventUntilParameter
+})

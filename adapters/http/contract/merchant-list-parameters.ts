@@ -4,6 +4,7 @@ import { DEFAULT_PAYMENT_LIMIT, MAX_PAYMENT_LIMIT } from "../../../core/payments
 import { DEFAULT_REFUND_LIMIT, MAX_REFUND_LIMIT } from "../../../core/refunds/list-refunds.js"
 import { cursorParameter, limitParameter, textParameter, timeParameter } from "./keyset-parameters.js"
 import type { ListParameter } from "./parameters.js"
+import { queryOf } from "./query-contract.js"
 import { DecimalText } from "./value-schemas.js"
 
 /** The queries of GET /api/v1/payments and GET /api/v1/refunds: every parameter optional, every bad one told at once. */
@@ -32,19 +33,25 @@ export const paymentAmountParameter: ListParameter<Amount | undefined> = {
 }
 export const paymentCurrencyParameter = textParameter("currency", 10, "Only payments in this currency, such as USD.")
 
-export const paymentListParameters = [
-  paymentLimitParameter,
-  paymentCursorParameter,
-  paymentStatusParameter,
-  paymentReferenceParameter,
-  paymentAmountParameter,
-  paymentCurrencyParameter,
-  listSinceParameter,
-  listUntilParameter
-] as const
+export const paymentListQuery = queryOf({
+  limit: paymentLimitParameter,
+  cursor: paymentCursorParameter,
+  status: paymentStatusParameter,
+  reference: paymentReferenceParameter,
+  amount: paymentAmountParameter,
+  currency: paymentCurrencyParameter,
+  since: listSinceParameter,
+  until: listUntilParameter
+})
 
 export const refundLimitParameter = limitParameter("Refunds per page.", DEFAULT_REFUND_LIMIT, MAX_REFUND_LIMIT)
 export const refundCursorParameter = cursorParameter("A previous page's next_cursor: the page after it, however many refunds arrived since.")
 export const refundPaymentParameter = textParameter("trx_id", 100, "Only the refunds of this payment.")
 
-export const refundListParameters = [refundLimitParameter, refundCursorParameter, refundPaymentParameter, listSinceParameter, listUntilParameter] as const
+export const refundListQuery = queryOf({
+  limit: refundLimitParameter,
+  cursor: refundCursorParameter,
+  trx_id: refundPaymentParameter,
+  since: listSinceParameter,
+  until: listUntilParameter
+})

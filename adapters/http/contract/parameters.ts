@@ -87,8 +87,8 @@ const given = (params: URLSearchParams, name: string): string | null => {
 
 const MAX_FLAGS = 200
 
-/** `?limit=` from 1 to 200, 50 when absent. */
-export const flagLimitParameter = declared({
+/** `?limit=` from 1 to 200, 50 when absent: the first one given, as before lists shared ListQuery's rule. */
+const flagLimitParameter = declared({
   name: "limit",
   in: "query",
   required: false,
@@ -102,7 +102,7 @@ export const flagLimitParameter = declared({
   return limit
 }))
 
-export const deliveryMerchantParameter: Parameter = {
+const deliveryMerchantParameter: Parameter = {
   name: "merchant_id",
   in: "query",
   required: false,
@@ -110,7 +110,7 @@ export const deliveryMerchantParameter: Parameter = {
   schema: integerSchema({ min: 1 })
 }
 
-export const deliveryStatusParameter: Parameter = {
+const deliveryStatusParameter: Parameter = {
   name: "status",
   in: "query",
   required: false,
@@ -118,8 +118,14 @@ export const deliveryStatusParameter: Parameter = {
   schema: DeliveryStatus
 }
 
-/** `?merchant_id=&status=`, each optional, each checked, the first bad one answered. */
-export const deliveryFilter = Effect.gen(function*() {
+/** `?limit=` of the flagged payments. */
+export const flagListQuery = {
+  parameters: [flagLimitParameter],
+  decode: Effect.map(flagLimitParameter.read, (limit) => ({ limit }))
+}
+
+/** `?merchant_id=&status=`, each optional, each checked, the first bad one answered (as the deliveries list always has). */
+const deliveryFilter = Effect.gen(function*() {
   const query = yield* searchParams
   const merchant = given(query, deliveryMerchantParameter.name)
   const status = given(query, deliveryStatusParameter.name)
@@ -128,7 +134,7 @@ export const deliveryFilter = Effect.gen(function*() {
     return yield* ValidationFailed.field("status", "The status must be pending, delivered or failed.")
   }
   return {
-    ...(merchant !== null ? { merchantId: Number(merchant) } : {}),
+    ...(merchant !== null ? { merchant_id: Number(merchant) } : {}),
     ...(status !== null ? { status: status as DeliveryStatus } : {})
   }
 })
@@ -140,3 +146,12 @@ export const trxIdInPath = textInPath("trxId", "The payment's trx_id, from initi
 export const subscriptionIdInPath = textInPath("subscriptionId", "The subscription's id.")
 export const paymentTrxIdInPath = textInPath("trx_id", "The payment's trx_id.")
 export const deliveryIdInPath = textInPath("id", "The delivery's id: the event id (X-Event-Id).")
+
+export const deliveryListQuery = { parameters: [deliveryMerchantParameter, deliveryStatusParameter], decode: deliveryFilter }
+
+/** `?merchant_id=` of the failing targets: the shared integer rule, every bad value told. */
+export const targetMerchantParameter: ListParameter<number | undefined> = {
+  ...deliveryMerchantParameter,
+  description: "Only this merchant's targets.",
+  read: (query) => query.integer("merchant_id", 1, 9_999_999_999)
+}

@@ -2,10 +2,11 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { adminEndpoint } from "./admin-endpoint.js"
 import { onTheWire } from "./wire-names.js"
 import { type CurrentMerchant, merchantEndpoint } from "./merchant-endpoint.js"
-import type { Endpoint, EndpointRequirements } from "./endpoint.js"
+import { answerOf, type Endpoint, type EndpointRequirements } from "./endpoint.js"
 import { withSpanWhenTraced } from "../../../core/shared/trace-context.js"
 
 /** The router's form of an OpenAPI path template: `{trxId}` is `:trxId`. */
@@ -18,19 +19,19 @@ const schemeOptions = (endpoint: Endpoint<Schema.Schema.AnyNoContext, unknown>) 
 
 const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
   // The one place every API route reaches its use case: one span each, named by its operationId.
-  const answer = endpoint.handler.pipe(
+  const answer = answerOf(endpoint.handler, endpoint.query).pipe(
     withSpanWhenTraced(endpoint.operationId, { captureStackTrace: false }),
     Effect.map((body) => ({ status: endpoint.success.status, body })),
     Effect.mapError((error) => (error._tag === "ValidationFailed" ? onTheWire(error, endpoint.wireNames) : error))
   )
   // The router's context is typed once, by endpointRoutes, from both schemes.
   const handler: HttpRouter.Route.Handler<never, unknown> = endpoint.security === "admin"
-    ? adminEndpoint<ApiError, R>(answer, {
+    ? adminEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, {
       operationId: endpoint.operationId,
       path: endpoint.path,
       ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {})
     })
-    : merchantEndpoint<ApiError, R>(answer, schemeOptions(endpoint))
+    : merchantEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, schemeOptions(endpoint))
   return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routerPath(endpoint.path), handler)
 }
 

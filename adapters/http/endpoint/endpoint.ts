@@ -1,7 +1,8 @@
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
 import type { BodyContract } from "../contract/read-body.js"
+import type { QueryContract } from "../contract/query-contract.js"
 import type { ErrorTag, Operation } from "../openapi/operation.js"
 
 /**
@@ -40,7 +41,8 @@ export interface Endpoint<
   R = unknown,
   Id extends string = string,
   Path extends string = string,
-  B extends BodyContract = BodyContract
+  B extends BodyContract = BodyContract,
+  Q = unknown
 > extends Omit<Operation, "operationId" | "path" | "body"> {
   readonly operationId: Id
   readonly path: Path
@@ -55,8 +57,16 @@ export interface Endpoint<
    * the entry is written right after it instead.
    */
   readonly commitsAsItGoes?: true
-  readonly handler: Effect.Effect<Schema.Schema.Type<S>, ApiError, R>
+  /** The query, decoded once before the handler, which is then given it; its parameters are in `parameters`. */
+  readonly query?: QueryContract<Q>
+  readonly handler: EndpointHandler<Schema.Schema.Type<S>, ApiError, R, Q>
 }
+
+/**
+ * What answers an endpoint: an effect, or, for one that declares its query, a function of the decoded
+ * query. Written as a method so a list of endpoints with different queries is one array type.
+ */
+export type EndpointHandler<A, E, R, Q> = Effect.Effect<A, E, R> | { answer(query: Q): Effect.Effect<A, E, R> }["answer"]
 
 /** Declares an endpoint: its types are inferred, and its handler checked against the declared errors. */
 export const endpoint = <
@@ -65,7 +75,8 @@ export const endpoint = <
   const Id extends string,
   const Path extends string,
   B extends BodyContract = never,
-  const Tags extends ErrorTag = never
+  const Tags extends ErrorTag = never,
+  Q = never
 >(
   declaration: Omit<Operation, "operationId" | "path" | "body" | "security" | "success" | "errors"> & {
     readonly operationId: Id
@@ -76,10 +87,19 @@ export const endpoint = <
     readonly errors?: ReadonlyArray<Tags>
     readonly wireNames?: Readonly<Record<string, string>>
     readonly commitsAsItGoes?: true
+    readonly query?: QueryContract<Q>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
-    readonly handler: Effect.Effect<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R>
+    readonly handler: EndpointHandler<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R, NoInfer<Q>>
   }
-): Endpoint<S, R, Id, Path, B> => declaration
+): Endpoint<S, R, Id, Path, B, Q> => ({
+  ...declaration,
+  // The query's parameters follow the path's in the document, from the one declaration.
+  ...(declaration.query !== undefined ? { parameters: [...(declaration.parameters ?? []), ...declaration.query.parameters] } : {})
+})
+
+/** The handler's effect, the declared query decoded first where there is one. */
+export const answerOf = <A, E, R, Q>(handler: EndpointHandler<A, E, R, Q>, query: QueryContract<Q> | undefined) =>
+  Effect.isEffect(handler) ? handler : query === undefined ? Effect.die("an endpoint's handler takes a query it does not declare") : Effect.flatMap(query.decode, handler)
 
 /** The services an endpoint's handler needs. */
-export type EndpointRequirements<E> = E extends Endpoint<Schema.Schema.AnyNoContext, infer R, string, string> ? R : never
+export type EndpointRequirements<E> = E extends Endpoint<Schema.Schema.AnyNoContext, infer R, string, string, BodyContract, infer _Q> ? R : never

@@ -6,7 +6,6 @@ import { toIsoString } from "../../../core/shared/instant.js"
 import * as Parameters from "../contract/audit-parameters.js"
 import * as Resources from "../contract/audit-resources.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { listQuery } from "../request/page-query.js"
 
 const entryJson = (entry: AuditEntry): typeof Resources.AuditEntry.Type => ({
   id: entry.id,
@@ -33,25 +32,13 @@ const list = endpoint({
     "Pages follow next_cursor, which stays right while new entries arrive.",
   tag: "Admin: audit",
   security: "admin",
-  parameters: Parameters.auditListParameters,
+  query: Parameters.auditListQuery,
   success: { status: 200, description: "A page of entries.", schema: Resources.AuditPage },
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const request = yield* query.done({
-      limit: Parameters.auditLimitParameter.read(query),
-      cursor: Parameters.auditCursorParameter.read(query),
-      merchantId: Parameters.auditMerchantParameter.read(query),
-      actorType: Parameters.auditActorTypeParameter.read(query),
-      since: Parameters.auditSinceParameter.read(query),
-      until: Parameters.auditUntilParameter.read(query)
-    })
+  handler: ({ merchant_id: merchantId, actor_type: actorType, ...request }) => Effect.gen(function*() {
     const page = yield* listAudit({
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.merchantId !== undefined ? { merchantId: MerchantId(request.merchantId) } : {}),
-      ...(request.actorType !== undefined ? { actorType: request.actorType } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
+      ...request,
+      ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {}),
+      ...(actorType !== undefined ? { actorType } : {})
     })
     return { data: page.entries.map(entryJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
   })

@@ -10,8 +10,9 @@ import { withoutUndefined } from "../request/body-fields.js"
 import { createMerchantBody, endCredentialOverlapBody, issueCredentialsBody, replaceCurrenciesBody, replaceMerchantGatewaysBody, updateMerchantBody } from "../contract/admin-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import * as Resources from "../contract/admin-resources.js"
-import { merchantIdInPath, merchantStatusParameter, pageParameter, perPageParameter } from "../contract/parameters.js"
-import { listQuery, pageJson } from "../request/page-query.js"
+import { merchantIdInPath, merchantStatusParameter } from "../contract/parameters.js"
+import { pageNumberQuery, queryOf } from "../contract/query-contract.js"
+import { pageJson } from "../request/page-query.js"
 import { merchantJson } from "../response/serializers.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 
@@ -55,15 +56,11 @@ const list = endpoint({
   summary: "List merchants, newest first",
   tag: "Admin: merchants",
   security: "admin",
-  parameters: [pageParameter, perPageParameter, merchantStatusParameter],
+  query: queryOf({ ...pageNumberQuery, status: merchantStatusParameter }),
   success: { status: 200, description: "A page of merchants.", schema: Resources.MerchantPage },
   errors: ["ValidationFailed"],
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const page = query.page()
-    const status = merchantStatusParameter.read(query)
-    yield* query.done(undefined)
-    const merchants = yield* listMerchants({ ...page, ...(status !== undefined ? { status } : {}) })
+  handler: ({ page, per_page: perPage, status }) => Effect.gen(function*() {
+    const merchants = yield* listMerchants({ page, perPage, ...(status !== undefined ? { status } : {}) })
     return pageJson(merchants, merchantJson)
   })
 })

@@ -9,7 +9,7 @@ import type { Refund } from "../../../core/refunds/refund.js"
 import { type Instant, toIsoString } from "../../../core/shared/instant.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import * as Resources from "../contract/admin-resources.js"
-import { flagLimitParameter, paymentTrxIdInPath } from "../contract/parameters.js"
+import { flagListQuery, paymentTrxIdInPath } from "../contract/parameters.js"
 import { ResourceNotFound } from "../response/edge-errors.js"
 import { jsonAmount } from "../contract/json-codec.js"
 
@@ -69,11 +69,11 @@ const flagged = endpoint({
   summary: "What gateways reported that the kit refused to act on",
   tag: "Admin: payments",
   security: "admin",
-  parameters: [flagLimitParameter],
+  query: flagListQuery,
   success: { status: 200, description: "The most recent flags, newest first.", schema: Resources.FlaggedPaymentList },
   errors: ["ValidationFailed"],
-  handler: Effect.gen(function*() {
-    const flags = yield* recentFlags(yield* flagLimitParameter.read)
+  handler: ({ limit }) => Effect.gen(function*() {
+    const flags = yield* recentFlags(limit)
     return { data: flags.map((flag) => ({ trx_id: flag.trxId, ...flagJson(flag) })) }
   })
 })

@@ -6,8 +6,8 @@ import type { WebhookDelivery } from "../../../core/webhooks/delivery.js"
 import { deliveryWithAttempts, failingTargets, recentDeliveries, redeliver } from "../../../core/webhooks/delivery-admin.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import * as Resources from "../contract/admin-resources.js"
-import { deliveryFilter, deliveryIdInPath, deliveryMerchantParameter, deliveryStatusParameter, type ListParameter } from "../contract/parameters.js"
-import { listQuery } from "../request/page-query.js"
+import { deliveryIdInPath, deliveryListQuery, targetMerchantParameter } from "../contract/parameters.js"
+import { queryOf } from "../contract/query-contract.js"
 import { ResourceNotFound } from "../response/edge-errors.js"
 import { attemptJson, redeliveryAnswer } from "../response/delivery-serializers.js"
 
@@ -35,11 +35,10 @@ const list = endpoint({
   summary: "The most recent 200 deliveries, newest first",
   tag: "Admin: webhooks",
   security: "admin",
-  parameters: [deliveryMerchantParameter, deliveryStatusParameter],
+  query: deliveryListQuery,
   success: { status: 200, description: "The deliveries.", schema: Resources.WebhookDeliveryList },
   errors: ["ValidationFailed"],
-  handler: Effect.gen(function*() {
-    const { merchantId, ...filter } = yield* deliveryFilter
+  handler: ({ merchant_id: merchantId, ...filter }) => Effect.gen(function*() {
     const deliveries = yield* recentDeliveries({ ...filter, ...(merchantId !== undefined ? { merchantId: MerchantId(merchantId) } : {}) })
     return { data: deliveries.map(deliveryJson) }
   })
@@ -78,12 +77,6 @@ const again = endpoint({
   })
 })
 
-const targetMerchantParameter: ListParameter<number | undefined> = {
-  ...deliveryMerchantParameter,
-  description: "Only this merchant's targets.",
-  read: (query) => query.integer("merchant_id", 1, 9_999_999_999)
-}
-
 const targets = endpoint({
   method: "get",
   path: "/admin/v1/webhook-targets",
@@ -93,11 +86,9 @@ const targets = endpoint({
     "or the merchant recovers; it is paused once it has failed for WEBHOOK_PAUSE_AFTER_SECONDS.",
   tag: "Admin: webhooks",
   security: "admin",
-  parameters: [targetMerchantParameter],
+  query: queryOf({ merchant_id: targetMerchantParameter }),
   success: { status: 200, description: "The failing targets, oldest failure first.", schema: Resources.FailingWebhookTargetList },
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const merchantId = yield* query.done(targetMerchantParameter.read(query))
+  handler: ({ merchant_id: merchantId }) => Effect.gen(function*() {
     const failing = yield* failingTargets(merchantId === undefined ? {} : { merchantId: MerchantId(merchantId) })
     return {
       data: failing.map((target) => ({

@@ -5,7 +5,7 @@ import * as Either from "effect/Either"
 import { exponentOfHeld } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { parseAmount } from "../../../core/money/parse.js"
-import { listPayments, DEFAULT_PAYMENT_LIMIT } from "../../../core/payments/list-payments.js"
+import { listPayments } from "../../../core/payments/list-payments.js"
 import { paymentHistory } from "../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../core/payments/verify-payment.js"
 import { refundOncePerKey } from "../../../core/refunds/refund-once.js"
@@ -22,7 +22,6 @@ import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../d
 import { problemText } from "../dashboard/page-problems.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { paymentDetailPage, type PaymentFilters, paymentListPage, refundConfirmPage } from "../dashboard/payment-pages.js"
-import { ListQuery } from "../request/page-query.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 /**
@@ -44,33 +43,22 @@ const paymentQuery = (query: URLSearchParams) => {
     if (value !== null && value !== "") params.set(name, value)
   }
   const { since, until, problems } = dateRange(filters.from, filters.to)
-  return { filters, reader: new ListQuery(params), since, until, problems }
+  // The API's own query, decoded by its declaration: the limit is its default, the dates are the form's.
+  const { value, errors } = ListParameters.paymentListQuery.read(params)
+  return { filters, request: value, errors, since, until, problems }
 }
 
 const list = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
   const money = yield* moneyText
   const query = yield* requestQuery
-  const { filters, reader, since, until, problems } = paymentQuery(query)
-  const request = {
-    limit: DEFAULT_PAYMENT_LIMIT,
-    cursor: ListParameters.paymentCursorParameter.read(reader),
-    status: ListParameters.paymentStatusParameter.read(reader),
-    reference: ListParameters.paymentReferenceParameter.read(reader),
-    amount: ListParameters.paymentAmountParameter.read(reader),
-    currency: ListParameters.paymentCurrencyParameter.read(reader)
-  }
-  const refused = Object.values(reader.errors).flat()
+  const { filters, request, errors, since, until, problems } = paymentQuery(query)
+  const refused = Object.values(errors).flat()
   const problem = [...refused, ...problems].join(" ")
   const view = { frame, money, filters, payments: [], next: undefined, first: undefined, problem: problem === "" ? undefined : problem }
   if (problem !== "") return htmlAnswer(400, paymentListPage(view))
   const page = yield* listPayments(scopeOf(frame), {
-    limit: request.limit,
-    ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-    ...(request.status !== undefined ? { status: request.status } : {}),
-    ...(request.reference !== undefined ? { reference: request.reference } : {}),
-    ...(request.amount !== undefined ? { amount: request.amount } : {}),
-    ...(request.currency !== undefined ? { currency: request.currency } : {}),
+    ...request,
     ...(since !== undefined ? { since } : {}),
     ...(until !== undefined ? { until } : {})
   }).pipe(Effect.catchTag("ValidationFailed", (error) => Effect.fail(new DashboardAnswer(htmlAnswer(400, paymentListPage({ ...view, problem: problemText(error) }))))))

@@ -4,6 +4,7 @@ import { DEFAULT_PER_PAGE, lastPage } from "../../../core/shared/page.js"
 import { cancelSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { pageParameter } from "../contract/parameters.js"
+import { queryOf } from "../contract/query-contract.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
 import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard/dashboard-response.js"
 import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
@@ -11,17 +12,18 @@ import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../d
 import { problemText } from "../dashboard/page-problems.js"
 import { moneyText } from "../dashboard/page-text.js"
 import { subscriptionDetailPage, subscriptionListPage } from "../dashboard/subscription-pages.js"
-import { ListQuery } from "../request/page-query.js"
 import { describeError } from "../response/error-table.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
+
+/** The dashboard's list reads the page only: it shows the API's default number a page. */
+const dashboardListQuery = queryOf({ page: pageParameter })
 
 /** The API's list, page-numbered as GET /api/v1/subscriptions is, with its `page` parameter read by the same rule. */
 const list = answerWith(Effect.gen(function*() {
   const frame = yield* pageFrame
   const money = yield* moneyText
-  const reader = new ListQuery(yield* requestQuery)
-  const page = pageParameter.read(reader)
-  const refused = Object.values(reader.errors).flat().join(" ")
+  const { value: { page }, errors } = dashboardListQuery.read(yield* requestQuery)
+  const refused = Object.values(errors).flat().join(" ")
   if (refused !== "") return htmlAnswer(400, subscriptionListPage({ frame, money, items: [], page: 1, lastPage: 1, problem: refused }))
   const found = yield* listSubscriptions(scopeOf(frame), { page, perPage: DEFAULT_PER_PAGE })
   return htmlAnswer(200, subscriptionListPage({ frame, money, items: found.items, page, lastPage: lastPage(found), problem: undefined }))

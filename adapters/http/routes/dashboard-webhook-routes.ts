@@ -1,7 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { DEFAULT_EVENT_LIMIT, eventWithAttempts, listEvents, resumePausedTargets } from "../../../core/webhooks/merchant-events.js"
+import { eventWithAttempts, listEvents, resumePausedTargets } from "../../../core/webhooks/merchant-events.js"
 import { sendTestEvent } from "../../../core/webhooks/test-event.js"
 import * as Parameters from "../contract/event-parameters.js"
 import { recordDashboardAction } from "../dashboard/dashboard-audit.js"
@@ -11,7 +11,6 @@ import { linkTo, messagePage, type PageFrame } from "../dashboard/layout.js"
 import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../dashboard/page-frame.js"
 import { problemText } from "../dashboard/page-problems.js"
 import { type EventFilters, webhookDetailPage, type WebhookListView, webhookListPage } from "../dashboard/webhook-pages.js"
-import { ListQuery } from "../request/page-query.js"
 import { dashboardPage, HTML_PAGE, pathText } from "../dashboard/dashboard-page.js"
 
 /**
@@ -30,14 +29,10 @@ const eventQuery = (query: URLSearchParams) => {
     const value = query.get(name)
     if (value !== null && value !== "") params.set(name, value)
   }
-  const reader = new ListQuery(params)
-  const request = {
-    cursor: Parameters.eventCursorParameter.read(reader),
-    type: Parameters.eventTypeParameter.read(reader),
-    objectId: Parameters.eventObjectParameter.read(reader)
-  }
+  // The API's own query, decoded by its declaration: the limit is its default, the dates are the form's.
+  const { value: request, errors } = Parameters.eventListQuery.read(params)
   const range = dateRange(filters.from, filters.to)
-  const problem = [...Object.values(reader.errors).flat(), ...range.problems].join(" ")
+  const problem = [...Object.values(errors).flat(), ...range.problems].join(" ")
   return { filters, request, range, problem }
 }
 
@@ -63,11 +58,10 @@ const listAnswer = (frame: PageFrame, status: number, messages: { readonly probl
       problem: messages.problem ?? (problem === "" ? undefined : problem)
     }
     if (problem !== "") return htmlAnswer(400, webhookListPage(view))
+    const { object_id: objectId, ...rest } = request
     const page = yield* listEvents(scopeOf(frame), {
-      limit: DEFAULT_EVENT_LIMIT,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.type !== undefined ? { type: request.type } : {}),
-      ...(request.objectId !== undefined ? { objectId: request.objectId } : {}),
+      ...rest,
+      ...(objectId !== undefined ? { objectId } : {}),
       ...(range.since !== undefined ? { since: range.since } : {}),
       ...(range.until !== undefined ? { until: range.until } : {})
     }).pipe(Effect.catchTag("ValidationFailed", (error) => Effect.fail(new DashboardAnswer(htmlAnswer(400, webhookListPage({ ...view, problem: problemText(error) }))))))

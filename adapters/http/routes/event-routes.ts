@@ -10,7 +10,6 @@ import { textInPath } from "../contract/parameters.js"
 import { bodyContract, validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-import { listQuery } from "../request/page-query.js"
 import { ResourceNotFound } from "../response/edge-errors.js"
 import { attemptJson, redeliveryAnswer } from "../response/delivery-serializers.js"
 
@@ -40,27 +39,11 @@ const list = endpoint({
     "Pages follow next_cursor, which stays right while new events arrive.",
   tag: "Events",
   security: "merchant",
-  parameters: Parameters.eventListParameters,
+  query: Parameters.eventListQuery,
   success: { status: 200, description: "A page of events.", schema: Resources.EventPage },
-  handler: Effect.gen(function*() {
+  handler: ({ object_id: objectId, ...request }) => Effect.gen(function*() {
     const caller = yield* CurrentMerchant
-    const query = yield* listQuery
-    const request = yield* query.done({
-      limit: Parameters.eventLimitParameter.read(query),
-      cursor: Parameters.eventCursorParameter.read(query),
-      type: Parameters.eventTypeParameter.read(query),
-      objectId: Parameters.eventObjectParameter.read(query),
-      since: Parameters.eventSinceParameter.read(query),
-      until: Parameters.eventUntilParameter.read(query)
-    })
-    const page = yield* listEvents(caller, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.type !== undefined ? { type: request.type } : {}),
-      ...(request.objectId !== undefined ? { objectId: request.objectId } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+    const page = yield* listEvents(caller, { ...request, ...(objectId !== undefined ? { objectId } : {}) })
     return {
       data: page.events.map(eventJson),
       has_more: page.nextCursor !== null,

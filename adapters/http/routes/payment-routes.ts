@@ -12,7 +12,6 @@ import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { PaymentPage } from "../contract/merchant-list-resources.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-import { listQuery } from "../request/page-query.js"
 import { checkoutSessionJson, verifyJson } from "../response/payment-serializers.js"
 
 /** The simulate endpoint's words (those of verify's status), mapped once to the payment outcome. */
@@ -96,30 +95,11 @@ const list = endpoint({
     "Pages follow next_cursor, which stays right while new payments arrive.",
   tag: "Payments",
   security: "merchant",
-  parameters: ListParameters.paymentListParameters,
+  query: ListParameters.paymentListQuery,
   success: { status: 200, description: "A page of payments.", schema: PaymentPage },
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const request = yield* query.done({
-      limit: ListParameters.paymentLimitParameter.read(query),
-      cursor: ListParameters.paymentCursorParameter.read(query),
-      status: ListParameters.paymentStatusParameter.read(query),
-      reference: ListParameters.paymentReferenceParameter.read(query),
-      amount: ListParameters.paymentAmountParameter.read(query),
-      currency: ListParameters.paymentCurrencyParameter.read(query),
-      since: ListParameters.listSinceParameter.read(query),
-      until: ListParameters.listUntilParameter.read(query)
-    })
-    const page = yield* listPayments(yield* CurrentMerchant, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.status !== undefined ? { status: request.status } : {}),
-      ...(request.reference !== undefined ? { reference: request.reference } : {}),
-      ...(request.amount !== undefined ? { amount: request.amount } : {}),
-      ...(request.currency !== undefined ? { currency: request.currency } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+  handler: (request) => Effect.gen(function*() {
+    // The query's names are the use case's: the decoded object is its request as it is.
+    const page = yield* listPayments(yield* CurrentMerchant, request)
     return { data: page.payments.map(verifyJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
   })
 })

@@ -5,7 +5,6 @@ import { refundPayment } from "../../../core/refunds/refund-payment.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import * as ListParameters from "../contract/merchant-list-parameters.js"
 import { RefundPage } from "../contract/merchant-list-resources.js"
-import { listQuery } from "../request/page-query.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { refundPaymentBody } from "../contract/payment-contracts.js"
 import { RefundResult } from "../contract/payment-resources.js"
@@ -68,24 +67,10 @@ const list = endpoint({
     "Pages follow next_cursor, which stays right while new refunds arrive.",
   tag: "Refunds",
   security: "merchant",
-  parameters: ListParameters.refundListParameters,
+  query: ListParameters.refundListQuery,
   success: { status: 200, description: "A page of refunds.", schema: RefundPage },
-  handler: Effect.gen(function*() {
-    const query = yield* listQuery
-    const request = yield* query.done({
-      limit: ListParameters.refundLimitParameter.read(query),
-      cursor: ListParameters.refundCursorParameter.read(query),
-      trxId: ListParameters.refundPaymentParameter.read(query),
-      since: ListParameters.listSinceParameter.read(query),
-      until: ListParameters.listUntilParameter.read(query)
-    })
-    const page = yield* listRefunds(yield* CurrentMerchant, {
-      limit: request.limit,
-      ...(request.cursor !== undefined ? { cursor: request.cursor } : {}),
-      ...(request.trxId !== undefined ? { trxId: request.trxId } : {}),
-      ...(request.since !== undefined ? { since: request.since } : {}),
-      ...(request.until !== undefined ? { until: request.until } : {})
-    })
+  handler: ({ trx_id: trxId, ...request }) => Effect.gen(function*() {
+    const page = yield* listRefunds(yield* CurrentMerchant, { ...request, ...(trxId !== undefined ? { trxId } : {}) })
     return {
       data: page.refunds.map((refund) => ({
         ...refundJson(refund),

@@ -7,13 +7,14 @@ import { listSubscriptions, retrieveSubscription } from "../../../core/subscript
 import { subscriptionJson } from "../response/subscription-json.js"
 import { subscriptionIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
 import { ipnUrlToo } from "../contract/ipn-url-field.js"
-import { pageParameter, perPageParameter, subscriptionIdInPath } from "../contract/parameters.js"
+import { subscriptionIdInPath } from "../contract/parameters.js"
+import { pageNumberQuery, queryOf } from "../contract/query-contract.js"
 import { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
 import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-import { listQuery, pageJson } from "../request/page-query.js"
+import { pageJson } from "../request/page-query.js"
 
 const subscriptionAnswer = (result: { readonly subscription: Subscription; readonly latest: Invoice | undefined }) =>
   Effect.map(CheckoutLinks, (links) => ({ data: subscriptionJson(result.subscription, result.latest, links.linkFor) }) satisfies typeof SubscriptionEnvelope.Type)
@@ -65,14 +66,12 @@ const list = endpoint({
   summary: "List subscriptions, newest first",
   tag: "Subscriptions",
   security: "merchant-production-default",
-  parameters: [pageParameter, perPageParameter],
+  query: queryOf(pageNumberQuery),
   success: { status: 200, description: "A page of subscriptions.", schema: SubscriptionPage },
-  handler: Effect.gen(function*() {
+  handler: ({ page, per_page: perPage }) => Effect.gen(function*() {
     const caller = yield* CurrentMerchant
-    const query = yield* listQuery
-    const page = yield* query.done(query.page())
     const links = yield* CheckoutLinks
-    const result = yield* listSubscriptions(caller, page)
+    const result = yield* listSubscriptions(caller, { page, perPage })
     return pageJson(result, (item) => subscriptionJson(item.subscription, item.latest, links.linkFor))
   })
 })
