@@ -4,7 +4,7 @@
 // (two origins), with a self-signed certificate made by openssl for the run; Chromium is told to
 // accept it. Screenshots at 390 and 1280 px are kept; axe-core checks each page shown.
 import { execFileSync } from "node:child_process"
-import { createHmac, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { createServer, type Server } from "node:https"
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
 import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "./testing/browser-fixtures.js"
+import { signedOk } from "./testing/demo-fixtures.js"
 
 if (!hasChromium) console.warn("Browser checkout-embed test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -59,22 +60,7 @@ describe.skipIf(!hasChromium)("hosted checkout framed by a merchant and recovere
   let stranger: { server: Server; origin: string } | undefined
   let browser: Browser | undefined
 
-  const signed = async <T>(method: "GET" | "POST", path: string, body = ""): Promise<T> => {
-    const demo = host!.demo!
-    const timestamp = String(Math.floor(Date.now() / 1000))
-    const signature = createHmac("sha256", demo.client_secret).update(`${timestamp}.${method}.${path}.${body}`).digest("hex")
-    const response = await fetch(host!.url + path, {
-      method,
-      ...(method === "POST" ? { body } : {}),
-      headers: {
-        "content-type": "application/json", "X-Environment": "sandbox", "X-Merchant-Key": demo.merchant_key,
-        "X-API-Key": demo.api_key, "X-Timestamp": timestamp, "X-Signature": `sha256=${signature}`
-      }
-    })
-    const text = await response.text()
-    if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
+  const signed = <T>(method: "GET" | "POST", path: string, body = ""): Promise<T> => signedOk<T>(host!.url, host!.demo!, method, path, body)
 
   const initiate = () =>
     signed<Session>("POST", "/api/v1/initiate-payment", JSON.stringify({

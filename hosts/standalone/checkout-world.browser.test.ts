@@ -2,7 +2,7 @@
 // (English, French, Arabic right to left) chosen by Accept-Language or by the `locale` query, every
 // checkout state checked by axe-core (injected from the dev dependency) at a phone's and a desktop's
 // width, with no serious or critical violation, and a screenshot of each kept as an artefact.
-import { createHmac, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
@@ -14,6 +14,7 @@ import { messagePage } from "../../adapters/http/checkout/pages.js"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
 import { freePort, hasChromium, launchChromium, SHOT_DIR } from "./testing/browser-fixtures.js"
+import { signedOk } from "./testing/demo-fixtures.js"
 
 if (!hasChromium) console.warn("Browser checkout-languages test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -41,22 +42,7 @@ describe.skipIf(!hasChromium)("hosted checkout in three languages (Chromium, axe
   let host: RunningServer | undefined
   let browser: Browser | undefined
 
-  const signed = async <T>(method: "GET" | "POST", path: string, body = ""): Promise<T> => {
-    const demo = host!.demo!
-    const timestamp = String(Math.floor(Date.now() / 1000))
-    const signature = createHmac("sha256", demo.client_secret).update(`${timestamp}.${method}.${path}.${body}`).digest("hex")
-    const response = await fetch(host!.url + path, {
-      method,
-      ...(method === "POST" ? { body } : {}),
-      headers: {
-        "content-type": "application/json", "X-Environment": "sandbox", "X-Merchant-Key": demo.merchant_key,
-        "X-API-Key": demo.api_key, "X-Timestamp": timestamp, "X-Signature": `sha256=${signature}`
-      }
-    })
-    const text = await response.text()
-    if (response.status !== 200) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
+  const signed = <T>(method: "GET" | "POST", path: string, body = ""): Promise<T> => signedOk<T>(host!.url, host!.demo!, method, path, body)
   const admin = async (method: string, path: string, body: unknown) => {
     const response = await fetch(`${host!.url}/admin/v1${path}`, {
       method, headers: { authorization: `Bearer ${host!.adminToken}`, "content-type": "application/json" }, body: JSON.stringify(body)

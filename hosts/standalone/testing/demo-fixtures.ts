@@ -69,6 +69,13 @@ export const signedCall = async (
   return { ...(await answer(response)), headers: response.headers, signature }
 }
 
+/** A signed call that must answer 200: its JSON, or an error naming the call and its answer. */
+export const signedOk = async <T>(baseUrl: string, demo: Pick<Demo, "merchant_key" | "api_key" | "client_secret">, method: "GET" | "POST", path: string, body = ""): Promise<T> => {
+  const answered = await signedCall(baseUrl, demo, method, path, body === "" ? {} : { body })
+  if (answered.status !== 200) throw new Error(`${method} ${path} answered ${answered.status}: ${answered.text}`)
+  return answered.json as T
+}
+
 export const merchantCall = (host: Pick<Host, "url">, demo: Demo, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> =>
   signedCall(host.url, demo, method, path, body === undefined ? {} : { body })
 
