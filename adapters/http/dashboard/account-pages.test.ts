@@ -133,7 +133,7 @@ describe("rolling credentials", () => {
     const token = formTokenOf(page.text)
     const rolled = await kit.post("/dashboard/developers/roll", { csrf_token: token, environment: "sandbox", overlap_seconds: "3600" }, owner())
     expect(rolled.status).toBe(200)
-    const secret = (id: string) => new RegExp(`id="${id}">([^<]+)<`).exec(rolled.text)![1]!
+    const secret = (id: string) => new RegExp(`id="${id}"[^>]*>([^<]+)<`).exec(rolled.text)![1]!
     const fresh: IssuedCredentials = { ...shop.credentials, merchant_key: secret("merchant-key"), api_key: secret("api-key"), client_secret: secret("client-secret"), webhook_secret: secret("webhook-secret") }
     expect(textOf(rolled.text)).toContain("keep working until")
     expect((await kit.api(fresh, "GET", "/api/v1/balances")).status).toBe(200)
