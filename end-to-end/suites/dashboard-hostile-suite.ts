@@ -1,7 +1,6 @@
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { signRequest } from "../../core/signing/request-signature.js"
-import { formTokenOf } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
+import { formTokenOf, signedApiCall } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
 import { createMerchantPayments, type IssuedCredentials, type MerchantPayments } from "../../hosts/embedding/index.js"
 import { until } from "./until.js"
 
@@ -84,23 +83,9 @@ export const dashboardHostileSuite = (name: string, setup: HostileSetup) =>
       return { status: response.status, location: response.headers.get("location"), text: await response.text() }
     }
     const api = async (method: string, path: string, body: unknown) => {
-      const raw = JSON.stringify(body)
-      const timestamp = String(Math.floor(Date.now() / 1000))
-      const response = await fetch(`${base()}${path}`, {
-        method,
-        headers: {
-          "content-type": "application/json",
-          "x-environment": credentials.environment,
-          "x-merchant-key": credentials.merchant_key,
-          "x-api-key": credentials.api_key,
-          "x-timestamp": timestamp,
-          "x-signature": signRequest(credentials.client_secret, { timestamp, method, pathWithQuery: `${setup.basePath}${path}`, rawBody: raw })
-        },
-        body: raw
-      })
-      const json = await response.json() as { readonly data?: { readonly id?: string }; readonly info?: { readonly trx_id?: string } }
-      expect(response.status, JSON.stringify(json)).toBeLessThan(300)
-      return json
+      const answer = await signedApiCall(origin, credentials, method, `${setup.basePath}${path}`, body)
+      expect(answer.status, JSON.stringify(answer.json)).toBeLessThan(300)
+      return answer.json as { readonly data?: { readonly id?: string }; readonly info?: { readonly trx_id?: string } }
     }
 
     beforeAll(async () => {

@@ -6,31 +6,13 @@ import express from "express"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pressButton } from "../../conformance/gateway/html-forms.js"
 import { signRequest } from "../../core/signing/request-signature.js"
-import { AdminApiError, createMerchantPayments, type IssuedCredentials, type MerchantPayments } from "./index.js"
+import { signedApiCall } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
+import { AdminApiError, createMerchantPayments, type MerchantPayments } from "./index.js"
 
 const MASTER_KEY = "11".repeat(32)
 
 const listen = (server: Server) =>
   new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
-
-/** A merchant's signed call, its signature over the full path it called (base path included). */
-const signedCall = async (origin: string, credentials: IssuedCredentials, method: string, path: string, body?: unknown) => {
-  const raw = body === undefined ? "" : JSON.stringify(body)
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const response = await fetch(`${origin}${path}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      "x-environment": credentials.environment,
-      "x-merchant-key": credentials.merchant_key,
-      "x-api-key": credentials.api_key,
-      "x-timestamp": timestamp,
-      "x-signature": signRequest(credentials.client_secret, { timestamp, method, pathWithQuery: path, rawBody: raw })
-    },
-    ...(raw === "" ? {} : { body: raw })
-  })
-  return { status: response.status, json: await response.json() as any }
-}
 
 const form = (fields: Readonly<Record<string, string>>) => ({
   method: "POST",
@@ -77,7 +59,7 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
 
   it("takes a signed payment through the base path, pays it on its checkout page and verifies it", async () => {
     const { credentials } = await onboard(payments)
-    const initiated = await signedCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
+    const initiated = await signedApiCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
       payment_amount: "12.50",
       currency_code: "USD",
       ref_trx: "embedded-1",
@@ -97,7 +79,7 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     const returned = await fetch(pay.action!, form(pay.fields))
     expect([returned.status, returned.headers.get("location")?.startsWith("https://shop.example/ok")]).toEqual([303, true])
 
-    const verified = await signedCall(origin, credentials, "GET", `/payments/api/v1/verify-payment/${initiated.json.info.trx_id}`)
+    const verified = await signedApiCall(origin, credentials, "GET", `/payments/api/v1/verify-payment/${initiated.json.info.trx_id}`)
     expect([verified.status, verified.json.status, verified.json.amount]).toEqual([200, "success", 12.5])
   })
 
@@ -189,9 +171,9 @@ describe("createMerchantPayments in an Express app", () => {
       app.post("/orders", (request, response) => void response.json({ got: request.body }))
 
       const { credentials } = await onboard(payments)
-      const info = await signedCall(origin, credentials, "GET", "/payments/api/v1/site-info")
+      const info = await signedApiCall(origin, credentials, "GET", "/payments/api/v1/site-info")
       expect(info.status).toBe(200)
-      const initiated = await signedCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
+      const initiated = await signedApiCall(origin, credentials, "POST", "/payments/api/v1/initiate-payment", {
         payment_amount: 5, currency_code: "USD", ref_trx: "express-1",
         success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/c", ipn_url: "https://shop.example/ipn"
       })

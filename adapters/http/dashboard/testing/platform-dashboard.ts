@@ -82,23 +82,7 @@ export const startPlatformDashboard = async (options: Pick<MerchantPaymentsOptio
           redirect: "manual"
         })
       ),
-    api: async (credentials, method, path, body) => {
-      const raw = body === undefined ? "" : JSON.stringify(body)
-      const timestamp = String(Math.floor(Date.now() / 1000))
-      const response = await fetch(`${origin}${path}`, {
-        method,
-        headers: {
-          "content-type": "application/json",
-          "x-environment": credentials.environment,
-          "x-merchant-key": credentials.merchant_key,
-          "x-api-key": credentials.api_key,
-          "x-timestamp": timestamp,
-          "x-signature": signRequest(credentials.client_secret, { timestamp, method, pathWithQuery: path, rawBody: raw })
-        },
-        ...(raw === "" ? {} : { body: raw })
-      })
-      return { status: response.status, json: await response.json() }
-    },
+    api: (credentials, method, path, body) => signedApiCall(origin, credentials, method, path, body),
     onboard: async (name) => {
       const merchant = await kit.admin.merchants.create({ name, status: "approved" })
       await kit.admin.currencies.replace(merchant.id, ["USD"])
@@ -115,6 +99,26 @@ export const startPlatformDashboard = async (options: Pick<MerchantPaymentsOptio
 }
 
 /** The CSRF token a rendered page's forms carry (every form of one visitor has the same). */
+/** A merchant's signed call, its signature over the full path it called (a base path included). */
+export const signedApiCall = async (origin: string, credentials: IssuedCredentials, method: string, path: string, body?: unknown) => {
+  const raw = body === undefined ? "" : JSON.stringify(body)
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const response = await fetch(`${origin}${path}`, {
+    method,
+    headers: {
+      "content-type": "application/json",
+      "x-environment": credentials.environment,
+      "x-merchant-key": credentials.merchant_key,
+      "x-api-key": credentials.api_key,
+      "x-timestamp": timestamp,
+      "x-signature": signRequest(credentials.client_secret, { timestamp, method, pathWithQuery: path, rawBody: raw })
+    },
+    ...(raw === "" ? {} : { body: raw })
+  })
+  // Each caller reads the fields of the answer it asked for.
+  return { status: response.status, json: await response.json() as any }
+}
+
 export const formTokenOf = (html: string): string => {
   const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1]
   if (token === undefined) throw new Error("the page has no form token")
