@@ -16,7 +16,7 @@ import { metricsRoutes } from "./routes/metrics-routes.js"
 import { adminApi } from "./routes/admin-api.js"
 import { merchantApi } from "./routes/merchant-api.js"
 import { endpointRoutes } from "./endpoint/endpoint-routes.js"
-import { dashboardRoutes } from "./routes/dashboard-routes.js"
+import { dashboardRoutes } from "./dashboard/dashboard-routes.js"
 
 const ADMIN_PREFIX = "/admin/v1"
 

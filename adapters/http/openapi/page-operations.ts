@@ -1,7 +1,7 @@
 import * as Schema from "effect/Schema"
 import { gatewayIdInPath, type Parameter } from "../contract/parameters.js"
 import { Health, Readiness } from "../contract/payment-resources.js"
-import { dashboardOperations } from "../routes/dashboard-routes.js"
+import { dashboardOperations } from "../dashboard/dashboard-routes.js"
 import { HTML, type Operation } from "./operation.js"
 
 const token: Parameter = {

@@ -1,0 +1,40 @@
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as Effect from "effect/Effect"
+import { dashboardOperation, dashboardRouter } from "./page-declaration.js"
+import { htmlAnswer } from "./dashboard-response.js"
+import { messagePage } from "./layout.js"
+import { dashboardPath } from "./visitor.js"
+import { dashboardApiConfigPages } from "./api-config/api-config-routes.js"
+import { dashboardAssetPages } from "./assets/asset-routes.js"
+import { dashboardAuditPages } from "./audit/audit-routes.js"
+import { dashboardDeveloperPages } from "./developers/developer-routes.js"
+import { dashboardOverviewPages } from "./overview/overview-routes.js"
+import { dashboardPaymentPages } from "./payments/payment-routes.js"
+import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
+import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
+import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
+
+/** Every page and form of the merchant dashboard, declared once: the router and the OpenAPI document read this. */
+export const dashboardPages = [
+  ...dashboardAssetPages,
+  ...dashboardSignInPages,
+  ...dashboardOverviewPages,
+  ...dashboardPaymentPages,
+  ...dashboardSubscriptionPages,
+  ...dashboardWebhookPages,
+  ...dashboardDeveloperPages,
+  ...dashboardApiConfigPages,
+  ...dashboardAuditPages
+] as const
+
+export const dashboardOperations = dashboardPages.map(dashboardOperation)
+
+/** A dashboard address that names no page: a page saying so, not the API's JSON. */
+const noSuchPage = Effect.map(dashboardPath, (home) =>
+  htmlAnswer(404, messagePage(home, "No such page", "The dashboard has no page at this address.", { href: home, label: "Back to the dashboard" })))
+
+/** The merchant dashboard: every page under {base}/dashboard, server-rendered from the API's use cases. */
+export const dashboardRoutes = HttpRouter.concat(
+  dashboardRouter(dashboardPages),
+  HttpRouter.empty.pipe(HttpRouter.get("/dashboard/*", noSuchPage))
+)
