@@ -1,6 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
-import { dashboardOperation, dashboardRouter } from "./page-declaration.js"
+import { dashboardOperation } from "./page-declaration.js"
+import { dashboardRouter } from "./dashboard-router.js"
 import { htmlAnswer } from "./dashboard-response.js"
 import { messagePage } from "./layout.js"
 import { dashboardPath } from "./visitor.js"

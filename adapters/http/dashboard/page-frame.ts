@@ -1,4 +1,5 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../../../core/merchants/merchant-scope.js"
 import type { Environment } from "../../../core/shared/environment.js"
@@ -8,6 +9,12 @@ import { DashboardSettings } from "./dashboard-settings.js"
 import { FORM_TOKEN_FIELD, formToken, formTokenValid } from "./form-token.js"
 import { closedAccount, messagePage, type PageFrame } from "./layout.js"
 import { dashboardPath, dashboardVisitor } from "./visitor.js"
+
+/** The signed-in page's frame, given by the dashboard router to every page behind the sign-in. */
+export class CurrentFrame extends Context.Tag("merchant-payments/http/dashboard/CurrentFrame")<CurrentFrame, PageFrame>() {}
+
+/** The fields of the form being sent, given by the dashboard router once its token, and its sender, passed. */
+export class SentForm extends Context.Tag("merchant-payments/http/dashboard/SentForm")<SentForm, URLSearchParams>() {}
 
 /** The query of the request, for filters and paging. */
 export const requestQuery = Effect.map(HttpServerRequest.HttpServerRequest, (request) => new URL(request.url, "http://dashboard.invalid").searchParams)

@@ -192,7 +192,7 @@ export const ownerFlow = async (world: DashboardWorld) => {
   // Another merchant's payment is not there at all; a form without its CSRF token is refused.
   expect((await page.goto(dashboard(world, `/payments/${world.strangerTrxId}`)))?.status()).toBe(404)
   const forged = await context.request.post(`${world.base}/dashboard/payments/${trxId}/refund`, {
-    form: { environment: "sandbox", amount: "1.00", idempotency_key: randomUUID(), confirm: "yes" },
+    form: { environment: "sandbox", amount: "1.00", idempotency_key: randomUUID() },
     maxRedirects: 0
   })
   expect(forged.status()).toBe(403)

@@ -1,15 +1,14 @@
 import * as Effect from "effect/Effect"
 import { DEFAULT_AUDIT_LIMIT, listAudit } from "../../../../core/audit/list-audit.js"
 import { auditPage } from "./audit-page.js"
-import { answerWith, DashboardAnswer, htmlAnswer } from "../dashboard-response.js"
+import { DashboardAnswer, htmlAnswer } from "../dashboard-response.js"
 import { linkTo, messagePage } from "../layout.js"
-import { pageFrame, requestQuery, requireOwner } from "../page-frame.js"
-import { dashboardPage, HTML_PAGE } from "../page-declaration.js"
+import { CurrentFrame, requestQuery } from "../page-frame.js"
+import { dashboardRoute, HTML_PAGE } from "../page-declaration.js"
 
 /** Owners only: the dashboard's changes to their account (the operator's own changes stay in the admin API). */
-const show = answerWith(Effect.gen(function*() {
-  const frame = yield* pageFrame
-  yield* requireOwner(frame)
+const show = Effect.gen(function*() {
+  const frame = yield* CurrentFrame
   const cursor = (yield* requestQuery).get("cursor") ?? undefined
   const page = yield* listAudit({
     merchantId: frame.visitor.merchant.id,
@@ -24,15 +23,14 @@ const show = answerWith(Effect.gen(function*() {
     next: page.nextCursor === null ? undefined : linkTo(frame, "/audit", { cursor: page.nextCursor }),
     first: cursor === undefined ? undefined : linkTo(frame, "/audit")
   }))
-}))
+})
 
 export const dashboardAuditPages = [
-  dashboardPage({
-    method: "get", path: "/dashboard/audit", operationId: "dashboardAudit", signedIn: true,
+  dashboardRoute({
+    method: "get", path: "/dashboard/audit", operationId: "dashboardAudit", view: "owner",
     summary: "The dashboard's changes to the merchant's account (owners)",
     description: "Who refunded, rolled credentials, changed API Config..., when and from where, newest first; `cursor` pages.",
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
-    others: [{ status: 403, description: "A viewer.", contentType: HTML_PAGE }],
     handler: show
   })
 ] as const

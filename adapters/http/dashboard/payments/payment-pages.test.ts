@@ -58,19 +58,21 @@ describe("dashboard payments", () => {
     expect(detail.status).toBe(200)
     const key = /name="idempotency_key" value="([^"]+)"/.exec(detail.text)![1]!
     const form = { csrf_token: formTokenOf(detail.text), environment: "sandbox", idempotency_key: key, amount: "50.00", reason: "Half back" }
-    const review = await kit.post(`/dashboard/payments/${trxId}/refund`, form, owner())
+    const review = await kit.post(`/dashboard/payments/${trxId}/refund/review`, form, owner())
     expect(review.status).toBe(200)
     expect(textOf(review.text)).toContain("Refund 50.00 USD of payment")
     expect(await refundsOf(trxId)).toEqual([])
+    // The review's button sends the same fields to the refund itself.
+    expect(review.text).toContain(`action="/dashboard/payments/${trxId}/refund"`)
     const [first, second] = await Promise.all([
-      kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, confirm: "yes" }, owner()),
-      kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, confirm: "yes" }, owner())
+      kit.post(`/dashboard/payments/${trxId}/refund`, form, owner()),
+      kit.post(`/dashboard/payments/${trxId}/refund`, form, owner())
     ])
     const statuses = [first.status, second.status].sort()
     // The racing second is told the refund is being made (409) or answered as the first (303); never a second refund.
     expect(statuses[1] === 303 || statuses[1] === 409).toBe(true)
     expect(statuses).toContain(303)
-    const again = await kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, confirm: "yes" }, owner())
+    const again = await kit.post(`/dashboard/payments/${trxId}/refund`, form, owner())
     expect(again.status).toBe(303)
     expect(again.location).toContain("done=refunded")
     expect((await refundsOf(trxId)).map((refund) => refund.refunded_amount)).toEqual([50])
@@ -78,7 +80,7 @@ describe("dashboard payments", () => {
     expect(textOf(after.text)).toContain("Refund made.")
     expect(textOf(after.text)).toContain("refunded 50.00 USD: Half back")
     // The same key with another amount is not a new refund.
-    const other = await kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, amount: "10.00", confirm: "yes" }, owner())
+    const other = await kit.post(`/dashboard/payments/${trxId}/refund`, { ...form, amount: "10.00" }, owner())
     expect(other.status).toBe(409)
     expect((await refundsOf(trxId))).toHaveLength(1)
   })
@@ -86,7 +88,7 @@ describe("dashboard payments", () => {
   it("says a refused refund in the API's words, with the page still there", async () => {
     const trxId = await paidPayment(shop.credentials)
     const detail = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, owner())
-    const form = { csrf_token: formTokenOf(detail.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "150.00", reason: "", confirm: "yes" }
+    const form = { csrf_token: formTokenOf(detail.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "150.00", reason: "" }
     const refused = await kit.post(`/dashboard/payments/${trxId}/refund`, form, owner())
     expect(refused.status).toBe(422)
     // The contract's message has no full stop of its own: the page ends it before the next sentence.
@@ -123,7 +125,7 @@ describe("dashboard payments", () => {
     const visitor = { merchant: closing.id }
     const open = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, visitor)
     const eventId = /\/events\/([^/"]+)\/redeliver/.exec(open.text)![1]!
-    const refund = { csrf_token: formTokenOf(open.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "10.00", reason: "", confirm: "yes" }
+    const refund = { csrf_token: formTokenOf(open.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "10.00", reason: "" }
     for (const status of ["suspended", "rejected", "disabled"] as const) {
       await kit.payments.admin.merchants.update(closing.id, { status })
       const page = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, visitor)
@@ -147,7 +149,7 @@ describe("dashboard payments", () => {
     expect(page.text).not.toContain("100.00")
     const mine = await kit.page(`/dashboard/payments/${await paidPayment(shop.credentials)}?environment=sandbox`, owner())
     const posted = await kit.post(`/dashboard/payments/${theirs}/refund`, {
-      csrf_token: formTokenOf(mine.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "1.00", confirm: "yes"
+      csrf_token: formTokenOf(mine.text), environment: "sandbox", idempotency_key: randomUUID(), amount: "1.00"
     }, owner())
     expect(posted.status).toBe(404)
     expect((await kit.api(stranger.credentials, "GET", `/api/v1/refunds?trx_id=${theirs}`)).json.data).toEqual([])
@@ -155,7 +157,7 @@ describe("dashboard payments", () => {
 
   it("refuses a refund form without its CSRF token (403) and any from a viewer (403), who is shown no refund form", async () => {
     const trxId = await paidPayment(shop.credentials)
-    const fields = { environment: "sandbox", idempotency_key: randomUUID(), amount: "1.00", confirm: "yes" }
+    const fields = { environment: "sandbox", idempotency_key: randomUUID(), amount: "1.00" }
     expect((await kit.post(`/dashboard/payments/${trxId}/refund`, fields, owner())).status).toBe(403)
     expect((await kit.post(`/dashboard/payments/${trxId}/refund`, { ...fields, csrf_token: "forged" }, owner())).status).toBe(403)
     const viewerPage = await kit.page(`/dashboard/payments/${trxId}?environment=sandbox`, { merchant: shop.id, role: "viewer" })

@@ -130,7 +130,7 @@ const refundForm = (view: PaymentDetailView) => {
   const left = refundableAmount(payment)
   if (view.frame.visitor.role !== "owner" || left === 0n) return ""
   return html`<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
-<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund">${formFields(view.frame)}
+<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund/review">${formFields(view.frame)}
 <input type="hidden" name="idempotency_key" value="${view.refundKey}">
 <label for="refund-amount">Amount (${payment.currency}), up to ${view.money(left, payment.currency)}</label>
 <input id="refund-amount" name="amount" inputmode="decimal" required maxlength="40" value="${toCurrencyString(left, view.exponent)}">
@@ -159,6 +159,6 @@ export const refundConfirmPage = (view: RefundConfirmView) =>
     view.reason === "" ? "" : `, reason: ${view.reason}`
   }? Money leaves the ${view.payment.currency} wallet at once.</p>
 <form method="post" action="${view.frame.home}/payments/${encodeURIComponent(view.payment.trxId)}/refund">${formFields(view.frame)}
-<input type="hidden" name="idempotency_key" value="${view.idempotencyKey}"><input type="hidden" name="amount" value="${view.amount}"><input type="hidden" name="reason" value="${view.reason}"><input type="hidden" name="confirm" value="yes">
+<input type="hidden" name="idempotency_key" value="${view.idempotencyKey}"><input type="hidden" name="amount" value="${view.amount}"><input type="hidden" name="reason" value="${view.reason}">
 <div class="actions"><button type="submit" class="primary">Refund ${view.amountText}</button><a class="button" href="${linkTo(view.frame, `/payments/${encodeURIComponent(view.payment.trxId)}`)}">Cancel</a></div>
 </form></section>`)

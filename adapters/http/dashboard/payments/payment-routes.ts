@@ -13,16 +13,15 @@ import { refundableAmount } from "../../../../core/refunds/refund-math.js"
 import { RefundExceedsBalance } from "../../../../core/refunds/refund.js"
 import { redeliverEvent } from "../../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../../contract/merchant-list-parameters.js"
-import { recordDashboardAction } from "../dashboard-audit.js"
-import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
+import { DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { dashboardTarget } from "../dashboard-target.js"
 import { dateRange } from "../date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
-import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../page-frame.js"
+import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
 import { problemText } from "../page-problems.js"
 import { moneyText } from "../page-text.js"
 import { paymentDetailPage, type PaymentFilters, paymentListPage, refundConfirmPage } from "./payment-pages.js"
-import { dashboardPage, HTML_PAGE, pathText } from "../page-declaration.js"
+import { dashboardRoute, HTML_PAGE, pathText } from "../page-declaration.js"
 
 /**
  * The list's query as the API reads it: the same parameters and rules as GET /api/v1/payments, with
@@ -48,8 +47,8 @@ const paymentQuery = (query: URLSearchParams) => {
   return { filters, request: value, errors, since, until, problems }
 }
 
-const list = answerWith(Effect.gen(function*() {
-  const frame = yield* pageFrame
+const list = Effect.gen(function*() {
+  const frame = yield* CurrentFrame
   const money = yield* moneyText
   const query = yield* requestQuery
   const { filters, request, errors, since, until, problems } = paymentQuery(query)
@@ -69,7 +68,7 @@ const list = answerWith(Effect.gen(function*() {
     next: page.nextCursor === null ? undefined : linkTo(frame, "/payments", { ...kept, cursor: page.nextCursor }),
     first: request.cursor === undefined ? undefined : linkTo(frame, "/payments", kept)
   }))
-}))
+})
 
 const trxParam = Effect.map(HttpRouter.params, (params) => params["trx_id"] ?? "")
 
@@ -95,64 +94,64 @@ const detailAnswer = (frame: PageFrame, trxId: string, status: number, messages:
     }))
   })
 
-const detail = answerWith(Effect.gen(function*() {
-  const frame = yield* pageFrame
+const detail = Effect.gen(function*() {
+  const frame = yield* CurrentFrame
   const query = yield* requestQuery
   const done = query.get("done")
   const notice = done === "refunded" ? "Refund made." : done === "redelivered" ? "The webhook is queued to be sent again." : undefined
   return yield* detailAnswer(frame, yield* trxParam, 200, notice === undefined ? {} : { notice })
-}))
+})
 
-/**
- * The refund form: first said back for confirmation, then made through the refund use case once
- * per idempotency key. The key is the form's own, kept with the refund's answer in one
- * transaction, so a double click, a reload or a second tab sending the same form refunds once.
- */
-const refund = answerWith(Effect.gen(function*() {
-  const { form, frame } = yield* postedForm
-  yield* requireOwner(frame)
+/** The refund form's fields, read by the rules both steps share; a field that cannot be used is said on the payment's page. */
+const refundForm = Effect.gen(function*() {
+  const form = yield* SentForm
+  const frame = yield* CurrentFrame
   const trxId = yield* trxParam
-  const scope = scopeOf(frame)
-  const payment = yield* verifyPayment(scope, trxId).pipe(Effect.catchTag("PaymentNotFound", () => Effect.fail(paymentMissing(frame))))
+  const payment = yield* verifyPayment(scopeOf(frame), trxId).pipe(Effect.catchTag("PaymentNotFound", () => Effect.fail(paymentMissing(frame))))
   const key = form.get("idempotency_key") ?? ""
   const amount = (form.get("amount") ?? "").trim()
   const reason = (form.get("reason") ?? "").trim()
-  if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* detailAnswer(frame, trxId, 400, { problem: "The refund form was incomplete; fill it in again." })
+  const refuse = (status: number, problem: string) => Effect.flatMap(detailAnswer(frame, trxId, status, { problem }), (page) => Effect.fail(new DashboardAnswer(page)))
+  if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* refuse(400, "The refund form was incomplete; fill it in again.")
   const exponent = yield* exponentOfHeld(payment.currency)
   const parsed = parseAmount({ kind: "string", value: amount }, exponent, { allowZero: false })
-  if (Either.isLeft(parsed)) return yield* detailAnswer(frame, trxId, 422, { problem: `The amount: ${parsed.left.message}` })
-  if (form.get("confirm") !== "yes") {
-    // Refused at the review, not after it: the page never asks to confirm what the refund would refuse.
-    const left = refundableAmount(payment)
-    if (parsed.right > left) {
-      return yield* detailAnswer(frame, trxId, 422, { problem: problemText(new RefundExceedsBalance({ amount: left, currency: payment.currency, exponent })) })
-    }
-    const amountText = (yield* moneyText)(parsed.right, payment.currency)
-    return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(parsed.right, exponent), reason, idempotencyKey: key }))
-  }
-  const audit = (status: number) =>
-    recordDashboardAction(frame, { operation: "refundPayment", route: "/dashboard/payments/{trx_id}/refund", pathParams: { trx_id: trxId }, status, fields: ["amount", "reason"] })
-  const outcome = yield* refundOncePerKey(scope, { trxId, amount: { kind: "string", value: amount }, reason: reason === "" ? null : reason, refRefund: null }, key).pipe(
-    Effect.catchIf(
-      (error) => error._tag !== "StorageError",
-      (error) => Effect.zipRight(audit(422), Effect.flatMap(detailAnswer(frame, trxId, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page))))
-    )
+  if (Either.isLeft(parsed)) return yield* refuse(422, `The amount: ${parsed.left.message}`)
+  return { frame, trxId, payment, key, amount, reason, exponent, minor: parsed.right, refuse }
+})
+
+/** The refund said back for confirmation; refused here, not after, when it is more than what remains. */
+const reviewRefund = Effect.gen(function*() {
+  const { frame, payment, key, reason, exponent, minor, refuse } = yield* refundForm
+  const left = refundableAmount(payment)
+  if (minor > left) return yield* refuse(422, problemText(new RefundExceedsBalance({ amount: left, currency: payment.currency, exponent })))
+  const amountText = (yield* moneyText)(minor, payment.currency)
+  return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(minor, exponent), reason, idempotencyKey: key }))
+})
+
+/**
+ * The confirmed refund, made through the refund use case once per idempotency key. The key is the
+ * form's own, kept with the refund's answer in one transaction, so a double click, a reload or a
+ * second tab sending the same form refunds once.
+ */
+const makeRefund = Effect.gen(function*() {
+  const { frame, trxId, key, amount, reason, refuse } = yield* refundForm
+  const outcome = yield* refundOncePerKey(scopeOf(frame), { trxId, amount: { kind: "string", value: amount }, reason: reason === "" ? null : reason, refRefund: null }, key).pipe(
+    Effect.catchIf((error) => error._tag !== "StorageError", (error) => refuse(422, problemText(error)))
   )
   switch (outcome._tag) {
     case "Mismatch":
-      return yield* detailAnswer(frame, trxId, 409, { problem: "That refund form was already sent with another amount or reason. Fill in the form again." })
+      return yield* refuse(409, "That refund form was already sent with another amount or reason. Fill in the form again.")
     case "InFlight":
-      return yield* detailAnswer(frame, trxId, 409, { problem: "That refund is being made right now. Reload the page in a moment." })
+      return yield* refuse(409, "That refund is being made right now. Reload the page in a moment.")
     case "Made":
-      yield* audit(303)
+      return seeOther(linkTo(frame, `/payments/${encodeURIComponent(trxId)}`, { done: "refunded" }))
   }
-  return seeOther(linkTo(frame, `/payments/${encodeURIComponent(trxId)}`, { done: "refunded" }))
-}))
+})
 
 /** Sends one of the merchant's webhook events again, from the page it was shown on. */
-const redeliver = answerWith(Effect.gen(function*() {
-  const { form, frame } = yield* postedForm
-  yield* requireOwner(frame)
+const redeliver = Effect.gen(function*() {
+  const form = yield* SentForm
+  const frame = yield* CurrentFrame
   const id = (yield* HttpRouter.params)["event_id"] ?? ""
   const back = returnPath(frame.home, form.get("return_to"))
   const answer = yield* redeliverEvent(scopeOf(frame), id)
@@ -166,9 +165,8 @@ const redeliver = answerWith(Effect.gen(function*() {
       label: "Back"
     }))
   }
-  yield* recordDashboardAction(frame, { operation: "redeliverEvent", route: "/dashboard/events/{event_id}/redeliver", pathParams: { event_id: id }, status: 303, fields: [] })
   return seeOther(linkTo(frame, back, { done: "redelivered" }))
-}))
+})
 
 /**
  * Where a form asks to return to, a path under the dashboard (`/payments/...`): resolved as the
@@ -181,47 +179,60 @@ const returnPath = (home: string, asked: string | null): string => {
 
 const TRX = pathText("trx_id", "The payment's transaction id (trx_id).")
 const NO_PAYMENT = { status: 404, description: "No such payment for this merchant in this environment.", contentType: HTML_PAGE }
-const FORGED = { status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }
 
 export const dashboardPaymentPages = [
-  dashboardPage({
-    method: "get", path: "/dashboard/payments", operationId: "dashboardPayments", signedIn: true,
+  dashboardRoute({
+    method: "get", path: "/dashboard/payments", operationId: "dashboardPayments", view: "member",
     summary: "Payments, newest first, with filters and cursor paging",
     description: "`status`, `from` and `to` (UTC dates), `reference`, `amount`, `currency`, `cursor`: the rules of GET /api/v1/payments.",
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
     others: [{ status: 400, description: "A filter could not be read, said on the page.", contentType: HTML_PAGE }],
     handler: list
   }),
-  dashboardPage({
-    method: "get", path: "/dashboard/payments/{trx_id}", operationId: "dashboardPayment", signedIn: true,
+  dashboardRoute({
+    method: "get", path: "/dashboard/payments/{trx_id}", operationId: "dashboardPayment", view: "member",
     summary: "A payment with its timeline, refund form and webhook deliveries",
     parameters: [TRX],
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
     others: [NO_PAYMENT],
     handler: detail
   }),
-  dashboardPage({
-    method: "post", path: "/dashboard/payments/{trx_id}/refund", operationId: "dashboardRefund", signedIn: true,
+  dashboardRoute({
+    method: "post", path: "/dashboard/payments/{trx_id}/refund/review", operationId: "dashboardReviewRefund", form: "owner", audit: "reads only",
+    summary: "Say a refund back for confirmation (owners); nothing is refunded",
+    description: "Form fields `amount`, `reason`, `idempotency_key`, `csrf_token`, `environment`. An amount above what remains is refused here, before any confirm step.",
+    parameters: [TRX],
+    success: { status: 200, description: "The confirmation page, whose button sends the refund.", contentType: HTML_PAGE },
+    others: [
+      { status: 400, description: "The form was incomplete.", contentType: HTML_PAGE },
+      NO_PAYMENT,
+      { status: 422, description: "Refused, in the API's words.", contentType: HTML_PAGE }
+    ],
+    handler: reviewRefund
+  }),
+  dashboardRoute({
+    method: "post", path: "/dashboard/payments/{trx_id}/refund", operationId: "dashboardRefund", form: "owner",
+    audit: { operation: "refundPayment", fields: ["amount", "reason"] },
     summary: "Refund a payment (owners), once per form key",
-    description: "Form fields `amount`, `reason`, `idempotency_key`, `csrf_token`, `environment`; without `confirm=yes` the refund is said back for confirmation.",
+    description: "Form fields `amount`, `reason`, `idempotency_key`, `csrf_token`, `environment`, as the review said them back.",
     parameters: [TRX],
     success: { status: 303, description: "Refunded: back to the payment." },
     others: [
-      { status: 200, description: "The confirmation page.", contentType: HTML_PAGE },
-      FORGED,
+      { status: 400, description: "The form was incomplete.", contentType: HTML_PAGE },
       NO_PAYMENT,
       { status: 409, description: "The form's key was used for another refund, or the refund is being made.", contentType: HTML_PAGE },
       { status: 422, description: "Refused, in the API's words.", contentType: HTML_PAGE }
     ],
-    handler: refund
+    handler: makeRefund
   }),
-  dashboardPage({
-    method: "post", path: "/dashboard/events/{event_id}/redeliver", operationId: "dashboardRedeliverEvent", signedIn: true,
+  dashboardRoute({
+    method: "post", path: "/dashboard/events/{event_id}/redeliver", operationId: "dashboardRedeliverEvent", form: "owner",
+    audit: { operation: "redeliverEvent", fields: [] },
     summary: "Send a webhook event again (owners)",
     description: "Form field `return_to`: the dashboard page to come back to.",
     parameters: [pathText("event_id", "The event's id.")],
     success: { status: 303, description: "Queued: back to the page." },
-    others: [FORGED, { status: 404, description: "No such event here.", contentType: HTML_PAGE }, { status: 409, description: "It is being sent right now.", contentType: HTML_PAGE }],
+    others: [{ status: 404, description: "No such event here.", contentType: HTML_PAGE }, { status: 409, description: "It is being sent right now.", contentType: HTML_PAGE }],
     handler: redeliver
   })
 ] as const

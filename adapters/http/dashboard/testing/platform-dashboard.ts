@@ -26,6 +26,8 @@ export interface Answer {
 
 export interface PlatformDashboard {
   readonly origin: string
+  /** The kit's SQLite file, for a test that must break the store under it. */
+  readonly databaseFile: string
   readonly payments: MerchantPayments
   /** GET a dashboard path (`/dashboard/...`) as the visitor, redirects not followed. */
   readonly page: (path: string, visitor: Visitor) => Promise<Answer>
@@ -71,6 +73,7 @@ export const startPlatformDashboard = async (options: Pick<MerchantPaymentsOptio
   const visitorHeaders = (visitor: Visitor) => ({ "x-test-merchant": String(visitor.merchant), "x-test-role": visitor.role ?? "owner" })
   return {
     origin,
+    databaseFile: join(scratch, "payments.db"),
     payments: kit,
     page: async (path, visitor) => answerOf(await fetch(`${origin}${path}`, { headers: visitorHeaders(visitor), redirect: "manual" })),
     post: async (path, fields, visitor) =>

@@ -4,14 +4,13 @@ import * as Option from "effect/Option"
 import { eventWithAttempts, listEvents, resumePausedTargets } from "../../../../core/webhooks/merchant-events.js"
 import { sendTestEvent } from "../../../../core/webhooks/test-event.js"
 import * as Parameters from "../../contract/event-parameters.js"
-import { recordDashboardAction } from "../dashboard-audit.js"
-import { answerWith, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
+import { DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { dateRange } from "../date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
-import { pageFrame, postedForm, requestQuery, requireOwner, scopeOf } from "../page-frame.js"
+import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
 import { problemText } from "../page-problems.js"
 import { type EventFilters, webhookDetailPage, type WebhookListView, webhookListPage } from "./webhook-pages.js"
-import { dashboardPage, HTML_PAGE, pathText } from "../page-declaration.js"
+import { dashboardRoute, HTML_PAGE, pathText } from "../page-declaration.js"
 
 /**
  * The list's query as the API reads it: the same parameters and rules as GET /api/v1/events, with
@@ -74,7 +73,7 @@ const listAnswer = (frame: PageFrame, status: number, messages: { readonly probl
     }))
   })
 
-const list = answerWith(Effect.flatMap(pageFrame, (frame) => listAnswer(frame, 200, {})))
+const list = Effect.flatMap(CurrentFrame, (frame) => listAnswer(frame, 200, {}))
 
 /** Another merchant's event, or another environment's, is simply not there: 404, never 403. */
 const eventMissing = (frame: PageFrame) =>
@@ -83,8 +82,8 @@ const eventMissing = (frame: PageFrame) =>
     label: "All events"
   }))
 
-const detail = answerWith(Effect.gen(function*() {
-  const frame = yield* pageFrame
+const detail = Effect.gen(function*() {
+  const frame = yield* CurrentFrame
   const id = (yield* HttpRouter.params)["event_id"] ?? ""
   const done = (yield* requestQuery).get("done")
   const found = yield* eventWithAttempts(scopeOf(frame), id)
@@ -96,63 +95,58 @@ const detail = answerWith(Effect.gen(function*() {
     ? "The webhook is queued to be sent again."
     : undefined
   return htmlAnswer(200, webhookDetailPage({ frame, event, attempts, notice }))
-}))
+})
 
 /** A signed test event to the URL the owner typed, then its own page, where its attempts appear. */
-const sendTest = answerWith(Effect.gen(function*() {
-  const { form, frame } = yield* postedForm
-  yield* requireOwner(frame)
+const sendTest = Effect.gen(function*() {
+  const form = yield* SentForm
+  const frame = yield* CurrentFrame
   const url = (form.get("url") ?? "").trim()
-  const audit = (status: number) =>
-    recordDashboardAction(frame, { operation: "sendTestEvent", route: "/dashboard/webhooks/test", pathParams: {}, status, fields: ["url"] })
   const event = yield* sendTestEvent(scopeOf(frame), url).pipe(Effect.catchTag("ValidationFailed", (error) =>
-    Effect.zipRight(audit(422), Effect.flatMap(listAnswer(frame, 422, { problem: problemText(error), testUrl: url }), (page) => Effect.fail(new DashboardAnswer(page))))))
-  yield* audit(303)
+    Effect.flatMap(listAnswer(frame, 422, { problem: problemText(error), testUrl: url }), (page) => Effect.fail(new DashboardAnswer(page)))))
   return seeOther(linkTo(frame, `/webhooks/${encodeURIComponent(event.id)}`, { done: "test" }))
-}))
+})
 
 /** Resumes the merchant's paused targets (recoverEvents from when the oldest began failing). */
-const resume = answerWith(Effect.gen(function*() {
-  const { frame } = yield* postedForm
-  yield* requireOwner(frame)
+const resume = Effect.gen(function*() {
+  const frame = yield* CurrentFrame
   yield* resumePausedTargets(scopeOf(frame)).pipe(Effect.catchTag("ValidationFailed", (error) =>
     Effect.flatMap(listAnswer(frame, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page)))))
-  yield* recordDashboardAction(frame, { operation: "recoverEvents", route: "/dashboard/webhooks/resume", pathParams: {}, status: 303, fields: [] })
   return seeOther(linkTo(frame, "/webhooks", { done: "resumed" }))
-}))
-
-const FORGED = { status: 403, description: "No valid form token, or a viewer.", contentType: HTML_PAGE }
+})
 
 export const dashboardWebhookPages = [
-  dashboardPage({
-    method: "get", path: "/dashboard/webhooks", operationId: "dashboardWebhooks", signedIn: true,
+  dashboardRoute({
+    method: "get", path: "/dashboard/webhooks", operationId: "dashboardWebhooks", view: "member",
     summary: "Webhook events with their delivery, filters and cursor paging; paused receivers",
     description: "`type`, `object_id`, `from` and `to` (UTC dates), `cursor`: the rules of GET /api/v1/events.",
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
     others: [{ status: 400, description: "A filter could not be read, said on the page.", contentType: HTML_PAGE }],
     handler: list
   }),
-  dashboardPage({
-    method: "get", path: "/dashboard/webhooks/{event_id}", operationId: "dashboardWebhookEvent", signedIn: true,
+  dashboardRoute({
+    method: "get", path: "/dashboard/webhooks/{event_id}", operationId: "dashboardWebhookEvent", view: "member",
     summary: "A webhook event: its body and every attempt",
     parameters: [pathText("event_id", "The event's id.")],
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
     others: [{ status: 404, description: "No such event here.", contentType: HTML_PAGE }],
     handler: detail
   }),
-  dashboardPage({
-    method: "post", path: "/dashboard/webhooks/test", operationId: "dashboardSendTestEvent", signedIn: true,
+  dashboardRoute({
+    method: "post", path: "/dashboard/webhooks/test", operationId: "dashboardSendTestEvent", form: "owner",
+    audit: { operation: "sendTestEvent", fields: ["url"] },
     summary: "Send a signed test event to a URL (owners)",
     description: "Form field `url`, held to the rules of a payment's ipn_url.",
     success: { status: 303, description: "Queued: to the event's page." },
-    others: [FORGED, { status: 422, description: "The URL is refused, said on the page.", contentType: HTML_PAGE }],
+    others: [{ status: 422, description: "The URL is refused, said on the page.", contentType: HTML_PAGE }],
     handler: sendTest
   }),
-  dashboardPage({
-    method: "post", path: "/dashboard/webhooks/resume", operationId: "dashboardResumeWebhooks", signedIn: true,
+  dashboardRoute({
+    method: "post", path: "/dashboard/webhooks/resume", operationId: "dashboardResumeWebhooks", form: "owner",
+    audit: { operation: "recoverEvents", fields: [] },
     summary: "Resume paused receivers and queue their failed events again (owners)",
     success: { status: 303, description: "Resumed: back to the page." },
-    others: [FORGED, { status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
+    others: [{ status: 422, description: "Refused, said on the page.", contentType: HTML_PAGE }],
     handler: resume
   })
 ] as const
