@@ -47,7 +47,7 @@ export const linkTo = (frame: Pick<PageFrame, "home" | "environment">, path: str
 }
 
 /** The hidden inputs every dashboard form carries: its CSRF token and the environment it acts in. */
-export const formFields = (frame: PageFrame) =>
+export const formTokenFields = (frame: PageFrame) =>
   html`<input type="hidden" name="${FORM_TOKEN_FIELD}" value="${frame.formToken}"><input type="hidden" name="environment" value="${frame.environment}">`
 
 const document = (home: string, title: string, body: Html) => html`<!doctype html>
@@ -92,11 +92,11 @@ const navigation = (frame: PageFrame, current: SectionPath) => {
 
 const signOut = (frame: PageFrame) =>
   frame.visitor.signedInBy === "kit"
-    ? html`<form class="inline" method="post" action="${frame.home}/logout">${formFields(frame)}<button type="submit" class="secondary">Sign out</button></form>`
+    ? html`<form class="inline" method="post" action="${frame.home}/logout">${formTokenFields(frame)}<button type="submit" class="secondary">Sign out</button></form>`
     : ""
 
 /** A signed-in page: header with merchant and environment, navigation, sandbox banner, the page itself. */
-export const dashboardPage = (frame: PageFrame, section: SectionPath, title: string, body: Html) => {
+export const framedPage = (frame: PageFrame, section: SectionPath, title: string, body: Html) => {
   const closed = closedAccount(frame)
   const banner = html`${closed === undefined ? "" : html`<div class="banner" role="status">${closed}</div>`}${
     frame.environment === "sandbox" ? html`<div class="banner" role="status">Sandbox: test data only, no real money moves.</div>` : ""

@@ -2,7 +2,7 @@ import { MAX_FRAME_ANCESTORS } from "../../../../core/merchants/checkout-frames.
 import type { CheckoutSettings } from "../../../../core/merchants/checkout-settings.js"
 import { html } from "../../pages/html.js"
 import { noticeBox, problemBox } from "../page-parts.js"
-import { dashboardPage, formFields, type PageFrame } from "../layout.js"
+import { framedPage, formTokenFields, type PageFrame } from "../layout.js"
 
 export interface ApiConfigView {
   readonly frame: PageFrame
@@ -52,7 +52,7 @@ const frameForm = (view: ApiConfigView, owner: boolean) => {
     return html`<section class="card" aria-labelledby="frames-heading">${heading}${list}</section>`
   }
   const text = view.frameAncestorsSent ?? view.frameAncestors.join("\n")
-  return html`<form class="card" method="post" action="${view.frame.home}/api-config/frame-ancestors" aria-labelledby="frames-heading">${formFields(view.frame)}${heading}
+  return html`<form class="card" method="post" action="${view.frame.home}/api-config/frame-ancestors" aria-labelledby="frames-heading">${formTokenFields(view.frame)}${heading}
 <label for="frame-ancestors">Allowed origins</label><textarea id="frame-ancestors" name="checkout_frame_ancestors" rows="4" maxlength="4000" autocomplete="off" spellcheck="false">${text}</textarea>
 <button type="submit" class="primary">Save allowed sites</button></form>`
 }
@@ -62,10 +62,10 @@ export const apiConfigPage = (view: ApiConfigView) => {
   const owner = view.frame.visitor.role === "owner"
   const fields = html`${currencyBoxes(view, owner)}${gatewayBoxes(view, owner)}`
   const body = owner
-    ? html`<form class="card" method="post" action="${view.frame.home}/api-config">${formFields(view.frame)}${fields}
+    ? html`<form class="card" method="post" action="${view.frame.home}/api-config">${formTokenFields(view.frame)}${fields}
 <p class="muted">Ticking every gateway offers every gateway, including ones the operator adds later.</p>
 <button type="submit" class="primary">Save API Config</button></form>`
     : html`<div class="card">${fields}</div>`
   const frames = frameForm(view, owner)
-  return dashboardPage(view.frame, "/api-config", "API Config", html`${noticeBox(view.notice)}${problemBox(view.problem)}<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}${frames}`)
+  return framedPage(view.frame, "/api-config", "API Config", html`${noticeBox(view.notice)}${problemBox(view.problem)}<p>What hosted checkout offers your customers. It applies to the next checkout page opened, in both environments.</p>${body}${frames}`)
 }

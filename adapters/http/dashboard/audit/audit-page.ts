@@ -1,7 +1,7 @@
 import type { AuditEntry } from "../../../../core/audit/audit-entry.js"
 import { html } from "../../pages/html.js"
 import { cursorPager } from "../page-parts.js"
-import { dashboardPage, type PageFrame } from "../layout.js"
+import { framedPage, type PageFrame } from "../layout.js"
 import { timeText } from "../page-text.js"
 
 export interface AuditView {
@@ -29,5 +29,5 @@ export const auditPage = (view: AuditView) => {
     ? html`<p>No change has been made from the dashboard yet.</p>`
     : html`<table class="cards"><caption class="muted">Newest first; times in UTC</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">From</th><th scope="col">Outcome</th></tr></thead><tbody>${view.entries.map(row)}</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/audit", "Audit log", html`<section class="card" aria-label="Dashboard changes">${table}${pager}</section>`)
+  return framedPage(view.frame, "/audit", "Audit log", html`<section class="card" aria-label="Dashboard changes">${table}${pager}</section>`)
 }

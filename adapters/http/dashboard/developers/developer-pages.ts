@@ -3,7 +3,7 @@ import type { Environment } from "../../../../core/shared/environment.js"
 import type { Instant } from "../../../../core/shared/instant.js"
 import { html } from "../../pages/html.js"
 import { noticeBox, problemBox } from "../page-parts.js"
-import { dashboardPage, formFields, type PageFrame } from "../layout.js"
+import { framedPage, formTokenFields, type PageFrame } from "../layout.js"
 import { timeText } from "../page-text.js"
 import { webhookCompatibilityCard } from "./webhook-compatibility-form.js"
 
@@ -44,7 +44,7 @@ const overlaps = (view: DevelopersView) => {
   if (replaced.length === 0) return ""
   const items = replaced.map((set) => html`<li>Merchant key <code class="trx">${set.merchantKey}</code> keeps working until ${timeText(set.retiresAt as Instant)}.</li>`)
   const end = view.frame.visitor.role === "owner"
-    ? html`<form method="post" action="${view.frame.home}/developers/end-overlap">${formFields(view.frame)}<button type="submit" class="secondary">End the overlap now</button></form>`
+    ? html`<form method="post" action="${view.frame.home}/developers/end-overlap">${formTokenFields(view.frame)}<button type="submit" class="secondary">End the overlap now</button></form>`
     : ""
   return html`<div class="problem" role="status"><p>Replaced credentials still in their overlap:</p><ul>${items}</ul>${end}</div>`
 }
@@ -52,7 +52,7 @@ const overlaps = (view: DevelopersView) => {
 const rollForm = (view: DevelopersView) =>
   view.frame.visitor.role !== "owner" ? "" : html`<section class="card" aria-labelledby="roll"><h2 id="roll">Roll credentials</h2>
 <p>A new merchant key, API key, client secret and webhook secret for ${environmentName(view.frame.environment)}, shown once on the next page. Use an overlap to move your servers over without a failed request; webhooks are signed with both secrets meanwhile.</p>
-<form method="post" action="${view.frame.home}/developers/roll">${formFields(view.frame)}
+<form method="post" action="${view.frame.home}/developers/roll">${formTokenFields(view.frame)}
 <fieldset><legend>Overlap</legend>${ROLL_OVERLAPS.map((overlap, index) =>
     html`<label class="check"><input type="radio" name="overlap_seconds" value="${overlap.seconds}"${index === 0 ? html` checked` : ""}>${overlap.label}</label>`)}</fieldset>
 <button type="submit" class="primary">Roll ${environmentName(view.frame.environment)} credentials</button>
@@ -65,7 +65,7 @@ const signing = (view: DevelopersView) => html`<section class="card" aria-labell
 </section>`
 
 export const developersPage = (view: DevelopersView) =>
-  dashboardPage(view.frame, "/developers", "Developers", html`${noticeBox(view.notice)}${problemBox(view.problem)}${overlaps(view)}
+  framedPage(view.frame, "/developers", "Developers", html`${noticeBox(view.notice)}${problemBox(view.problem)}${overlaps(view)}
 <section class="card" aria-labelledby="keys"><h2 id="keys">Credentials (${environmentName(view.frame.environment)})</h2>${currentSet(view)}</section>${rollForm(view)}${signing(view)}${
     webhookCompatibilityCard(view.frame, view.frame.visitor.merchant)
   }`)
@@ -84,7 +84,7 @@ const secretRow = (label: string, id: string, value: string) =>
 
 /** The new set, shown this once: the page is the answer to the roll and is never stored or cached. */
 export const issuedPage = (view: IssuedView) =>
-  dashboardPage(view.frame, "/developers", "New credentials", html`${problemBox("Copy these now: the API key and the secrets are not shown again.")}
+  framedPage(view.frame, "/developers", "New credentials", html`${problemBox("Copy these now: the API key and the secrets are not shown again.")}
 <section class="card"><table><tbody>${secretRow("Merchant key", "merchant-key", view.merchantKey)}${secretRow("API key", "api-key", view.apiKey)}${
     secretRow("Client secret", "client-secret", view.clientSecret)
   }${secretRow("Webhook secret", "webhook-secret", view.webhookSecret)}</tbody></table>

@@ -1,7 +1,7 @@
 import type { Merchant } from "../../../../core/merchants/merchant.js"
 import type { IpnJsonStyle, IpnSignatureFormat } from "../../../../core/webhooks/ipn-compatibility.js"
 import { html } from "../../pages/html.js"
-import { formFields, type PageFrame } from "../layout.js"
+import { formTokenFields, type PageFrame } from "../layout.js"
 
 /**
  * The Developers page's card for the merchant's IPN compatibility settings: how its webhooks'
@@ -32,7 +32,7 @@ const labelOf = <V extends string>(options: ReadonlyArray<{ readonly value: V; r
 export const webhookCompatibilityCard = (frame: PageFrame, merchant: Merchant) => {
   const intro = html`<p>For receivers written for other platforms. Both environments' webhooks follow these settings; the defaults are the API's own bytes, so change them only for a receiver that needs it. The signature always covers the exact bytes sent.</p>`
   const body = frame.visitor.role === "owner"
-    ? html`<form method="post" action="${frame.home}${WEBHOOK_COMPATIBILITY_PATH}">${formFields(frame)}
+    ? html`<form method="post" action="${frame.home}${WEBHOOK_COMPATIBILITY_PATH}">${formTokenFields(frame)}
 ${choices("ipn_signature_format", "X-Signature", SIGNATURE_FORMATS, merchant.ipnSignatureFormat)}
 ${choices("ipn_json_style", "Body", JSON_STYLES, merchant.ipnJsonStyle)}
 <button type="submit" class="primary">Save webhook compatibility</button></form>`

@@ -1,7 +1,7 @@
 import type { MerchantOverview } from "../../../../core/merchants/merchant-overview.js"
 import type { CurrencyTotal } from "../../../../core/payments/payment-summary.js"
 import { html } from "../../pages/html.js"
-import { dashboardPage, linkTo, type PageFrame } from "../layout.js"
+import { framedPage, linkTo, type PageFrame } from "../layout.js"
 import { type MoneyText, timeText } from "../page-text.js"
 import { volumeChart } from "./volume-chart.js"
 
@@ -55,6 +55,6 @@ const volume = (view: OverviewView) => {
 }
 
 export const overviewPage = (view: OverviewView) =>
-  dashboardPage(view.frame, "", "Overview", html`${volume(view)}<div class="grid">${balances(view)}${totals(view, "Today (UTC)", "today", view.figures.today)}${
+  framedPage(view.frame, "", "Overview", html`${volume(view)}<div class="grid">${balances(view)}${totals(view, "Today (UTC)", "today", view.figures.today)}${
     totals(view, "Last 7 days", "week", view.figures.lastSevenDays)
   }${webhooks(view)}</div>`)

@@ -2,7 +2,7 @@ import type { StatementEntry, StatementPage } from "../../../../core/wallets/sta
 import type { Wallet } from "../../../../core/wallets/wallet.js"
 import { html } from "../../pages/html.js"
 import { cursorPager } from "../page-parts.js"
-import { dashboardPage, linkTo, type PageFrame } from "../layout.js"
+import { framedPage, linkTo, type PageFrame } from "../layout.js"
 import { type MoneyText, timeText } from "../page-text.js"
 
 export interface StatementView {
@@ -33,7 +33,7 @@ const row = (view: StatementView, wallet: Wallet, entry: StatementEntry) => {
 /** A wallet's ledger, newest first, each line with the balance after it; the whole of it as CSV. */
 export const statementPage = (view: StatementView) => {
   const statement = view.statement
-  if (statement === undefined) return dashboardPage(view.frame, "/statements", "Statements", html`<div class="card"><p>No wallet in this environment yet: the operator opens them.</p></div>`)
+  if (statement === undefined) return framedPage(view.frame, "/statements", "Statements", html`<div class="card"><p>No wallet in this environment yet: the operator opens them.</p></div>`)
   const { wallet } = statement
   const table = statement.entries.length === 0
     ? html`<p>No entry yet.</p>`
@@ -42,6 +42,6 @@ export const statementPage = (view: StatementView) => {
     }</tbody></table>`
   const pager = cursorPager(view.first, view.next, { first: "Newest entries", next: "Older entries" })
   const csv = `${view.frame.home}/statements/${wallet.id}.csv?environment=${view.frame.environment}`
-  return dashboardPage(view.frame, "/statements", `Statement: ${wallet.currency}`, html`${walletPicker(view)}<section class="card" aria-labelledby="balance"><h2 id="balance">Balance ${
+  return framedPage(view.frame, "/statements", `Statement: ${wallet.currency}`, html`${walletPicker(view)}<section class="card" aria-labelledby="balance"><h2 id="balance">Balance ${
     view.money(wallet.balance, wallet.currency)}</h2><p><a class="button" href="${csv}" download>Download CSV (every entry)</a></p>${table}${pager}</section>`)
 }

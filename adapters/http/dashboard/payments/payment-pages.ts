@@ -4,7 +4,7 @@ import type { PaymentDelivery, PaymentHistory } from "../../../../core/payments/
 import { toCurrencyString } from "../../../../core/money/format.js"
 import { refundableAmount } from "../../../../core/refunds/refund-math.js"
 import { html, type Html } from "../../pages/html.js"
-import { dashboardPage, formFields, linkTo, type PageFrame } from "../layout.js"
+import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { cursorPager, factRow, filterField, noticeBox, problemBox } from "../page-parts.js"
 import { type MoneyText, paymentBadge, statusLabel, timeText } from "../page-text.js"
 
@@ -62,7 +62,7 @@ export const paymentListPage = (view: PaymentListView) => {
       view.payments.map((payment) => paymentRow(view, payment))
     }</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/payments", "Payments", html`${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
+  return framedPage(view.frame, "/payments", "Payments", html`${problemBox(view.problem)}${filterForm(view)}<section class="card" aria-label="Payments">${rows}${pager}</section>`)
 }
 
 export interface PaymentDetailView {
@@ -98,7 +98,7 @@ const attemptText = (attempt: PaymentDelivery["attempts"][number]) =>
 const deliveryItem = (view: PaymentDetailView, delivery: PaymentDelivery) => {
   const { event } = delivery
   const redeliver = view.frame.visitor.role === "owner"
-    ? html`<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(view.frame)}<input type="hidden" name="return_to" value="${`/payments/${view.history.payment.trxId}`}"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
+    ? html`<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formTokenFields(view.frame)}<input type="hidden" name="return_to" value="${`/payments/${view.history.payment.trxId}`}"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
     : ""
   const attempts = delivery.attempts.length === 0 ? html`<p class="muted">No attempt yet.</p>` : html`<ul>${delivery.attempts.map((attempt) => html`<li>${attemptText(attempt)}</li>`)}</ul>`
   return html`<li class="delivery">${timeText(event.createdAt)}: webhook <strong>${event.event}</strong> to ${event.url}, ${statusLabel(event.status)}${
@@ -130,7 +130,7 @@ const refundForm = (view: PaymentDetailView) => {
   const left = refundableAmount(payment)
   if (view.frame.visitor.role !== "owner" || left === 0n) return ""
   return html`<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
-<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund/review">${formFields(view.frame)}
+<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund/review">${formTokenFields(view.frame)}
 <input type="hidden" name="idempotency_key" value="${view.refundKey}">
 <label for="refund-amount">Amount (${payment.currency}), up to ${view.money(left, payment.currency)}</label>
 <input id="refund-amount" name="amount" inputmode="decimal" required maxlength="40" value="${toCurrencyString(left, view.exponent)}">
@@ -140,7 +140,7 @@ const refundForm = (view: PaymentDetailView) => {
 }
 
 export const paymentDetailPage = (view: PaymentDetailView) =>
-  dashboardPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
+  framedPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
     html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/payments")}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
 
 export interface RefundConfirmView {
@@ -154,11 +154,11 @@ export interface RefundConfirmView {
 
 /** The refund asked for, said back once before money moves; the button carries the same key, so a double click refunds once. */
 export const refundConfirmPage = (view: RefundConfirmView) =>
-  dashboardPage(view.frame, "/payments", "Confirm the refund", html`<section class="card">
+  framedPage(view.frame, "/payments", "Confirm the refund", html`<section class="card">
 <p>Refund <strong>${view.amountText}</strong> of payment <code class="trx">${view.payment.trxId}</code> (${view.payment.refTrx})${
     view.reason === "" ? "" : `, reason: ${view.reason}`
   }? Money leaves the ${view.payment.currency} wallet at once.</p>
-<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(view.payment.trxId)}/refund">${formFields(view.frame)}
+<form method="post" action="${view.frame.home}/payments/${encodeURIComponent(view.payment.trxId)}/refund">${formTokenFields(view.frame)}
 <input type="hidden" name="idempotency_key" value="${view.idempotencyKey}"><input type="hidden" name="amount" value="${view.amount}"><input type="hidden" name="reason" value="${view.reason}">
 <div class="actions"><button type="submit" class="primary">Refund ${view.amountText}</button><a class="button" href="${linkTo(view.frame, `/payments/${encodeURIComponent(view.payment.trxId)}`)}">Cancel</a></div>
 </form></section>`)

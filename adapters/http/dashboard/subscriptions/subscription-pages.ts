@@ -1,7 +1,7 @@
 import type { Instant } from "../../../../core/shared/instant.js"
 import type { BillingCycle, Invoice, Subscription } from "../../../../core/subscriptions/subscription.js"
 import { html } from "../../pages/html.js"
-import { dashboardPage, formFields, linkTo, type PageFrame } from "../layout.js"
+import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { factRow, noticeBox, problemBox } from "../page-parts.js"
 import { type MoneyText, statusLabel, timeText } from "../page-text.js"
 
@@ -60,7 +60,7 @@ export const subscriptionListPage = (view: SubscriptionListView) => {
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col" class="amount">Price</th><th scope="col">Status</th><th scope="col">Next billing</th></tr></thead><tbody>${
       view.items.map(({ subscription }) => subscriptionRow(view, subscription))
     }</tbody></table>`
-  return dashboardPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
+  return framedPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
 }
 
 export interface SubscriptionDetailView {
@@ -128,13 +128,13 @@ const cancelForm = (view: SubscriptionDetailView) => {
     ? html`<p>At period end: the customer keeps access until ${timeText(s.currentPeriodEnd!)}, and no further invoice is made. Now: it ends at once and every unpaid invoice's payment link stops working.</p>`
     : html`<p>It ends at once: no further invoice is made and every unpaid invoice's payment link stops working. This cannot be undone.</p>`
   return html`<section class="card" aria-labelledby="cancel"><h2 id="cancel">Cancel</h2>
-<form method="post" action="${frame.home}/subscriptions/${encodeURIComponent(s.id)}/cancel">${formFields(frame)}${explained}
+<form method="post" action="${frame.home}/subscriptions/${encodeURIComponent(s.id)}/cancel">${formTokenFields(frame)}${explained}
 <div class="actions">${atEnd}<button type="submit" name="when" value="now" class="secondary">Cancel now</button></div>
 </form></section>`
 }
 
 export const subscriptionDetailPage = (view: SubscriptionDetailView) =>
-  dashboardPage(view.frame, "/subscriptions", `Subscription ${view.subscription.externalReference}`,
+  framedPage(view.frame, "/subscriptions", `Subscription ${view.subscription.externalReference}`,
     html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${
       cancelForm(view)
     }${invoiceTable(view)}`)

@@ -1,7 +1,7 @@
 import type { DeliveryAttempt, WebhookDelivery } from "../../../../core/webhooks/delivery.js"
 import type { PausedTarget } from "../../../../core/webhooks/merchant-events.js"
 import { html } from "../../pages/html.js"
-import { dashboardPage, formFields, linkTo, type PageFrame } from "../layout.js"
+import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { cursorPager, factRow, filterField, noticeBox, problemBox } from "../page-parts.js"
 import { statusLabel, timeText } from "../page-text.js"
 
@@ -41,7 +41,7 @@ const objectCell = (frame: PageFrame, event: WebhookDelivery) => {
 export const redeliverButton = (frame: PageFrame, event: WebhookDelivery, back: string) =>
   frame.visitor.role !== "owner"
     ? ""
-    : html`<form class="inline" method="post" action="${frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formFields(frame)}<input type="hidden" name="return_to" value="${
+    : html`<form class="inline" method="post" action="${frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formTokenFields(frame)}<input type="hidden" name="return_to" value="${
       back
     }"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
 
@@ -70,7 +70,7 @@ const pausedSection = (view: WebhookListView) => {
     html`<li><span class="wrap">${target.target}</span>: failing since ${timeText(target.failingSince)}, paused since ${timeText(target.pausedAt)}</li>`
   )
   const resume = view.frame.visitor.role === "owner"
-    ? html`<form method="post" action="${view.frame.home}/webhooks/resume">${formFields(view.frame)}<p>Resuming sends the waiting events, and queues again every event that failed since the oldest of these began failing.</p><button type="submit" class="primary">Resume</button></form>`
+    ? html`<form method="post" action="${view.frame.home}/webhooks/resume">${formTokenFields(view.frame)}<p>Resuming sends the waiting events, and queues again every event that failed since the oldest of these began failing.</p><button type="submit" class="primary">Resume</button></form>`
     : html`<p class="muted">An owner can resume them.</p>`
   return html`<section class="card" aria-labelledby="paused"><h2 id="paused">Paused endpoints</h2><p>Every attempt to these failed for too long, so their events are held back.</p><ul>${items}</ul>${resume}</section>`
 }
@@ -79,7 +79,7 @@ const testForm = (view: WebhookListView) =>
   view.frame.visitor.role !== "owner"
     ? ""
     : html`<section class="card" aria-labelledby="test-event"><h2 id="test-event">Send a test event</h2>
-<form method="post" action="${view.frame.home}/webhooks/test">${formFields(view.frame)}
+<form method="post" action="${view.frame.home}/webhooks/test">${formTokenFields(view.frame)}
 <p>A <code>test</code> event, signed with this environment's webhook secret like a payment event, to check that your endpoint receives and verifies it.</p>
 <label for="test-url">Endpoint URL</label><input id="test-url" name="url" type="url" inputmode="url" required maxlength="2048" placeholder="https://shop.example/webhooks" value="${
       view.testUrl
@@ -101,7 +101,7 @@ export const webhookListPage = (view: WebhookListView) => {
       view.events.map((event) => eventRow(view, event))
     }</tbody></table>`
   const pager = cursorPager(view.first, view.next)
-  return dashboardPage(view.frame, "/webhooks", "Webhooks", html`${noticeBox(view.notice)}${problemBox(view.problem)}${pausedSection(view)}${filterForm(view)}<section class="card" aria-labelledby="events"><h2 id="events">Events</h2>${rows}${pager}</section>${testForm(view)}`)
+  return framedPage(view.frame, "/webhooks", "Webhooks", html`${noticeBox(view.notice)}${problemBox(view.problem)}${pausedSection(view)}${filterForm(view)}<section class="card" aria-labelledby="events"><h2 id="events">Events</h2>${rows}${pager}</section>${testForm(view)}`)
 }
 
 export interface WebhookDetailView {
@@ -143,7 +143,7 @@ const attemptTable = (view: WebhookDetailView) =>
   }</section>`
 
 export const webhookDetailPage = (view: WebhookDetailView) =>
-  dashboardPage(view.frame, "/webhooks", `Webhook ${view.event.event}`,
+  framedPage(view.frame, "/webhooks", `Webhook ${view.event.event}`,
     html`${noticeBox(view.notice)}<p><a href="${linkTo(view.frame, "/webhooks")}">All events</a></p>${facts(view)}${attemptTable(view)}<section class="card" aria-labelledby="payload"><h2 id="payload">Body</h2><p class="muted">The exact bytes sent and signed on every attempt.</p><pre class="payload">${
       view.event.body
     }</pre></section>`)
