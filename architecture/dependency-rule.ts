@@ -65,9 +65,10 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
 }
 
 /**
- * Routes answer through use cases: a route file (`adapters/http/routes/`) names no storage port of
- * core/storage.ts as a value, so no rule over stored records is written at the edge. StoreHealth
- * alone is allowed: whether the store answers is all the health route says.
+ * Routes answer through use cases: a route file (`adapters/http/routes/`, or checkout's room
+ * `adapters/http/checkout/`) names no storage port of core/storage.ts as a value, so no rule over
+ * stored records is written at the edge. StoreHealth alone is allowed: whether the store answers is
+ * all the health route says.
  */
 const ROUTE_MAY_USE = new Set(["StoreHealth"])
 
@@ -88,8 +89,9 @@ export const valueImportsOf = (file: string, source: string): ReadonlyArray<{ re
 
 export const routeStorageViolations = (root: string): ReadonlyArray<Violation> => {
   const ports = storagePorts(root)
-  return scan(root, "adapters/http/routes", (file, source) =>
-    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name))
+  const find = (file: string, source: string) =>
+    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name)
+  return ["adapters/http/routes", "adapters/http/checkout"].flatMap((folder) => scan(root, folder, find))
 }
 
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */

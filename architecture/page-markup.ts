@@ -14,7 +14,7 @@ import { isTestOnly } from "./dependency-rule.js"
 export const isPageModule = (file: string): boolean =>
   !isTestOnly(file) && file.endsWith(".ts") && (
     /^adapters\/http\/(dashboard|checkout|pages)\//.test(file) ||
-    /^adapters\/http\/routes\/(dashboard-[^/]*|checkout-routes)\.ts$/.test(file) ||
+    /^adapters\/http\/routes\/dashboard-[^/]*\.ts$/.test(file) ||
     file === "adapters/http/openapi/reference-page.ts" ||
     file === "adapters/gateways/sandbox/sandbox-form.ts"
   )

@@ -9,7 +9,7 @@ import { errorHttpResponse, serverErrorHttpResponse } from "./response/responses
 import { openApiRoutes } from "./openapi/openapi-routes.js"
 import { allowedMethods, routeTemplate } from "./endpoint/route-methods.js"
 import { withServerSpan } from "./request/server-span.js"
-import { checkoutRoutes } from "./routes/checkout-routes.js"
+import { checkoutRoutes } from "./checkout/checkout-routes.js"
 import { gatewayNotifyRoutes } from "./routes/gateway-notify-routes.js"
 import { healthRoutes } from "./routes/health-routes.js"
 import { metricsRoutes } from "./routes/metrics-routes.js"

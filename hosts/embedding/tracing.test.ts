@@ -111,7 +111,7 @@ describe("tracing through the platform's own TracerProvider", () => {
     await (await fetch(`${paymentUrl}?locale=fr`)).text()
     const page = await waitFor("the checkout page span", () => named("GET /checkout/*")[0])
     expect(page.attributes["http.route"]).toBe("/checkout/*")
-    expect(childrenOf(page).map((span) => span.name)).toContain("checkoutPage")
+    expect(childrenOf(page).map((span) => span.name)).toContain("showCheckout")
 
     const recorded = JSON.stringify(spans().map((span) => [span.name, span.attributes, span.events, span.status]))
     for (const secret of [credentials.client_secret, credentials.api_key, credentials.merchant_key, token, "locale", "12.50"]) {
@@ -133,7 +133,7 @@ describe("tracing through the platform's own TracerProvider", () => {
     expect(begin.kind).toBe(2) // CLIENT
     expect(begin.attributes).toMatchObject({ "plugin.id": "sandbox", "plugin.call": "beginCheckout" })
     const useCase = spans().find((span) => span.spanContext().spanId === parentOf(begin))
-    expect(useCase?.name).toBe("checkoutPay")
+    expect(useCase?.name).toBe("payCheckout")
     expect(spans().find((span) => span.spanContext().spanId === parentOf(useCase!))?.name).toBe("POST /checkout/*")
 
     const delivered = await waitFor("a delivery", () => receiver.deliveries.find((headers) => headers["x-event-id"] !== undefined))

@@ -10,7 +10,7 @@ import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Locale, LOCALES } from "../../adapters/http/checkout/locale.js"
-import { messagePage } from "../../adapters/http/checkout/pages.js"
+import { checkoutNotice } from "../../adapters/http/checkout/pages.js"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
 import { freePort, hasChromium, launchChromium, SHOT_DIR } from "./testing/browser-fixtures.js"
@@ -124,7 +124,7 @@ describe.skipIf(!hasChromium)("hosted checkout in three languages (Chromium, axe
     for (const [state, key] of [["paid", "finished"], ["cancelled", "invoiceCancelled"]] as const) {
       for (const locale of LOCALES) for (const width of WIDTHS) {
         await check(state, locale, width, (page) =>
-          page.setContent(messagePage(locale, key, key === "invoiceCancelled" ? { href: "https://shop.example/cancel", label: "returnToMerchant" } : undefined).markup))
+          page.setContent(checkoutNotice(locale, key, key === "invoiceCancelled" ? { href: "https://shop.example/cancel", label: "returnToMerchant" } : undefined).markup))
       }
     }
   }, 120_000)

@@ -91,19 +91,19 @@ export const gatewayPage = (view: Omit<CheckoutView, "gateways" | "payAction">, 
 <a class="back" href="${backHref}" data-testid="choose-another">${t.chooseAnother}</a></div>`)
 }
 
-/** The pages that explain where the customer stands, by what they say. */
-export type MessageKey =
+/** The notices: the pages that explain where the customer stands, by what they say. */
+export type NoticeKey =
   | "notFound" | "finished" | "invoiceCancelled" | "expired" | "merchantUnavailable" | "tooLarge" | "notUnderstood"
   | "chooseMethod" | "methodUnavailable" | "processing" | "beingChecked" | "notConfirmed"
 
-/** The way on from a message page: back to the merchant, or to the choice of methods. */
-export interface MessageLink {
+/** The way on from a notice: back to the merchant, or to the choice of methods. */
+export interface NoticeLink {
   readonly href: string
   readonly label: "returnToMerchant" | "chooseAnother"
 }
 
-/** A page that explains where the customer stands and offers the way back. */
-export const messagePage = (locale: Locale, key: MessageKey, link?: MessageLink): Html => {
+/** A checkout notice: a page that explains where the customer stands and offers the way back. */
+export const checkoutNotice = (locale: Locale, key: NoticeKey, link?: NoticeLink): Html => {
   const t = messagesFor(locale)
   const [title, message] = t[key]
   return page(locale, title, html`<div class="card"><h1>${title}</h1><p>${message}</p>${
