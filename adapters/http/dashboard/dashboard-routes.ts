@@ -13,6 +13,7 @@ import { dashboardOverviewPages } from "./overview/overview-routes.js"
 import { dashboardPaymentPages } from "./payments/payment-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
+import { dashboardTeamPages } from "./team/team-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
 
 /** Every page and form of the merchant dashboard, declared once: the router and the OpenAPI document read this. */
@@ -25,7 +26,8 @@ export const dashboardPages = [
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,
-  ...dashboardAuditPages
+  ...dashboardAuditPages,
+  ...dashboardTeamPages
 ] as const
 
 export const dashboardOperations = dashboardPages.map(dashboardOperation)

@@ -13,7 +13,8 @@ export const SECTIONS = [
   { path: "/developers", label: "Developers" },
   { path: "/api-config", label: "API Config" },
   { path: "/statements", label: "Statements" },
-  { path: "/audit", label: "Audit log", owners: true }
+  { path: "/audit", label: "Audit log", owners: true },
+  { path: "/team", label: "Team", owners: true }
 ] as const
 
 export type SectionPath = typeof SECTIONS[number]["path"]
