@@ -36,7 +36,8 @@ label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select,textarea{display:block;width:100%;min-height:44px;box-sizing:border-box;padding:.5rem .75rem;border:2px solid #8a93a3;border-radius:10px;font:inherit;background:#fff;color:#1d2330}
 input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #93b4f5;outline-offset:2px}
 input[type=checkbox],input[type=radio]{display:inline-block;width:24px;min-height:24px;height:24px;margin:0 .5rem 0 0;vertical-align:middle}
-.check{display:flex;align-items:center;min-height:44px;font-weight:400;margin:0}
+.check{display:flex;align-items:flex-start;gap:.5rem;min-height:44px;padding:.5rem 0;font-weight:400;margin:0;line-height:1.5rem}
+.check>input{flex:none;margin:0}
 fieldset{border:1px solid #e3e6eb;border-radius:10px;margin:0 0 1rem;padding:.5rem 1rem}
 legend{font-weight:600;padding:0 .25rem}
 .filters{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:0 1rem;align-items:end}
@@ -49,6 +50,7 @@ form.inline{display:inline}
 pre.payload{white-space:pre-wrap;overflow-wrap:anywhere;background:#f4f5f7;border-radius:8px;padding:.5rem;margin:0;font-size:.85rem}
 ol.timeline{list-style:none;padding:0;margin:0}
 ol.timeline>li{border-inline-start:3px solid #c9ced8;padding:.25rem 0 .75rem 1rem}
+ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size:.9rem}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#eef0f4;font-size:.85rem;font-weight:600;white-space:nowrap}
 .status.success,.status.delivered,.status.active{background:#e7f6ec;color:#14532d}
 .status.failed,.status.dead,.status.declined{background:#fdecec;color:#7f1d1d}
@@ -65,7 +67,7 @@ figure.chart rect{fill:#1d4ed8}
 figure.chart line{stroke:#8a93a3;stroke-width:1}
 figure.chart .axis{display:flex;justify-content:space-between;font-size:.85rem;margin:.25rem 0 .5rem}
 details summary{min-height:44px;box-sizing:border-box;padding:.6rem 0;cursor:pointer;font-weight:600;color:#1d4ed8}
-button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margin:.25rem 0;padding:.4rem .9rem}
+button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margin:.25rem 0 .25rem .5rem;padding:.4rem .9rem;vertical-align:middle}
 .empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}

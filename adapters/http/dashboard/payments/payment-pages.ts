@@ -101,14 +101,14 @@ const deliveryItem = (view: PaymentDetailView, delivery: PaymentDelivery) => {
     ? html`<form class="inline" method="post" action="${view.frame.home}/events/${encodeURIComponent(event.id)}/redeliver">${formTokenFields(view.frame)}<input type="hidden" name="return_to" value="${`/payments/${view.history.payment.trxId}`}"><button type="submit" class="secondary" aria-label="Redeliver ${event.event} event ${event.id}">Redeliver</button></form>`
     : ""
   const attempts = delivery.attempts.length === 0 ? html`<p class="muted">No attempt yet.</p>` : html`<ul>${delivery.attempts.map((attempt) => html`<li>${attemptText(attempt)}</li>`)}</ul>`
-  return html`<li class="delivery">${timeText(event.createdAt)}: webhook <strong>${event.event}</strong> to ${event.url}, ${statusLabel(event.status)}${
+  return html`${timeText(event.createdAt)}: webhook <strong>${event.event}</strong> to ${event.url}, ${statusLabel(event.status)}${
     event.lastError === null ? "" : html` <span class="muted">${event.lastError}</span>`
-  }${attempts}${redeliver}</li>`
+  }${attempts}${redeliver}`
 }
 
 const timeline = (view: PaymentDetailView) => {
   const { payment, choices, refunds, deliveries } = view.history
-  const items: Array<{ readonly at: bigint; readonly html: Html }> = [
+  const items: Array<{ readonly at: bigint; readonly html: Html; readonly delivery?: true }> = [
     { at: payment.createdAt, html: html`${timeText(payment.createdAt)}: created, ${view.money(payment.amount, payment.currency)}` },
     ...choices.map(({ attempt, gateway }) => ({ at: attempt.beganAt, html: html`${timeText(attempt.beganAt)}: customer chose ${gateway?.name ?? `gateway ${attempt.gatewayId}`}` })),
     ...(payment.completedAt === null ? [] : [{
@@ -119,10 +119,10 @@ const timeline = (view: PaymentDetailView) => {
       at: refund.createdAt,
       html: html`${timeText(refund.createdAt)}: refunded ${view.money(refund.amount, refund.currency)}${refund.reason === null ? "" : `: ${refund.reason}`}`
     })),
-    ...deliveries.map((delivery) => ({ at: delivery.event.createdAt, html: deliveryItem(view, delivery) }))
+    ...deliveries.map((delivery) => ({ at: delivery.event.createdAt, html: deliveryItem(view, delivery), delivery: true as const }))
   ]
   const ordered = [...items].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
-  return html`<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => html`<li>${item.html}</li>`)}</ol></section>`
+  return html`<section class="card" aria-labelledby="timeline"><h2 id="timeline">Timeline</h2><ol class="timeline">${ordered.map((item) => (item.delivery ? html`<li class="delivery">${item.html}</li>` : html`<li>${item.html}</li>`))}</ol></section>`
 }
 
 const refundForm = (view: PaymentDetailView) => {
