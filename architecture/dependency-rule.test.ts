@@ -76,7 +76,7 @@ describe("dependencies point inward", () => {
       `import type { Payment } from "../../../core/payments/payment.js"`,
       `import { type PaymentFlag, recentFlags as flags } from "../../../core/payments/payment-record.js"`
     ].join("\n")
-    expect(valueImportsOf("adapters/http/routes/x.ts", source)).toEqual([
+    expect(valueImportsOf("adapters/http/merchant-api/x.ts", source)).toEqual([
       { module: "core/payments/payment-repository.ts", name: "PaymentRepository" },
       { module: "core/payments/payment-record.ts", name: "recentFlags" }
     ])

@@ -65,11 +65,20 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
 }
 
 /**
- * Routes answer through use cases: a route file (`adapters/http/routes/`) names no storage port of
+ * Routes answer through use cases: a route file (in one of ROUTE_FOLDERS) names no storage port of
  * core/storage.ts as a value, so no rule over stored records is written at the edge. StoreHealth
  * alone is allowed: whether the store answers is all the health route says.
  */
 const ROUTE_MAY_USE = new Set(["StoreHealth"])
+
+/** The route files, one folder per audience; `routes/` holds the checkout and dashboard page routes. */
+const ROUTE_FOLDERS = [
+  "adapters/http/merchant-api",
+  "adapters/http/admin-api",
+  "adapters/http/operations",
+  "adapters/http/gateway-notify",
+  "adapters/http/routes"
+]
 
 const storagePorts = (root: string): ReadonlyMap<string, string> => {
   const source = readFileSync(resolve(root, "core/storage.ts"), "utf8")
@@ -88,8 +97,8 @@ export const valueImportsOf = (file: string, source: string): ReadonlyArray<{ re
 
 export const routeStorageViolations = (root: string): ReadonlyArray<Violation> => {
   const ports = storagePorts(root)
-  return scan(root, "adapters/http/routes", (file, source) =>
-    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name))
+  return ROUTE_FOLDERS.flatMap((folder) => scan(root, folder, (file, source) =>
+    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name)))
 }
 
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */

@@ -1,11 +1,21 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { adminApi } from "../routes/admin-api.js"
-import { merchantApi } from "../routes/merchant-api.js"
+import { adminApi } from "../admin-api/admin-api.js"
+import { merchantApi } from "../merchant-api/merchant-api.js"
 
 const endpoints = [...merchantApi, ...adminApi]
-const routesFolder = fileURLToPath(new URL("../routes/", import.meta.url))
+const apiFolders = ["../merchant-api/", "../admin-api/"]
+// routes/ holds the checkout and dashboard page routes.
+const routeFolders = [...apiFolders, "../routes/"]
+
+/** The production files of the folders named (relative to this one), each with its source. */
+const sourcesIn = (folders: ReadonlyArray<string>) =>
+  folders.flatMap((folder) => {
+    const path = fileURLToPath(new URL(folder, import.meta.url))
+    return readdirSync(path).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .map((name) => ({ name, source: readFileSync(path + name, "utf8") }))
+  })
 
 describe("an endpoint's query is declared once and decoded before its handler", () => {
   it("lists every list endpoint's query parameters from its query declaration, after the path's", () => {
@@ -22,19 +32,15 @@ describe("an endpoint's query is declared once and decoded before its handler", 
   })
 
   it("leaves no endpoint handler reading the query by name", () => {
-    const endpointFiles = readdirSync(routesFolder).filter((name) =>
-      name.endsWith(".ts") && !name.endsWith(".test.ts") && readFileSync(routesFolder + name, "utf8").includes("endpoint({"))
+    const endpointFiles = sourcesIn(apiFolders).filter(({ source }) => source.includes("endpoint({"))
     expect(endpointFiles.length).toBeGreaterThan(10)
-    for (const name of endpointFiles) {
-      const source = readFileSync(routesFolder + name, "utf8")
+    for (const { name, source } of endpointFiles) {
       expect(source, name).not.toMatch(/\blistQuery\b|searchParams|\.read\(query\)|query\.done\(/)
     }
   })
 
   it("has the dashboard's lists read their filters through the API's query declarations, not parameter by parameter", () => {
-    const routeFiles = readdirSync(routesFolder).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-    for (const name of routeFiles) {
-      const source = readFileSync(routesFolder + name, "utf8")
+    for (const { name, source } of sourcesIn(routeFolders)) {
       expect(source, name).not.toMatch(/new ListQuery\(|Parameter\.read\(/)
     }
   })
