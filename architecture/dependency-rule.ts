@@ -65,20 +65,15 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
 }
 
 /**
- * Routes answer through use cases: a route file (in one of ROUTE_FOLDERS) names no storage port of
- * core/storage.ts as a value, so no rule over stored records is written at the edge. StoreHealth
- * alone is allowed: whether the store answers is all the health route says.
+ * Routes answer through use cases: a route file (`*-routes.ts` under adapters/http, in whichever
+ * audience's folder it lives) names no storage port of core/storage.ts as a value, so no rule over
+ * stored records is written at the edge. StoreHealth alone is allowed: whether the store answers is
+ * all the health route says.
  */
 const ROUTE_MAY_USE = new Set(["StoreHealth"])
 
-/** The route files, one folder per audience; `routes/` holds the checkout and dashboard page routes. */
-const ROUTE_FOLDERS = [
-  "adapters/http/merchant-api",
-  "adapters/http/admin-api",
-  "adapters/http/operations",
-  "adapters/http/gateway-notify",
-  "adapters/http/routes"
-]
+/** Named by what it is rather than where: the page rooms (dashboard, checkout) keep theirs beside their views. */
+export const isRouteFile = (file: string): boolean => file.startsWith("adapters/http/") && file.endsWith("-routes.ts") && !isTestOnly(file)
 
 const storagePorts = (root: string): ReadonlyMap<string, string> => {
   const source = readFileSync(resolve(root, "core/storage.ts"), "utf8")
@@ -97,8 +92,8 @@ export const valueImportsOf = (file: string, source: string): ReadonlyArray<{ re
 
 export const routeStorageViolations = (root: string): ReadonlyArray<Violation> => {
   const ports = storagePorts(root)
-  return ROUTE_FOLDERS.flatMap((folder) => scan(root, folder, (file, source) =>
-    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name)))
+  return scan(root, "adapters/http", (file, source) =>
+    !isRouteFile(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name))
 }
 
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */
