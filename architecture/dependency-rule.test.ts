@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import {
   adapterViolations, coreGlobalViolations, coreHttpMethodViolations, coreJsonViolations, coreViolations, httpMethodsIn, jsonDocumentsIn, hostViolations, importCycles, importsOf, isAllowed, isAllowedInAdapters,
-  isAllowedInHosts, nodeGlobalsIn, routeStorageViolations, valueImportsOf
+  isAllowedInHosts, isRouteFile, nodeGlobalsIn, routeStorageViolations, valueImportsOf
 } from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -70,13 +70,22 @@ describe("dependencies point inward", () => {
     expect(routeStorageViolations(root)).toEqual([])
   })
 
+  it("the route rule finds route files by name, in whichever audience's folder they live", () => {
+    expect(isRouteFile("adapters/http/merchant-api/payment-routes.ts")).toBe(true)
+    expect(isRouteFile("adapters/http/operations/health-routes.ts")).toBe(true)
+    expect(isRouteFile("adapters/http/dashboard/payments/payment-routes.ts")).toBe(true)
+    expect(isRouteFile("adapters/http/routes/checkout-routes.ts")).toBe(true)
+    expect(isRouteFile("adapters/http/dashboard/visitor.ts")).toBe(false)
+    expect(isRouteFile("adapters/http/testing/fake-routes.ts")).toBe(false)
+  })
+
   it("the route rule reads value imports and leaves type-only ones", () => {
     const source = [
       `import { PaymentRepository } from "../../../core/payments/payment-repository.js"`,
       `import type { Payment } from "../../../core/payments/payment.js"`,
       `import { type PaymentFlag, recentFlags as flags } from "../../../core/payments/payment-record.js"`
     ].join("\n")
-    expect(valueImportsOf("adapters/http/routes/x.ts", source)).toEqual([
+    expect(valueImportsOf("adapters/http/merchant-api/x.ts", source)).toEqual([
       { module: "core/payments/payment-repository.ts", name: "PaymentRepository" },
       { module: "core/payments/payment-record.ts", name: "recentFlags" }
     ])

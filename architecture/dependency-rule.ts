@@ -65,12 +65,16 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
 }
 
 /**
- * Routes answer through use cases: a route file (`adapters/http/routes/`, or checkout's room
- * `adapters/http/checkout/`) names no storage port of core/storage.ts as a value, so no rule over
+ * Routes answer through use cases: a route file (`*-routes.ts` under adapters/http, in whichever
+ * audience's folder it lives, and every file of checkout's room, whose steps are split from its
+ * declarations) names no storage port of core/storage.ts as a value, so no rule over
  * stored records is written at the edge. StoreHealth alone is allowed: whether the store answers is
  * all the health route says.
  */
 const ROUTE_MAY_USE = new Set(["StoreHealth"])
+
+/** Named by what it is rather than where: the page rooms (dashboard, checkout) keep theirs beside their views. */
+export const isRouteFile = (file: string): boolean => file.startsWith("adapters/http/") && file.endsWith("-routes.ts") && !isTestOnly(file)
 
 const storagePorts = (root: string): ReadonlyMap<string, string> => {
   const source = readFileSync(resolve(root, "core/storage.ts"), "utf8")
@@ -89,9 +93,8 @@ export const valueImportsOf = (file: string, source: string): ReadonlyArray<{ re
 
 export const routeStorageViolations = (root: string): ReadonlyArray<Violation> => {
   const ports = storagePorts(root)
-  const find = (file: string, source: string) =>
-    isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name)
-  return ["adapters/http/routes", "adapters/http/checkout"].flatMap((folder) => scan(root, folder, find))
+  return scan(root, "adapters/http", (file, source) =>
+    !(isRouteFile(file) || file.startsWith("adapters/http/checkout/")) || isTestOnly(file) ? [] : valueImportsOf(file, source).filter(({ module, name }) => ports.get(name) === module).map(({ name }) => name))
 }
 
 /** Node globals that would tie core to a runtime; `core/signing` wraps node:crypto and may use them. */

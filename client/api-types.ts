@@ -2,7 +2,7 @@ import type * as Schema from "effect/Schema"
 import type { BodyContract, WireBody } from "../adapters/http/contract/read-body.js"
 import type { Endpoint } from "../adapters/http/endpoint/endpoint.js"
 import type { QueryContract } from "../adapters/http/contract/query-contract.js"
-import type { merchantApi } from "../adapters/http/routes/merchant-api.js"
+import type { merchantApi } from "../adapters/http/merchant-api/merchant-api.js"
 import type { ExactNumber } from "../core/shared/json-text.js"
 import type { DecimalString } from "./exact-json.js"
 

@@ -6,7 +6,7 @@ import { bodyContract } from "../adapters/http/contract/read-body.js"
 import { Money } from "../adapters/http/contract/value-schemas.js"
 import { renderClientOperations } from "../adapters/http/endpoint/client-operations.js"
 import { endpoint } from "../adapters/http/endpoint/endpoint.js"
-import { merchantApi } from "../adapters/http/routes/merchant-api.js"
+import { merchantApi } from "../adapters/http/merchant-api/merchant-api.js"
 import { Effect } from "effect"
 
 describe("the client's operation table", () => {

@@ -1,4 +1,4 @@
-// Written by `npm run client:operations` from the endpoint declarations (adapters/http/routes/merchant-api.ts).
+// Written by `npm run client:operations` from the endpoint declarations (adapters/http/merchant-api/merchant-api.ts).
 // Do not edit: client/operations.test.ts fails when this file differs from what the declarations give.
 
 /** Every merchant API operation: its method and path template (`{name}` for a path parameter). */

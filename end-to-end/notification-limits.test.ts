@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type KitUnderTest, startKit } from "../conformance/gateway/kit-harness.js"
-import { NOTIFICATIONS_PER_MINUTE } from "../adapters/http/routes/gateway-notify-routes.js"
+import { NOTIFICATIONS_PER_MINUTE } from "../adapters/http/gateway-notify/gateway-notify-routes.js"
 import { GATEWAY_PLUGIN_API_VERSION, type GatewayPluginDefinition } from "../core/gateways/gateway-plugin.js"
 
 /**

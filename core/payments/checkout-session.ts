@@ -40,8 +40,8 @@ export const expireIfDue = (payment: Payment) =>
     return yield* finishOrReread(payment.trxId, { outcome: "expired", gatewayId: null })
   })
 
-/** An open session: the pending payment and the merchant it pays. */
-export interface CheckoutSession {
+/** The checkout a link opens: its pending payment and the merchant it pays. */
+export interface OpenCheckout {
   readonly payment: Payment
   readonly merchant: Merchant
 }
@@ -70,7 +70,7 @@ export const openCheckout = (token: string) =>
       return yield* new CheckoutClosed({ reason: "merchantUnavailable", payment })
     }
     if (payment.status !== "pending") return yield* new CheckoutEnded({ payment })
-    return { payment, merchant } satisfies CheckoutSession
+    return { payment, merchant } satisfies OpenCheckout
   })
 
 /** The customer gives up: a pending payment ends cancelled (with its event); one ended meanwhile stays as it is. */

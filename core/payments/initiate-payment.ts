@@ -42,7 +42,8 @@ export interface InitiateRequest {
   readonly invoiceId?: string | null
 }
 
-export interface CheckoutSession {
+/** What initiating a payment gives back: the pending payment, its signed checkout link, and the gateways behind it. */
+export interface InitiatedPayment {
   readonly payment: Payment
   readonly paymentUrl: string
   /** Gateways eligible for the currency (the merchant's selection, or every active automatic one). */
@@ -122,6 +123,6 @@ export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) 
       expiresAt
     }, at).pipe(Effect.catchTag("ReferenceHeld", () => Effect.fail(new DuplicateReference({ refTrx: request.refTrx }))))
 
-    const session: CheckoutSession = { payment, paymentUrl: links.linkFor(trxId, toSeconds(expiresAt)), eligible, shown, restricted }
-    return session
+    const initiated: InitiatedPayment = { payment, paymentUrl: links.linkFor(trxId, toSeconds(expiresAt)), eligible, shown, restricted }
+    return initiated
   })

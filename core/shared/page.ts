@@ -7,11 +7,18 @@ export interface PageRequest {
   readonly perPage: number
 }
 
-export interface Page<A> extends PageRequest {
+/**
+ * One slice of a listing and how many items the whole listing holds: what a repository answers for
+ * a page request. Numbering the page is the use case's, so a storage port need not echo the request.
+ */
+export interface CountedItems<A> {
   readonly items: ReadonlyArray<A>
   /** Every item matching the filter, across all pages. */
   readonly total: number
 }
+
+/** A numbered page as a listing answers it: the request with what it found. */
+export interface Page<A> extends PageRequest, CountedItems<A> {}
 
 export const DEFAULT_PER_PAGE = 20
 export const MAX_PER_PAGE = 100

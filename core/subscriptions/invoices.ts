@@ -18,7 +18,7 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
   Effect.gen(function*() {
     const id = yield* (yield* Ids).uuid
     const reference = `INV-${id}`
-    const session = yield* initiatePayment({ merchant: { id: subscription.merchantId }, environment: subscription.environment }, {
+    const initiated = yield* initiatePayment({ merchant: { id: subscription.merchantId }, environment: subscription.environment }, {
       amount: { kind: "string", value: toFixed8String(subscription.amount) },
       currency: subscription.currency,
       refTrx: reference,
@@ -40,10 +40,10 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
       status: "pending",
       amount: subscription.amount,
       currency: subscription.currency,
-      trxId: session.payment.trxId,
+      trxId: initiated.payment.trxId,
       periodStart: period.start,
       periodEnd: period.end,
-      checkoutExpiresAt: session.payment.expiresAt,
+      checkoutExpiresAt: initiated.payment.expiresAt,
       paidAt: null
     })
   })

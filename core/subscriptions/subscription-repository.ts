@@ -4,6 +4,7 @@ import type * as Option from "effect/Option"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import type { CountedItems, PageRequest } from "../shared/page.js"
 import type { StorageError } from "../shared/storage-error.js"
 import type {
   ExternalReferenceTaken,
@@ -17,11 +18,6 @@ import type {
   SubscriptionChange,
   SubscriptionStatus
 } from "./subscription.js"
-
-export interface Page<A> {
-  readonly items: ReadonlyArray<A>
-  readonly total: number
-}
 
 export class SubscriptionRepository extends Context.Tag("merchant-payments/SubscriptionRepository")<
   SubscriptionRepository,
@@ -43,8 +39,8 @@ export class SubscriptionRepository extends Context.Tag("merchant-payments/Subsc
     readonly list: (
       merchantId: MerchantId,
       environment: Environment,
-      page: { readonly page: number; readonly perPage: number }
-    ) => Effect.Effect<Page<Subscription>, StorageError>
+      page: PageRequest
+    ) => Effect.Effect<CountedItems<Subscription>, StorageError>
     /**
      * Applies a change only while the subscription is in one of `from`: a compare-and-set, so two
      * writers racing on one lifecycle step cannot both apply it. None when the status moved on.

@@ -4,14 +4,14 @@ import { createGateway, updateGateway } from "../../core/gateways/gateway-admin.
 import { checkoutSettings, updateCheckoutSettings } from "../../core/merchants/checkout-settings.js"
 import type { MerchantScope } from "../../core/merchants/merchant-scope.js"
 import { offeredGateways } from "../../core/payments/checkout-session.js"
-import type { CheckoutSession } from "../../core/payments/initiate-payment.js"
+import type { InitiatedPayment } from "../../core/payments/initiate-payment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 
 type Run = <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
 
 interface Shops {
   readonly shop: (label: string, currencies: ReadonlyArray<string>) => Promise<MerchantScope>
-  readonly open: (scope: MerchantScope, currency: string, amount: string) => Promise<CheckoutSession>
+  readonly open: (scope: MerchantScope, currency: string, amount: string) => Promise<InitiatedPayment>
 }
 
 /** The API Config page: what it shows, and that saving it changes the very next checkout on this host. */

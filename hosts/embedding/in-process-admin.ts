@@ -1,6 +1,6 @@
 import { exactJsonParser } from "../../adapters/http/contract/exact-json-reader.js"
 import { responseMoneyFields } from "../../adapters/http/endpoint/client-operations.js"
-import { adminApi } from "../../adapters/http/routes/admin-api.js"
+import { adminApi } from "../../adapters/http/admin-api/admin-api.js"
 import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-compatibility.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"

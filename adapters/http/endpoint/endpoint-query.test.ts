@@ -1,11 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs"
+import { join, sep } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { adminApi } from "../routes/admin-api.js"
-import { merchantApi } from "../routes/merchant-api.js"
+import { adminApi } from "../admin-api/admin-api.js"
+import { merchantApi } from "../merchant-api/merchant-api.js"
 
 const endpoints = [...merchantApi, ...adminApi]
-const routesFolder = fileURLToPath(new URL("../routes/", import.meta.url))
+const http = fileURLToPath(new URL("../", import.meta.url))
+
+/** The production files under adapters/http that `keep` takes (by their path from there), each with its source. */
+const sourcesWhere = (keep: (path: string) => boolean) =>
+  readdirSync(http, { recursive: true, encoding: "utf8" }).map((path) => path.split(sep).join("/"))
+    .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts") && keep(path))
+    .map((name) => ({ name, source: readFileSync(join(http, name), "utf8") }))
 
 describe("an endpoint's query is declared once and decoded before its handler", () => {
   it("lists every list endpoint's query parameters from its query declaration, after the path's", () => {
@@ -22,19 +29,18 @@ describe("an endpoint's query is declared once and decoded before its handler", 
   })
 
   it("leaves no endpoint handler reading the query by name", () => {
-    const endpointFiles = readdirSync(routesFolder).filter((name) =>
-      name.endsWith(".ts") && !name.endsWith(".test.ts") && readFileSync(routesFolder + name, "utf8").includes("endpoint({"))
+    const endpointFiles = sourcesWhere((path) => /^(merchant|admin)-api\//.test(path)).filter(({ source }) => source.includes("endpoint({"))
     expect(endpointFiles.length).toBeGreaterThan(10)
-    for (const name of endpointFiles) {
-      const source = readFileSync(routesFolder + name, "utf8")
+    for (const { name, source } of endpointFiles) {
       expect(source, name).not.toMatch(/\blistQuery\b|searchParams|\.read\(query\)|query\.done\(/)
     }
   })
 
   it("has the dashboard's lists read their filters through the API's query declarations, not parameter by parameter", () => {
-    const routeFiles = readdirSync(routesFolder).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-    for (const name of routeFiles) {
-      const source = readFileSync(routesFolder + name, "utf8")
+    // Route files by name, wherever their audience keeps them (the dashboard's beside its views).
+    const routeFiles = sourcesWhere((path) => path.endsWith("-routes.ts"))
+    expect(routeFiles.filter(({ name }) => name.startsWith("dashboard/")).length).toBeGreaterThan(5)
+    for (const { name, source } of routeFiles) {
       expect(source, name).not.toMatch(/new ListQuery\(|Parameter\.read\(/)
     }
   })

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
-import { merchantApi } from "../routes/merchant-api.js"
+import { merchantApi } from "../merchant-api/merchant-api.js"
 import { renderClientOperations } from "./client-operations.js"
 
 // `node dist/adapters/http/endpoint/write-client-operations.js [file]` (npm run client:operations).

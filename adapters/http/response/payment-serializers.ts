@@ -1,5 +1,5 @@
 import type { Payment } from "../../../core/payments/payment.js"
-import type { CheckoutSession as CheckoutSessionOf } from "../../../core/payments/initiate-payment.js"
+import type { InitiatedPayment } from "../../../core/payments/initiate-payment.js"
 import { ZERO } from "../../../core/money/amount.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { isFullyRefunded } from "../../../core/refunds/refund-math.js"
@@ -18,10 +18,10 @@ export const echoedFields = (payment: Payment) => ({
 })
 
 /** Spec 2.2, plus `info.trx_id` (docs/decisions.md). Absent optional text is echoed as "". */
-export const checkoutSessionJson = (session: CheckoutSessionOf, merchantName: string): typeof CheckoutSession.Type => {
-  const { payment } = session
+export const checkoutSessionJson = (initiated: InitiatedPayment, merchantName: string): typeof CheckoutSession.Type => {
+  const { payment } = initiated
   return {
-    payment_url: session.paymentUrl,
+    payment_url: initiated.paymentUrl,
     info: {
       trx_id: payment.trxId,
       ...echoedFields(payment),
@@ -32,9 +32,9 @@ export const checkoutSessionJson = (session: CheckoutSessionOf, merchantName: st
       environment: payment.environment,
       is_sandbox: payment.environment === "sandbox",
       allow_payment_methods: payment.allowPaymentMethods,
-      merchant_payment_methods_restricted: session.restricted,
-      merchant_payment_method_ids: session.eligible.map((gateway) => gateway.id),
-      merchant_payment_method_codes: session.shown.map((gateway) => gateway.code)
+      merchant_payment_methods_restricted: initiated.restricted,
+      merchant_payment_method_ids: initiated.eligible.map((gateway) => gateway.id),
+      merchant_payment_method_codes: initiated.shown.map((gateway) => gateway.code)
     }
   }
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { router } from "./app.js"
+import { router } from "../app.js"
 
 // docs/admin-api.md is written by hand until OpenAPI is generated from the routes: this keeps the
 // page and the router listing the same admin routes, so neither can drift from the other silently.
-const doc = readFileSync(new URL("../../docs/admin-api.md", import.meta.url), "utf8")
+const doc = readFileSync(new URL("../../../docs/admin-api.md", import.meta.url), "utf8")
 
 /** `### METHOD /admin/v1/...` headings, with `{param}` spelled as the router's `:param`. */
 const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\/admin\/v1\/\S*)$/gm)].map(([, method, path]) =>
