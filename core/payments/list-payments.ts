@@ -3,7 +3,7 @@ import type { Amount } from "../money/amount.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { now } from "../shared/instant.js"
 import { keysetCursor, keysetPage, type KeysetRequest } from "../shared/keyset-page.js"
-import { expireIfDue } from "./checkout-session.js"
+import { expireIfDue } from "./open-checkout.js"
 import type { Payment, PaymentStatus } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 

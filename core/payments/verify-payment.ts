@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
-import { expireIfDue } from "./checkout-session.js"
+import { expireIfDue } from "./open-checkout.js"
 import { finishPayment } from "./finish-payment.js"
 import { PaymentNotFound, type PaymentOutcome } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"

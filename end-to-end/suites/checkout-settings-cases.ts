@@ -3,7 +3,7 @@ import { expect, it } from "vitest"
 import { createGateway, updateGateway } from "../../core/gateways/gateway-admin.js"
 import { checkoutSettings, updateCheckoutSettings } from "../../core/merchants/checkout-settings.js"
 import type { MerchantScope } from "../../core/merchants/merchant-scope.js"
-import { offeredGateways } from "../../core/payments/checkout-session.js"
+import { offeredGateways } from "../../core/payments/open-checkout.js"
 import type { InitiatedPayment } from "../../core/payments/initiate-payment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 

@@ -1,7 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { cancelCheckout, lastDecline, offeredGateways } from "../../../core/payments/checkout-session.js"
+import { cancelCheckout, lastDecline, offeredGateways } from "../../../core/payments/open-checkout.js"
 import { beginGatewayCheckout, settleGatewayReturn } from "../../../core/payments/gateway-checkout.js"
 import type { Payment } from "../../../core/payments/payment.js"
 import {
