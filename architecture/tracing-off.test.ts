@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
-import { ensureBuilt } from "../hosts/standalone/testing/build.js"
+import { ensureBuilt } from "../testing/hosts/build.js"
 import { isTestOnly } from "./dependency-rule.js"
 
 const root = fileURLToPath(new URL("..", import.meta.url))

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { freePort, sleep } from "../hosts/standalone/testing/child-hosts.js"
+import { freePort, sleep } from "../testing/hosts/child-hosts.js"
 import { MerchantApiError, MerchantTransportError } from "./client-errors.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
 import { errorResponse, type RecordedAttempt, recordingFetch } from "./testing/recording-fetch.js"
 import { startSilentServer } from "./testing/silent-server.js"
-import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
+import { childHostSuite } from "../testing/hosts/child-host-suite.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const payment = (refTrx: string) => ({ payment_amount: "10", currency_code: "USD", ref_trx: refTrx, ...checkoutAddresses("https://shop.example") })

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { currentReceiverUrl } from "../hosts/standalone/testing/child-hosts.js"
+import { currentReceiverUrl } from "../testing/hosts/child-hosts.js"
 import { MerchantApiError } from "./client-errors.js"
 import type { MerchantClient } from "./merchant-client.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
 import { recordingFetch } from "./testing/recording-fetch.js"
-import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
+import { childHostSuite } from "../testing/hosts/child-host-suite.js"
 
 /**
  * The client against the built standalone host in a child process (the demo merchant, sandbox):

@@ -4,12 +4,12 @@ import {
   type Received,
   received,
   waitFor
-} from "../hosts/standalone/testing/child-hosts.js"
+} from "../testing/hosts/child-hosts.js"
 import { Webhook } from "standardwebhooks"
 import { standardWebhookSecret, verifyWebhook } from "./index.js"
 import type { MerchantClient } from "./merchant-client.js"
 import { checkoutAddresses, type ClientHost, demoClient, startClientHost } from "./testing/client-hosts.js"
-import { childHostSuite } from "../hosts/standalone/testing/child-host-suite.js"
+import { childHostSuite } from "../testing/hosts/child-host-suite.js"
 
 /** The event of `name` the receiver got whose body satisfies `about`. */
 const delivered = (name: string, about: (body: any) => boolean): Promise<Received> =>

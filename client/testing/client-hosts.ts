@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { startHost, type Host } from "../../hosts/standalone/testing/child-hosts.js"
-import { type Demo, readDemo } from "../../hosts/standalone/testing/demo-fixtures.js"
+import { startHost, type Host } from "../../testing/hosts/child-hosts.js"
+import { type Demo, readDemo } from "../../testing/hosts/demo-fixtures.js"
 import { createMerchantClient, type MerchantClientOptions } from "../merchant-client.js"
 
 /** A built standalone host in a child process, with its seeded demo merchant (sandbox, USD). */

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { formTokenOf, signedApiCall } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
+import { formTokenOf, signedApiCall } from "../../testing/http/platform-dashboard.js"
 import { createMerchantPayments, type IssuedCredentials, type MerchantPayments } from "../../hosts/embedding/index.js"
 import { until } from "./until.js"
 

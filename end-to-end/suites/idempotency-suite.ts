@@ -7,7 +7,7 @@ import { ValidationFailed } from "../../core/shared/validation.js"
 import { created } from "../../adapters/http/response/api-response.js"
 import { merchantEndpoint } from "../../adapters/http/endpoint/merchant-endpoint.js"
 import { jsonObjectBody } from "../../adapters/http/request/request-body.js"
-import { makeCaller, signedRequest, type TestCaller } from "../../adapters/http/testing/signed-client.js"
+import { makeCaller, signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 /**

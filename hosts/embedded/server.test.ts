@@ -4,8 +4,8 @@ import { join } from "node:path"
 import { spawn } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { signRequest } from "../../core/signing/request-signature.js"
-import { ensureBuilt } from "../standalone/testing/build.js"
-import { baseEnv, freePort, ROOT, waitFor } from "../standalone/testing/child-hosts.js"
+import { ensureBuilt } from "../../testing/hosts/build.js"
+import { baseEnv, freePort, ROOT, waitFor } from "../../testing/hosts/child-hosts.js"
 
 /** The embedded example as the README runs it: an Express app with the kit at /payments. */
 describe("hosts/embedded: an Express app that mounts the kit at /payments", () => {

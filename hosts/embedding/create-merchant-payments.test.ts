@@ -6,7 +6,7 @@ import express from "express"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pressButton } from "../../conformance/gateway/html-forms.js"
 import { signRequest } from "../../core/signing/request-signature.js"
-import { signedApiCall } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
+import { signedApiCall } from "../../testing/http/platform-dashboard.js"
 import { AdminApiError, createMerchantPayments, type MerchantPayments } from "./index.js"
 
 const MASTER_KEY = "11".repeat(32)

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { formTokenOf } from "../../adapters/http/dashboard/testing/platform-dashboard.js"
+import { formTokenOf } from "../../testing/http/platform-dashboard.js"
 import { createMerchantPayments, type MerchantPayments } from "./create-merchant-payments.js"
 
 const PASSWORD = "a long enough passphrase"

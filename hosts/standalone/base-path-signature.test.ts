@@ -2,9 +2,9 @@ import { execFile, spawnSync } from "node:child_process"
 import { createHmac } from "node:crypto"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { type Host, startHost } from "./testing/child-hosts.js"
-import { type Demo, readDemo, signedCall } from "./testing/demo-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { type Host, startHost } from "../../testing/hosts/child-hosts.js"
+import { type Demo, readDemo, signedCall } from "../../testing/hosts/demo-fixtures.js"
 
 const SIGNATURE_INVALID = "The request signature is invalid."
 const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)

@@ -15,8 +15,8 @@ import type { Browser, BrowserContextOptions, Frame, Page } from "playwright-cor
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "./testing/browser-fixtures.js"
-import { signedOk } from "./testing/demo-fixtures.js"
+import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "../../testing/browser/browser-fixtures.js"
+import { signedOk } from "../../testing/hosts/demo-fixtures.js"
 
 if (!hasChromium) console.warn("Browser checkout-embed test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 

@@ -13,8 +13,8 @@ import { type Locale, LOCALES } from "../../adapters/http/checkout/locale.js"
 import { checkoutNotice } from "../../adapters/http/checkout/pages.js"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { freePort, hasChromium, launchChromium, SHOT_DIR } from "./testing/browser-fixtures.js"
-import { signedOk } from "./testing/demo-fixtures.js"
+import { freePort, hasChromium, launchChromium, SHOT_DIR } from "../../testing/browser/browser-fixtures.js"
+import { signedOk } from "../../testing/hosts/demo-fixtures.js"
 
 if (!hasChromium) console.warn("Browser checkout-languages test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 

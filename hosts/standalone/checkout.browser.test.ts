@@ -10,8 +10,8 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "./testing/browser-fixtures.js"
-import { expectNoSideways, expectTapTargets, expectTrxOnOneLine } from "./testing/page-checks.js"
+import { closeServer, freePort, hasChromium, launchChromium, SHOT_DIR, startMerchantSite } from "../../testing/browser/browser-fixtures.js"
+import { expectNoSideways, expectTapTargets, expectTrxOnOneLine } from "../../testing/browser/page-checks.js"
 
 if (!hasChromium) console.warn("Browser checkout test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 

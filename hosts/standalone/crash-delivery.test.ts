@@ -12,7 +12,7 @@ import {
   sleep,
   startHost,
   waitFor
-} from "./testing/child-hosts.js"
+} from "../../testing/hosts/child-hosts.js"
 import {
   adminGet,
   completedPayment,
@@ -20,8 +20,8 @@ import {
   onlyDelivery,
   readAdminToken,
   readDemo
-} from "./testing/demo-fixtures.js"
-import { childHostSuite } from "./testing/child-host-suite.js"
+} from "../../testing/hosts/demo-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
 
 /**
  * Crash safety of webhook delivery, end to end against the built standalone host in child processes:

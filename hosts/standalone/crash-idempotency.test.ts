@@ -7,7 +7,7 @@ import { createThrowawayDatabase, type ThrowawayDatabase } from "../../conforman
 import { createShop, type Shop } from "../../conformance/http/payment-fixtures.js"
 import { paidPayment, refund } from "../../conformance/http/refund-fixtures.js"
 import type { HttpResult, Target } from "../../conformance/http/signing.js"
-import { crash, freePort, type Host, killSurvivors, ROOT, startHost, stopAll, withHostReports } from "./testing/child-hosts.js"
+import { crash, freePort, type Host, killSurvivors, ROOT, startHost, stopAll, withHostReports } from "../../testing/hosts/child-hosts.js"
 
 const ADMIN_TOKEN = "crash-idempotency-admin-token"
 // More keys than one group commit carries (64 on SQLite): the answers of the first batch come together,

@@ -4,9 +4,9 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt } from "./testing/build.js"
-import { baseEnv, freePort, MAIN, ROOT, sleep, waitFor } from "./testing/child-hosts.js"
-import { exitWithin, npmStart } from "./testing/npm-start.js"
+import { ensureBuilt } from "../../testing/hosts/build.js"
+import { baseEnv, freePort, MAIN, ROOT, sleep, waitFor } from "../../testing/hosts/child-hosts.js"
+import { exitWithin, npmStart } from "../../testing/hosts/npm-start.js"
 
 const TOKEN = "adm_ctrl_c_test_token_0123456789"
 

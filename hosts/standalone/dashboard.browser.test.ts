@@ -1,6 +1,6 @@
 // The merchant dashboard's must-show, in Debian's Chromium through playwright-core, on the standalone
 // host (SQLite) with the kit's own merchant users: an owner created through the admin API sets its
-// password and signs in with the keyboard, then the shared flow (testing/dashboard-flow.ts); a viewer
+// password and signs in with the keyboard, then the shared flow (testing/browser/dashboard-flow.ts); a viewer
 // sees the same pages with no form. Screenshots of every page at 390 and 1280 px are kept.
 import { mkdtempSync, rmSync } from "node:fs"
 import type { Server } from "node:http"
@@ -10,10 +10,10 @@ import type { Browser, BrowserContext } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readHostConfig } from "../embedding/host-config.js"
 import { startServer, type RunningServer } from "./server.js"
-import { closeServer, freePort, hasChromium, launchChromium, startMerchantSite } from "./testing/browser-fixtures.js"
-import { checkPage } from "./testing/dashboard-checks.js"
-import { type DashboardWorld, ownerFlow, viewerFlow } from "./testing/dashboard-flow.js"
-import { addSecondGateway, merchantUser, strangerPayment } from "./testing/dashboard-setup.js"
+import { closeServer, freePort, hasChromium, launchChromium, startMerchantSite } from "../../testing/browser/browser-fixtures.js"
+import { checkPage } from "../../testing/browser/dashboard-checks.js"
+import { type DashboardWorld, ownerFlow, viewerFlow } from "../../testing/browser/dashboard-flow.js"
+import { addSecondGateway, merchantUser, strangerPayment } from "../../testing/browser/dashboard-setup.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 

@@ -1,9 +1,9 @@
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createThrowawayDatabase } from "../../conformance/support/throwaway-postgres.js"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { startHost, stopAll } from "./testing/child-hosts.js"
-import { openDatabase } from "./testing/shared-store-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { startHost, stopAll } from "../../testing/hosts/child-hosts.js"
+import { openDatabase } from "../../testing/hosts/shared-store-fixtures.js"
 
 const baseUrl = process.env["TEST_DATABASE_URL"]
 

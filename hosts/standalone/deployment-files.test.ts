@@ -3,8 +3,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { readHostConfig } from "../embedding/host-config.js"
 import { SHUTDOWN_GRACE_MS } from "./graceful-server.js"
-import { type ComposeMap, type ComposeNode, mapAt, parseComposeSubset } from "./testing/compose-lines.js"
-import { ROOT } from "./testing/child-hosts.js"
+import { type ComposeMap, type ComposeNode, mapAt, parseComposeSubset } from "../../testing/hosts/compose-lines.js"
+import { ROOT } from "../../testing/hosts/child-hosts.js"
 
 /**
  * What can be checked of the Dockerfile and compose.yaml without Docker (docs/deployment.md): they

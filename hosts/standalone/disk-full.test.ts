@@ -4,10 +4,10 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSy
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { type Host, startHost, waitFor } from "./testing/child-hosts.js"
-import { type Demo, merchantCall, readDemo } from "./testing/demo-fixtures.js"
-import { expectOutageAnswer, send } from "./testing/outage-load.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { type Host, startHost, waitFor } from "../../testing/hosts/child-hosts.js"
+import { type Demo, merchantCall, readDemo } from "../../testing/hosts/demo-fixtures.js"
+import { expectOutageAnswer, send } from "../../testing/hosts/outage-load.js"
 
 /** A small filesystem of the test's own: mounting needs root (CI runs as root). */
 const mount = (dir: string): string | undefined => {

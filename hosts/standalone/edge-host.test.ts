@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest"
 import { rawExchange } from "../../conformance/http/raw-socket.js"
 import { ConfigProblem, readHostConfig } from "../embedding/host-config.js"
 import { startServer } from "./server.js"
-import { signedCall } from "./testing/demo-fixtures.js"
+import { signedCall } from "../../testing/hosts/demo-fixtures.js"
 
 const hostWith = async (env: Record<string, string>) => {
   const lines: Array<string> = []

@@ -1,10 +1,10 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { type Host, startHost } from "./testing/child-hosts.js"
-import { type Demo, readAdminToken, readDemo } from "./testing/demo-fixtures.js"
-import { type HungReceiver, type HungReceivers, runFairnessScenario, startHungReceiver, startHungReceivers } from "./testing/fair-delivery.js"
-import { onboardMerchant } from "./testing/shared-store-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { type Host, startHost } from "../../testing/hosts/child-hosts.js"
+import { type Demo, readAdminToken, readDemo } from "../../testing/hosts/demo-fixtures.js"
+import { type HungReceiver, type HungReceivers, runFairnessScenario, startHungReceiver, startHungReceivers } from "../../testing/hosts/fair-delivery.js"
+import { onboardMerchant } from "../../testing/hosts/shared-store-fixtures.js"
 
 /**
  * One merchant's receiver cannot stall everyone's webhooks: the built host on SQLite, merchant A's

@@ -4,10 +4,10 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formWith, offeredCodes, openGateway, submit, expectHtml, getPage } from "../../conformance/http/checkout-html.js"
 import type { Target } from "../../conformance/http/signing.js"
-import { ensureBuilt } from "./testing/build.js"
-import { MAIN, ROOT } from "./testing/child-hosts.js"
-import { readAdminToken, readDemo, signedCall } from "./testing/demo-fixtures.js"
-import { exitWithin, npmStart, type Started } from "./testing/npm-start.js"
+import { ensureBuilt } from "../../testing/hosts/build.js"
+import { MAIN, ROOT } from "../../testing/hosts/child-hosts.js"
+import { readAdminToken, readDemo, signedCall } from "../../testing/hosts/demo-fixtures.js"
+import { exitWithin, npmStart, type Started } from "../../testing/hosts/npm-start.js"
 
 /** A call that names its own request id, so its one log line can be found. */
 const withId = (requestId: string, body?: unknown) => ({ headers: { "x-request-id": requestId }, ...(body === undefined ? {} : { body }) })

@@ -2,9 +2,9 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { CALLER_SPAN_ID, CALLER_TRACE_ID, CALLER_TRACEPARENT } from "../../adapters/tracing/testing/traced-payment.js"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { currentReceiverUrl, received, resetReceiver, startHost, stop, waitFor } from "./testing/child-hosts.js"
-import { completedPayment, readDemo, signedCall } from "./testing/demo-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { currentReceiverUrl, received, resetReceiver, startHost, stop, waitFor } from "../../testing/hosts/child-hosts.js"
+import { completedPayment, readDemo, signedCall } from "../../testing/hosts/demo-fixtures.js"
 
 interface OtlpSpan {
   readonly traceId: string

@@ -13,9 +13,9 @@ import {
   startHost,
   waitFor,
   withHostReports
-} from "./testing/child-hosts.js"
-import { adminGet, hmacHex, merchantCall, readAdminToken, readDemo } from "./testing/demo-fixtures.js"
-import { childHostSuite } from "./testing/child-host-suite.js"
+} from "../../testing/hosts/child-hosts.js"
+import { adminGet, hmacHex, merchantCall, readAdminToken, readDemo } from "../../testing/hosts/demo-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
 
 const SECRET = "acme-signing-secret-for-the-test"
 

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest"
 import { banner, demoCommands } from "./banner.js"
 import { readHostConfig } from "../embedding/host-config.js"
 import { resolveSecrets } from "../embedding/local-secrets.js"
-import { ROOT } from "./testing/child-hosts.js"
-import { signedCall } from "./testing/demo-fixtures.js"
+import { ROOT } from "../../testing/hosts/child-hosts.js"
+import { signedCall } from "../../testing/hosts/demo-fixtures.js"
 import { startServer } from "./server.js"
 
 const hasTools = ["bash", "curl", "openssl"].every((tool) => spawnSync("which", [tool]).status === 0)

@@ -5,9 +5,9 @@ import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { generateMasterKey, parseMasterKey, seal } from "../../core/signing/secret-box.js"
 import { configFromEnv } from "../embedding/index.js"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { masterKeyRotationSuite, NEW_KEY, OLD_KEY } from "./testing/master-key-rotation-suite.js"
-import { clientFor, notOpeningUnder, runCli, serveKit, storeView } from "./testing/rotation-kits.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { masterKeyRotationSuite, NEW_KEY, OLD_KEY } from "../../testing/hosts/master-key-rotation-suite.js"
+import { clientFor, notOpeningUnder, runCli, serveKit, storeView } from "../../testing/hosts/rotation-kits.js"
 
 const keyBytes = (text: string) => Either.getOrThrow(parseMasterKey(text))
 const sqliteClient = (filename: string) => () => SqliteClient.layer({ filename })

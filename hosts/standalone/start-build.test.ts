@@ -2,8 +2,8 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync,
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt, runBuild } from "./testing/build.js"
-import { ROOT } from "./testing/child-hosts.js"
+import { ensureBuilt, runBuild } from "../../testing/hosts/build.js"
+import { ROOT } from "../../testing/hosts/child-hosts.js"
 
 /** Every file under `directory` with its modification time, by path. */
 const mtimes = (directory: string): Map<string, number> => {

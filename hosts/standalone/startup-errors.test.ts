@@ -3,9 +3,9 @@ import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ensureBuilt } from "./testing/build.js"
-import { freePort } from "./testing/child-hosts.js"
-import { expectOneLine } from "./testing/startup-runs.js"
+import { ensureBuilt } from "../../testing/hosts/build.js"
+import { freePort } from "../../testing/hosts/child-hosts.js"
+import { expectOneLine } from "../../testing/hosts/startup-runs.js"
 
 const MASTER_KEY = "11".repeat(32)
 

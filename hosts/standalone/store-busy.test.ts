@@ -1,10 +1,10 @@
 import Database from "better-sqlite3"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { type Host, startHost } from "./testing/child-hosts.js"
-import { type Demo, readDemo, signedCall } from "./testing/demo-fixtures.js"
-import { expectOutageAnswer } from "./testing/outage-load.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { type Host, startHost } from "../../testing/hosts/child-hosts.js"
+import { type Demo, readDemo, signedCall } from "../../testing/hosts/demo-fixtures.js"
+import { expectOutageAnswer } from "../../testing/hosts/outage-load.js"
 
 const initiateBody = (refTrx: string) => ({
   payment_amount: 10, currency_code: "USD", ref_trx: refTrx, success_redirect: "https://shop.example/ok",

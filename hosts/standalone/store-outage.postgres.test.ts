@@ -1,11 +1,11 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { childHostSuite } from "./testing/child-host-suite.js"
-import { currentReceiverUrl, type Host, received, sleep, startHost, waitFor } from "./testing/child-hosts.js"
-import { merchantCall } from "./testing/demo-fixtures.js"
-import { expectOutageAnswer, type Recorded, send, startLoad } from "./testing/outage-load.js"
-import { createPrivatePostgres, postgresBinDir, type PrivatePostgres } from "./testing/private-postgres.js"
-import { adminCall, type Database, onboardMerchant, type OnboardedMerchant, openDatabase } from "./testing/shared-store-fixtures.js"
+import { childHostSuite } from "../../testing/hosts/child-host-suite.js"
+import { currentReceiverUrl, type Host, received, sleep, startHost, waitFor } from "../../testing/hosts/child-hosts.js"
+import { merchantCall } from "../../testing/hosts/demo-fixtures.js"
+import { expectOutageAnswer, type Recorded, send, startLoad } from "../../testing/hosts/outage-load.js"
+import { createPrivatePostgres, postgresBinDir, type PrivatePostgres } from "../../testing/hosts/private-postgres.js"
+import { adminCall, type Database, onboardMerchant, type OnboardedMerchant, openDatabase } from "../../testing/hosts/shared-store-fixtures.js"
 
 const ADMIN_TOKEN = "outage-admin-token"
 const binDir = postgresBinDir()

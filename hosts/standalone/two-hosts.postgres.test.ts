@@ -3,15 +3,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { onThrowawayPostgres } from "../../conformance/support/on-throwaway-postgres.js"
-import { ensureBuilt } from "./testing/build.js"
+import { ensureBuilt } from "../../testing/hosts/build.js"
 import {
   currentReceiverUrl, type Host, killSurvivors, received, resetReceiver, startHost, startReceiver, stopAll, stopReceiver, waitFor
-} from "./testing/child-hosts.js"
-import { hmacHex, merchantCall } from "./testing/demo-fixtures.js"
+} from "../../testing/hosts/child-hosts.js"
+import { hmacHex, merchantCall } from "../../testing/hosts/demo-fixtures.js"
 import {
   adminCall, advanceClocks, type Database, expectNoEventTwice, migrateOnce, onboardMerchant, type OnboardedMerchant, openDatabase,
   outboxDrained, receivedEvents
-} from "./testing/shared-store-fixtures.js"
+} from "../../testing/hosts/shared-store-fixtures.js"
 
 const ADMIN_TOKEN = "two-hosts-admin-token"
 const BASE_URL = "https://payments.example"

@@ -13,7 +13,7 @@ import { defaultSiteSettings } from "../../../core/settings/site-settings.js"
 import { defaultWebhookConfig, kitLayer } from "../../../hosts/kit-layer.js"
 import type { IssuedCredentials } from "../../../hosts/embedding/index.js"
 import { httpApp } from "../app.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "./testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 let shop: { readonly id: number; readonly credentials: IssuedCredentials }

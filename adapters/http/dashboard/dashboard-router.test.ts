@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { IssuedCredentials } from "../../../hosts/embedding/index.js"
 import { dashboardPages } from "./dashboard-routes.js"
 import { signedIn } from "./page-declaration.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard } from "./testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard } from "../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 let shop: { readonly id: number; readonly credentials: IssuedCredentials }

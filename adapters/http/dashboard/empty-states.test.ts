@@ -1,7 +1,7 @@
 // A new merchant's empty lists say what to do next (how the first payment, event or subscription comes
 // about), while a list narrowed by filters to nothing still just says nothing matches.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type PlatformDashboard, startPlatformDashboard, textOf } from "./testing/platform-dashboard.js"
+import { type PlatformDashboard, startPlatformDashboard, textOf } from "../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 let merchant: number

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 // The Developers page's webhook compatibility form over HTTP on the real kit: owners change the
 // merchant's IPN settings (the admin API's ipn_signature_format and ipn_json_style), viewers see them,

@@ -3,7 +3,7 @@
 // merchant with no payment yet is told how to make one.
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 let shop: { readonly id: number; readonly credentials: IssuedCredentials }

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantPayments, type MerchantPayments } from "../../../../hosts/embedding/index.js"
-import { formTokenOf, textOf } from "../testing/platform-dashboard.js"
+import { formTokenOf, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 let scratch = ""
 let server: Server

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pressButton } from "../../../../conformance/gateway/html-forms.js"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 // The subscription pages over HTTP on the real kit: what an owner and a viewer see, the cancel form's
 // two choices, and that nothing of another merchant or environment is reachable.

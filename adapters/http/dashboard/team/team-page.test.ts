@@ -1,7 +1,7 @@
 // The Team page: who can sign in to the account, for its owners only, and an empty state that says
 // who to ask when the platform signs people in.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 let kit: PlatformDashboard
 let shop: { readonly id: number }

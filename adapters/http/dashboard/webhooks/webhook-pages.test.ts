@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { verifyWebhook } from "../../../../core/webhooks/verify-webhook.js"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../testing/platform-dashboard.js"
+import { formTokenOf, type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
 
 // The webhook pages over HTTP on the real kit, with a real loopback receiver: the merchant's events
 // with filters and paging, one event's attempts, redeliver, and the signed test event.

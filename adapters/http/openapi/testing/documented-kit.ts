@@ -10,7 +10,7 @@ import { makeManualClock } from "../../../../core/shared/manual-clock.js"
 import { WebhookOutbox } from "../../../../core/webhooks/webhook-outbox.js"
 import { defaultWebhookConfig, kitLayer } from "../../../../hosts/kit-layer.js"
 import { httpApp } from "../../app.js"
-import { makeCaller, signedRequest } from "../../testing/signed-client.js"
+import { makeCaller, signedRequest } from "../../../../testing/http/signed-client.js"
 
 export const BASE_URL = "http://kit.test/payments"
 export const ADMIN_TOKEN = "admin-token"

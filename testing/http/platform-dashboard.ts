@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { signRequest } from "../../../../core/signing/request-signature.js"
-import { createMerchantPayments, type IssuedCredentials, type MerchantPayments, type MerchantPaymentsOptions } from "../../../../hosts/embedding/index.js"
+import { signRequest } from "../../core/signing/request-signature.js"
+import { createMerchantPayments, type IssuedCredentials, type MerchantPayments, type MerchantPaymentsOptions } from "../../hosts/embedding/index.js"
 
 /**
  * The real kit, embedded in a node:http server on a temporary SQLite file, its dashboard signed in by

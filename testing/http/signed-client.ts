@@ -1,7 +1,7 @@
 import { Effect, ManagedRuntime } from "effect"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../../../core/merchants/merchant-admin.js"
-import type { Environment } from "../../../core/shared/environment.js"
-import { signRequest } from "../../../core/signing/request-signature.js"
+import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
+import type { Environment } from "../../core/shared/environment.js"
+import { signRequest } from "../../core/signing/request-signature.js"
 
 export interface TestCaller {
   readonly environment: Environment

@@ -46,7 +46,7 @@ export const CHROMIUM = "/usr/bin/chromium"
 export const hasChromium = existsSync(CHROMIUM)
 
 /** Where screenshots are kept for a person to look at (git-ignored); CHECKOUT_SCREENSHOT_DIR overrides. */
-export const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../../artifacts/screenshots", import.meta.url))
+export const SHOT_DIR = process.env["CHECKOUT_SCREENSHOT_DIR"] ?? fileURLToPath(new URL("../../artifacts/screenshots", import.meta.url))
 
 /**
  * Headless, as root, on a machine whose network is closed: without the background-networking flags

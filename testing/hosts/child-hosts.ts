@@ -6,7 +6,7 @@ import { createServer as createNetServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-export const ROOT = fileURLToPath(new URL("../../..", import.meta.url))
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 export const MAIN = join("dist", "hosts", "standalone", "main.js")
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

@@ -1,9 +1,9 @@
 import type { SqlClient } from "@effect/sql"
 import type { Layer } from "effect"
 import { expect, it } from "vitest"
-import { makeStripeCheckoutPlugin } from "../../../adapters/gateways/stripe-checkout/index.js"
-import { open } from "../../../core/signing/secret-box.js"
-import type { IssuedCredentials, MerchantPayments, MerchantPaymentsOptions } from "../../embedding/index.js"
+import { makeStripeCheckoutPlugin } from "../../adapters/gateways/stripe-checkout/index.js"
+import { open } from "../../core/signing/secret-box.js"
+import type { IssuedCredentials, MerchantPayments, MerchantPaymentsOptions } from "../../hosts/embedding/index.js"
 import { waitFor } from "./child-hosts.js"
 import { clientFor, notOpeningUnder, runCli, serveKit, type ServedKit, startReceiver, storeView } from "./rotation-kits.js"
 
