@@ -164,7 +164,7 @@ export const dashboardHostileSuite = (name: string, setup: HostileSetup) =>
 
     it("the refund review says the reason back escaped", async () => {
       const token = formTokenOf((await get(`/dashboard/payments/${trxId}?environment=sandbox`)).text)
-      const review = await post(`/dashboard/payments/${trxId}/refund`, { csrf_token: token, environment: "sandbox", idempotency_key: "hostile-review", amount: "1", reason: REASON })
+      const review = await post(`/dashboard/payments/${trxId}/refund/review`, { csrf_token: token, environment: "sandbox", idempotency_key: "hostile-review", amount: "1", reason: REASON })
       expect(review.status, review.text.slice(0, 300)).toBe(200)
       expectSafe(review.text, "refund review", [MERCHANT, REASON, REFERENCE])
     })
