@@ -20,8 +20,7 @@ export const payoutDestinationsTable = table("payout_destinations", {
   sealed_iban: text,
   bic: nullable(text),
   currency: text,
-  created_at: int64,
-  deleted_at: nullable(int64)
+  created_at: int64
 })
 
 const destinations = tableRows(payoutDestinationsTable, (row) => ({
@@ -62,8 +61,7 @@ export const layer = Layer.effect(
             sealed_iban: destination.sealedIban,
             bic: destination.bic,
             currency: destination.currency,
-            created_at: destination.createdAt,
-            deleted_at: null
+            created_at: destination.createdAt
           }))}`
           return true
         })).pipe(dbCall),
