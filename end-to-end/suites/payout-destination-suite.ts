@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Either, Logger, LogLevel, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
+import { createMerchantClient } from "../../client/index.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { MAX_PAYOUT_DESTINATIONS } from "../../core/payouts/payout-destination.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
@@ -140,6 +141,25 @@ export const payoutDestinationSuite = (name: string, store: () => StoreConfig) =
       expect([first.status, again.status, again.replayed]).toEqual([201, 201, "true"])
       expect(again.body).toEqual(first.body)
       expect((await call(shopLive, "GET", PATH)).body.data).toHaveLength(1)
+    })
+
+    it("the typed client adds, lists and deletes, signing the DELETE as the server checks it", async () => {
+      const fresh = (await caller(["EUR"])).production
+      const client = createMerchantClient({
+        baseUrl: "http://kit.test",
+        environment: "production",
+        merchantKey: fresh.merchantKey,
+        apiKey: fresh.apiKey,
+        clientSecret: fresh.clientSecret,
+        retries: 0,
+        fetch: (url, init) => handler(new Request(url, init))
+      })
+      const added = await client.createPayoutDestination({ type: "bank_account", account_holder: "Typed Shop", iban: IBAN, currency: "EUR" })
+      expect(added.data.iban_masked).toBe("DE89 **** **** **** **30 00")
+      expect((await client.listPayoutDestinations()).data.map((row) => row.id)).toEqual([added.data.id])
+      expect(await client.deletePayoutDestination(added.data.id)).toEqual({ data: { id: added.data.id, deleted: true } })
+      await expect(client.deletePayoutDestination(added.data.id)).rejects.toMatchObject({ status: 404 })
+      expect((await client.listPayoutDestinations()).data).toEqual([])
     })
 
     it(`keeps at most ${MAX_PAYOUT_DESTINATIONS} per merchant and environment, with a clear 422`, async () => {
