@@ -31,7 +31,7 @@ export interface PayoutDestination {
  */
 export const MAX_PAYOUT_DESTINATIONS = 20
 
-/** Spec-free limit taken from SEPA's creditor name (pain.001 Nm, Max140Text). */
+/** SEPA's limit for a creditor's name (pain.001 `Nm`, Max140Text), which a payout file will carry. */
 export const MAX_ACCOUNT_HOLDER_LENGTH = 140
 
 export class PayoutDestinationLimitReached extends Schema.TaggedError<PayoutDestinationLimitReached>()("PayoutDestinationLimitReached", {
