@@ -133,6 +133,15 @@ export const createMerchantClient = (options: MerchantClientOptions) => {
     renewSubscription: async (id: string, body: RenewSubscriptionRequest = {}, callOptions?: CallOptions) =>
       request("renewSubscription", { path: { subscriptionId: id }, body }, callOptions),
 
+    /** Adds a bank account your payouts may go to; the answer shows its IBAN masked. */
+    createPayoutDestination: async (body: RequestOf<"createPayoutDestination">, callOptions?: CallOptions) =>
+      request("createPayoutDestination", { body }, callOptions),
+
+    listPayoutDestinations: async (callOptions?: CallOptions) => request("listPayoutDestinations", {}, callOptions),
+
+    deletePayoutDestination: async (id: string, callOptions?: CallOptions) =>
+      request("deletePayoutDestination", { path: { destinationId: id } }, callOptions),
+
     /** Your events in this client's environment, newest first; follow `next_cursor` for the next page. */
     listEvents: async (query: ListEventsQuery = {}, callOptions?: CallOptions) =>
       request("listEvents", { query: { ...query } }, callOptions),

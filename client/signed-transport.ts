@@ -29,7 +29,7 @@ export interface CallOptions {
 }
 
 export interface CallSpec {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "DELETE"
   /** Below the base URL: `/api/v1/...`, query included, path parameters already encoded. */
   readonly path: string
   readonly body?: object

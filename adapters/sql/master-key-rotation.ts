@@ -16,7 +16,8 @@ export const SEALED_COLUMNS = [
   { table: "merchant_credentials", key: ["merchant_id", "environment"], column: "sealed_webhook_secret", form: "whole" },
   { table: "retired_credentials", key: ["id"], column: "sealed_client_secret", form: "whole" },
   { table: "retired_credentials", key: ["id"], column: "sealed_webhook_secret", form: "whole" },
-  { table: "gateways", key: ["id"], column: "config", form: "within" }
+  { table: "gateways", key: ["id"], column: "config", form: "within" },
+  { table: "payout_destinations", key: ["id"], column: "sealed_iban", form: "whole" }
 ] as const
 
 export class SealedValueUnreadable extends Schema.TaggedError<SealedValueUnreadable>()("SealedValueUnreadable", {

@@ -12,6 +12,7 @@ import * as Merchants from "./merchant-repository.js"
 import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
+import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
@@ -45,5 +46,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   StoreHealth.layer,
   Audit.layer,
   MerchantUsers.layer,
-  DashboardSessions.layer
+  DashboardSessions.layer,
+  PayoutDestinations.layer
 )

@@ -9,6 +9,7 @@ import { merchantListCases } from "./merchant-list-cases.js"
 import { merchantUserCases } from "./merchant-user-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
+import { payoutDestinationCases } from "./payout-destination-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { checkoutAttemptCases } from "./checkout-attempt-cases.js"
 import { gatewayRefundCases } from "./gateway-refund-cases.js"
@@ -43,4 +44,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     merchantUserCases(it)
     paymentTotalsCases(it)
     statementCases(it)
+    payoutDestinationCases(it)
   })

@@ -11,6 +11,7 @@ export const OLD_KEY = "a1".repeat(32)
 export const NEW_KEY = "b2".repeat(32)
 const keyBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, "hex"))
 const STRIPE_SECRET_KEY = "sk_test_51RotationSecretNeverEchoed"
+const PAYOUT_IBAN = "GB29NWBK60161331926819"
 
 export interface RotationStore {
   /** The kit's `database` option. */
@@ -56,8 +57,8 @@ const onboard = async (payments: MerchantPayments): Promise<ReadonlyArray<Shop>>
   return shops
 }
 
-/** 2 per credential set (client and webhook secret) and the gateway's 2 sealed fields. */
-const sealedCount = (shops: ReadonlyArray<Shop>) => 2 + 2 * shops.reduce((n, shop) => n + shop.sandbox.length + shop.production.length, 0)
+/** 2 per credential set (client and webhook secret), the gateway's 2 sealed fields and the payout destination's IBAN. */
+const sealedCount = (shops: ReadonlyArray<Shop>) => 3 + 2 * shops.reduce((n, shop) => n + shop.sandbox.length + shop.production.length, 0)
 
 const everySetSigns = async (kit: ServedKit, shops: ReadonlyArray<Shop>) => {
   for (const shop of shops) {
@@ -88,6 +89,9 @@ export const masterKeyRotationSuite = (store: () => RotationStore) => {
       // Before: the old key alone seals everything and issues a checkout link.
       const before = await serve({ masterKey: OLD_KEY })
       const shops = await onboard(before.payments)
+      await clientFor(before.origin, shops[0]!.sandbox[0]!).createPayoutDestination({
+        type: "bank_account", account_holder: "Plain shop Ltd", iban: PAYOUT_IBAN, currency: "USD"
+      })
       const link = (await clientFor(before.origin, shops[0]!.sandbox[0]!).initiatePayment({
         payment_amount: "10.00", currency_code: "USD", ref_trx: "before-rotation",
         success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: `${receiver.url}/ipn`
@@ -119,6 +123,8 @@ export const masterKeyRotationSuite = (store: () => RotationStore) => {
       const [gateway] = await view.rows("SELECT config FROM gateways")
       const config = JSON.parse(String(gateway!["config"])) as Record<string, string>
       expect(open(keyBytes(NEW_KEY), config["secret_key"]!)).toMatchObject({ right: JSON.stringify(STRIPE_SECRET_KEY) })
+      const [destination] = await view.rows("SELECT sealed_iban FROM payout_destinations")
+      expect(open(keyBytes(NEW_KEY), String(destination!["sealed_iban"]))).toMatchObject({ right: PAYOUT_IBAN })
 
       // The host with both keys goes on serving, and the link issued before still opens there.
       await everySetSigns(both, shops)

@@ -17,6 +17,7 @@ const SAMPLE = {
   amount: 2_500n,
   currency: "USD",
   exponent: 2,
+  limit: 20,
   limitBytes: 1_048_576,
   allow: ["GET"],
   refRefund: "RF-1",

@@ -20,6 +20,7 @@ import type {
   RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "../../../core/refunds/refund.js"
+import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type {
@@ -89,6 +90,7 @@ export type ApiError =
   | PaymentNotRefundable
   | PaymentFullyRefunded
   | RefundExceedsBalance
+  | PayoutDestinationLimitReached
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported

@@ -232,6 +232,13 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "INSUFFICIENT_BALANCE",
         errors: { wallet_balance: [`The wallet's available balance is ${moneyText(error)}.`] }
       }
+    case "PayoutDestinationLimitReached":
+      return {
+        status: 422,
+        message: "The payout destination limit is reached.",
+        errorCode: "LIMIT_REACHED",
+        errors: { payout_destinations: [`A merchant keeps at most ${String(error.limit)} payout destinations in each environment: delete one before adding another.`] }
+      }
     case "SubscriptionNotFound":
       return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
     case "SubscriptionTransitionRefused":

@@ -14,6 +14,7 @@ import { merchantsTable } from "../merchant-repository.js"
 import { merchantUsersTable, passwordLinksTable } from "../merchant-user-repository.js"
 import { paymentFlagsTable } from "../payment-flag-repository.js"
 import { paymentsTable } from "../payment-rows.js"
+import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
@@ -56,6 +57,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: merchantUsersTable },
   { table: passwordLinksTable },
   { table: dashboardSessionsTable },
+  // Matched in WHERE: a deleted destination is kept for payouts, never listed.
+  { table: payoutDestinationsTable, unread: ["deleted_at"] },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
