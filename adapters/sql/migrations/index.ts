@@ -16,6 +16,7 @@ import dashboardFigures from "./0011_dashboard_figures.js"
 import ipnCompatibility from "./0012_ipn_compatibility.js"
 import checkoutFramesAndDeclines from "./0013_checkout_frames_and_declines.js"
 import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
+import journal from "./0015_journal.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -32,7 +33,8 @@ export const migrations = {
   "0011_dashboard_figures": dashboardFigures,
   "0012_ipn_compatibility": ipnCompatibility,
   "0013_checkout_frames_and_declines": checkoutFramesAndDeclines,
-  "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes
+  "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes,
+  "0015_journal": journal
 }
 
 const migrate = Migrator.make({})
