@@ -1,4 +1,5 @@
 import type { AuditLog } from "./audit/audit-log.js"
+import type { Ledger } from "./ledger/ledger.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
@@ -29,6 +30,7 @@ export type Storage =
   | CredentialRepository
   | MerchantCurrencyRepository
   | WalletRepository
+  | Ledger
   | GatewayRepository
   | PaymentRepository
   | CheckoutAttempts

@@ -8,6 +8,7 @@ import * as DashboardSessions from "./dashboard-session-repository.js"
 import * as GatewayRefunds from "./gateway-refund-repository.js"
 import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
+import * as Ledger from "./ledger-repository.js"
 import * as Merchants from "./merchant-repository.js"
 import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
@@ -30,6 +31,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   Credentials.layer,
   Currencies.layer,
   Wallets.layer,
+  Ledger.layer,
   Gateways.layer,
   Payments.layer,
   CheckoutAttempts.layer,

@@ -18,7 +18,9 @@ import {
   type Wallet
 } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
-import { flag, Int64, NullableString } from "./columns.js"
+import { movementLines, movementOfPosting } from "../../core/ledger/movements.js"
+import { flag, Int64, NullableString, SafeInt } from "./columns.js"
+import { writeJournalEntry } from "./ledger-repository.js"
 import { dbCall } from "./query.js"
 import { rowMapper, tableRows } from "./row-mapper.js"
 import { boolean, int64, literal, nullable, safeInt, serialId, table, text } from "./table.js"
@@ -47,7 +49,7 @@ export const ledgerEntriesTable = table("ledger_entries", {
 
 const decodeSum = Schema.decodeUnknown(Schema.Struct({ total: Schema.NullOr(Int64) }))
 
-const UpdatedBalance = Schema.Struct({ balance: Int64 })
+const UpdatedWallet = Schema.Struct({ balance: Int64, merchant_id: SafeInt, currency: Schema.String, environment: Environment })
 
 const toWallet = (row: typeof walletsTable.Row.Type): Wallet => ({
   id: WalletId(row.id),
@@ -136,7 +138,7 @@ export const layer = Layer.effect(
               ? sql`balance <= ${MAX_BALANCE - posting.delta}`
               : sql`balance >= ${-posting.delta}`
             const updated = yield* sql`UPDATE wallets SET balance = balance + ${posting.delta}, updated_at = ${at}
-              WHERE id = ${posting.walletId} AND ${withinLimit} RETURNING balance`
+              WHERE id = ${posting.walletId} AND ${withinLimit} RETURNING balance, merchant_id, currency, environment`
             if (updated.length === 0) {
               const exists = yield* sql`SELECT id FROM wallets WHERE id = ${posting.walletId}`
               if (exists.length === 0) return yield* new WalletNotFound({ walletId: posting.walletId })
@@ -144,7 +146,18 @@ export const layer = Layer.effect(
                 ? new BalanceOverflow({ walletId: posting.walletId })
                 : new InsufficientBalance({ walletId: posting.walletId })
             }
-            const { balance: balanceAfter } = yield* Schema.decodeUnknown(UpdatedBalance)(updated[0])
+            const wallet = yield* Schema.decodeUnknown(UpdatedWallet)(updated[0])
+            const balanceAfter = wallet.balance
+            // The balance is the ledger's projection: its entry is written in the same transaction,
+            // in the wallet's own book, so the two can never part.
+            const movement = movementOfPosting(posting, MerchantId(wallet.merchant_id))
+            yield* writeJournalEntry(sql, {
+              kind: movement.kind,
+              environment: wallet.environment,
+              currency: wallet.currency,
+              reference: posting.reference,
+              lines: movementLines(movement)
+            }, at)
             const rows = yield* sql`INSERT INTO ledger_entries ${
               sql.insert(ledgerEntriesTable.values({
                 wallet_id: posting.walletId,

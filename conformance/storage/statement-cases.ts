@@ -37,7 +37,7 @@ export const statementCases = (it: StorageIt) => {
         totalRefunded: units(30),
         remainingRefund: units(70)
       })
-      const credit = yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(100), reference: payment.trxId })
+      const credit = yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(100), fee: Amount(0n), reference: payment.trxId })
       yield* wallets.post({ walletId: other.id, kind: "adjustment", delta: units(5), reference: "admin" })
       const debit = yield* wallets.post({ walletId: wallet.id, kind: "refund_debit", delta: Amount(-units(30)), reference: refundTrxId, memo: "damaged" })
       const adjustment = yield* wallets.post({ walletId: wallet.id, kind: "adjustment", delta: units(2), reference: "admin", memo: "goodwill" })
@@ -87,7 +87,7 @@ export const statementCases = (it: StorageIt) => {
       const merchant = yield* makeMerchant()
       const scope = { merchant, environment: "sandbox" } as const
       const wallet = yield* makeWallet(merchant.id, { currency: "KWD" })
-      const credit = yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: Amount(1_234_500_000n), reference: "SANDBOX_PAY1" })
+      const credit = yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: Amount(1_234_500_000n), fee: Amount(0n), reference: "SANDBOX_PAY1" })
       const debit = yield* wallets.post({ walletId: wallet.id, kind: "refund_debit", delta: Amount(-50_000n), reference: "SANDBOX_RF1", memo: "=HYPERLINK(\"x\")" })
       const adjustment = yield* wallets.post({ walletId: wallet.id, kind: "adjustment", delta: units(1), reference: "admin", memo: "late, \"fee\"\nback" })
 

@@ -17,6 +17,7 @@ import { requestGuardCases } from "./request-guard-cases.js"
 import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
+import { ledgerCases } from "./ledger-cases.js"
 import { paymentTotalsCases } from "./payment-totals-cases.js"
 import { statementCases } from "./statement-cases.js"
 
@@ -33,6 +34,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     webhookOutboxCases(it)
     merchantConfigCases(it)
     walletCases(it)
+    ledgerCases(it)
     paymentCases(it)
     refundCases(it)
     merchantListCases(it)

@@ -2,6 +2,7 @@ import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { MerchantRepository } from "../../core/merchants/merchant-repository.js"
+import { Amount } from "../../core/money/amount.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { now, plusSeconds } from "../../core/shared/instant.js"
@@ -30,7 +31,7 @@ export const transactionCases = (it: StorageIt) => {
           Effect.gen(function*() {
             const merchant = yield* makeMerchant()
             written.merchantId = merchant.id
-            yield* wallets.post({ walletId: existing.id, kind: "payment_credit", delta: units(50), reference: "rolled-back" })
+            yield* wallets.post({ walletId: existing.id, kind: "payment_credit", delta: units(50), fee: Amount(0n), reference: "rolled-back" })
             const payment = yield* payments.insert(newPayment(merchant.id, { expiresAt: plusSeconds(at, 60) }), at)
             written.trxId = payment.trxId
             return yield* Effect.fail(new Boom())
@@ -51,8 +52,8 @@ export const transactionCases = (it: StorageIt) => {
       const wallet = yield* makeWallet((yield* makeMerchant()).id)
       yield* withTransaction(
         Effect.all([
-          wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(5), reference: "a" }),
-          wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(7), reference: "b" })
+          wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(5), fee: Amount(0n), reference: "a" }),
+          wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: units(7), fee: Amount(0n), reference: "b" })
         ])
       )
       expect(Option.map(yield* wallets.findById(wallet.id), (w) => w.balance)).toEqual(Option.some(units(12)))

@@ -34,7 +34,7 @@ export const walletCases = (it: StorageIt) => {
     Effect.gen(function*() {
       const repo = yield* WalletRepository
       const wallet = yield* makeWallet((yield* makeMerchant()).id)
-      const credit = yield* repo.post({ walletId: wallet.id, kind: "payment_credit", delta: MAX_AMOUNT, reference: "trx-1" })
+      const credit = yield* repo.post({ walletId: wallet.id, kind: "payment_credit", delta: MAX_AMOUNT, fee: Amount(0n), reference: "trx-1" })
       expect([credit.delta, credit.balanceAfter, credit.kind, credit.reference, credit.memo]).toEqual([
         MAX_AMOUNT,
         MAX_AMOUNT,

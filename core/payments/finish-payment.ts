@@ -1,6 +1,8 @@
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import { Ledger } from "../ledger/ledger.js"
+import { movementLines } from "../ledger/movements.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import { exponentOfHeld } from "../money/currency-catalog.js"
 import { priceFee } from "../money/fees.js"
@@ -17,7 +19,8 @@ import { PaymentRepository } from "./payment-repository.js"
 
 /**
  * Ends a pending payment in one transaction: the status change, the fee and net from the merchant's
- * fee settings, the wallet credit of the net through the ledger, and the webhook event in the outbox.
+ * fee settings, the journal entry of gross, fee and net (the wallet credited the net), and the webhook
+ * event in the outbox.
  * Either all of it happens or none; a payment that already ended is refused, whoever got there first.
  */
 export const finishPayment = (trxId: string, ending: PaymentEnding) =>
@@ -58,7 +61,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
         // The wallet existed and was active when the session began; money already paid is
         // credited even if the wallet was deactivated since.
         const wallet = Option.getOrThrow(yield* wallets.find(merchant.id, payment.value.currency, payment.value.environment))
-        yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: completion.net, reference: trxId }).pipe(
+        yield* wallets.post({ walletId: wallet.id, kind: "payment_credit", delta: completion.net, fee: completion.fee, reference: trxId }).pipe(
           Effect.catchTags({
             // Ten billion units in one wallet is past anything real; refuse loudly rather than wrap.
             BalanceOverflow: (error) => Effect.die(error),
@@ -66,6 +69,15 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
             InsufficientBalance: (error) => Effect.die(error)
           })
         )
+      } else if (completion.outcome === "paid") {
+        // Nothing for the merchant, but the platform earned the whole amount: booked without a wallet.
+        yield* (yield* Ledger).record({
+          kind: "payment_completed",
+          environment: payment.value.environment,
+          currency: payment.value.currency,
+          reference: trxId,
+          lines: movementLines({ kind: "payment_completed", merchantId: merchant.id, gross: payment.value.amount, fee: completion.fee })
+        })
       }
 
       const delivery = yield* paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)

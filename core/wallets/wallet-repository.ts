@@ -28,8 +28,9 @@ export class WalletRepository extends Context.Tag("merchant-payments/WalletRepos
   readonly listByMerchant: (merchantId: MerchantId) => Effect.Effect<ReadonlyArray<Wallet>, StorageError>
   readonly setActive: (id: WalletId, active: boolean) => Effect.Effect<Option.Option<Wallet>, StorageError>
   /**
-   * Applies a signed delta and writes its ledger entry atomically. The balance check is part of
-   * the update itself, so concurrent debits can never take a balance below zero.
+   * Applies a signed delta and writes its ledger entry and its balanced journal entry (the lines of
+   * core/ledger/movements.ts, in the wallet's book) atomically. The balance check is part of the
+   * update itself, so concurrent debits can never take a balance below zero.
    */
   readonly post: (
     posting: LedgerPosting

@@ -43,13 +43,23 @@ export interface LedgerEntryWithPayment extends LedgerEntry {
   readonly paymentTrxId: string | null
 }
 
-export interface LedgerPosting {
+interface PostingOf<K extends LedgerEntryKind> {
   readonly walletId: WalletId
-  readonly kind: LedgerEntryKind
+  readonly kind: K
+  /** The change of the wallet's balance. */
   readonly delta: Amount
   readonly reference: string
   readonly memo?: string | null
 }
+
+/**
+ * A change of a wallet's balance, written with its balanced journal entry (core/ledger/movements.ts
+ * says the accounts). A payment's credit names the fee the platform kept, the gross being delta + fee.
+ */
+export type LedgerPosting =
+  | PostingOf<"payment_credit"> & { readonly fee: Amount }
+  | PostingOf<"refund_debit">
+  | PostingOf<"adjustment">
 
 export class WalletExists extends Schema.TaggedError<WalletExists>()("WalletExists", {
   currency: Schema.String,

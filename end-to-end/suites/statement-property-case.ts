@@ -22,8 +22,11 @@ export const statementPropertyCase = (run: Run, shop: (label: string, currencies
           const wallet = Option.getOrThrow(yield* wallets.find(scope.merchant.id, "USD", "sandbox"))
           const accepted: Array<bigint> = []
           for (const amount of cents.map((c) => Amount(BigInt(c) * 1_000_000n))) {
-            const kind = amount > 0n ? "payment_credit" : "refund_debit"
-            const posted = yield* Effect.either(wallets.post({ walletId: wallet.id, kind, delta: amount, reference: "property" }))
+            const posted = yield* Effect.either(wallets.post(
+              amount > 0n
+                ? { walletId: wallet.id, kind: "payment_credit", delta: amount, fee: Amount(0n), reference: "property" }
+                : { walletId: wallet.id, kind: "refund_debit", delta: amount, reference: "property" }
+            ))
             if (Either.isRight(posted)) accepted.push(amount)
             else expect(posted.left._tag).toBe("InsufficientBalance")
           }

@@ -122,6 +122,10 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     const wallet = await payments.admin.wallets.create(merchant.id, { currency_code: "USD", environment: "sandbox" })
     const adjusted = await payments.admin.wallets.adjust(wallet.id, { amount: "10.05", reason: "float" })
     expect(adjusted).toMatchObject({ amount: "10.05", balance: "10.05" })
+    // The adjustment is in the books, exact: the wallet's account is minus its balance, and the book sums to zero.
+    const book = await payments.admin.ledger.trialBalance("sandbox", "USD")
+    expect(book.data.accounts.find((each) => each.account === `merchant:${merchant.id}:wallet`)).toEqual({ account: `merchant:${merchant.id}:wallet`, balance: "-10.05" })
+    expect(book.data.sum).toBe("0")
     expect((await payments.admin.merchants.get(merchant.id)).id).toBe(merchant.id)
     // Those changes are in the audit log, the refusal too; the reads are not.
     const audit = await payments.admin.audit.list({ merchant_id: merchant.id })

@@ -5,6 +5,7 @@ import type { ExactNumber } from "../../core/shared/json-text.js"
 import type { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-compatibility.js"
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
+import type { TrialBalance } from "../../adapters/http/contract/ledger-resources.js"
 import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
 import { AdminApiError } from "./admin-api-error.js"
 
@@ -21,6 +22,8 @@ export type AdminResource<T> = T extends ExactNumber ? string
 export type AdminMerchant = AdminResource<ReturnType<typeof merchantJson>>
 export type AdminWallet = AdminResource<ReturnType<typeof walletJson>>
 export type AdminAdjustment = AdminResource<ReturnType<typeof adjustmentJson>>
+/** One book's accounts and their sum (zero), balances debit positive as exact decimal strings. */
+export type AdminTrialBalance = AdminResource<typeof TrialBalance.Type>
 export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
 export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
 export type AdminAuditEntry = AdminResource<typeof AuditEntry.Type>
@@ -146,6 +149,11 @@ export const makeAdminApi = (call: AdminCall) => {
       setActive: (walletId: number, active: boolean) => request<AdminWallet>("PATCH", `/wallets/${walletId}`, { active }),
       adjust: (walletId: number, input: { readonly amount: Money; readonly reason: string }) =>
         request<AdminAdjustment>("POST", `/wallets/${walletId}/adjustments`, input)
+    },
+    ledger: {
+      /** Every account of one book (environment and currency) with its balance, and their sum: zero. */
+      trialBalance: (environment: "sandbox" | "production", currency: string) =>
+        request<AdminTrialBalance>("GET", `/ledger/trial-balance${query({ environment, currency })}`)
     },
     gateways: {
       create: (input: {

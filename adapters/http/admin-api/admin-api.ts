@@ -2,6 +2,7 @@ import { adminAuditEndpoints } from "./admin-audit-routes.js"
 import { adminCheckoutFrameEndpoints } from "./admin-checkout-frame-routes.js"
 import { adminClockEndpoints } from "./admin-clock-routes.js"
 import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
+import { adminLedgerEndpoints } from "./admin-ledger-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
 import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
@@ -19,6 +20,7 @@ export const adminApi = [
   ...adminCheckoutFrameEndpoints,
   ...adminMerchantUserEndpoints,
   ...adminWalletEndpoints,
+  ...adminLedgerEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

@@ -28,6 +28,8 @@ export interface QueryReader {
   text(name: string, max: number): string | undefined
   instant(name: string): Instant | undefined
   amount(name: string): Amount | undefined
+  /** A required parameter that was not given: recorded, so the query is refused. */
+  required(name: string): never
 }
 
 /** A query parameter of a page-numbered list, read (with every other one) by ListQuery. */

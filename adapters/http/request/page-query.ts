@@ -81,6 +81,15 @@ export class ListQuery implements QueryReader {
       : this.fail(name, `The ${name} parameter must be a positive decimal amount with at most ${SCALE} decimals, such as 10.50.`)
   }
 
+  /**
+   * Records that a required parameter was not given (a value given and refused was told by its reader
+   * already). Typed as never: with an error recorded, `done` refuses the query, so no handler sees it.
+   */
+  required(name: string): never {
+    if (this.single(name) === undefined && !(name in this.errors)) this.fail(name, `The ${name} parameter is required.`)
+    return undefined as never
+  }
+
   done<A>(value: A): Effect.Effect<A, ValidationFailed> {
     return Object.keys(this.errors).length === 0
       ? Effect.succeed(value)

@@ -16,6 +16,7 @@ import dashboardFigures from "./0011_dashboard_figures.js"
 import ipnCompatibility from "./0012_ipn_compatibility.js"
 import checkoutFramesAndDeclines from "./0013_checkout_frames_and_declines.js"
 import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
+import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -34,6 +35,7 @@ export const migrations = {
   "0012_ipn_compatibility": ipnCompatibility,
   "0013_checkout_frames_and_declines": checkoutFramesAndDeclines,
   "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes,
+  "0015_journal": journal,
   "0016_payout_destinations": payoutDestinations
 }
 

@@ -20,6 +20,7 @@ import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-r
 import type { AnyTable, SqlType } from "../table.js"
 import { webhookAttemptsTable, webhookDeliveriesTable, webhookTargetsTable } from "../webhook-outbox.js"
 import { ledgerEntriesTable, walletsTable } from "../wallet-repository.js"
+import { journalEntriesTable, journalLinesTable } from "../ledger-repository.js"
 
 /**
  * Each table is written in the migrations and again in its declaration (table.ts: its columns, their
@@ -46,6 +47,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: gatewayRefundsTable, unread: ["lease_until"] },
   { table: walletsTable },
   { table: ledgerEntriesTable },
+  { table: journalEntriesTable },
+  { table: journalLinesTable },
   { table: subscriptionsTable },
   { table: subscriptionInvoicesTable },
   // The dispatcher's lease, its lane and the per-target fairness key: matched in its claim, never shown.

@@ -1,0 +1,27 @@
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { Amount } from "../money/amount.js"
+import type { Environment } from "../shared/environment.js"
+import type { StorageError } from "../shared/storage-error.js"
+import type { LedgerAccount } from "./account.js"
+import type { JournalEntry } from "./journal.js"
+
+/** One account's balance in one book: the sum of its lines. */
+export interface AccountBalance {
+  readonly account: LedgerAccount
+  readonly balance: Amount
+}
+
+/**
+ * The journal. A movement of a wallet's balance is written by WalletRepository.post, its entry in the
+ * same transaction as the balance; this port writes the entries that move no wallet and reads the books.
+ */
+export class Ledger extends Context.Tag("merchant-payments/Ledger")<Ledger, {
+  /**
+   * Writes a balanced entry that touches no wallet's account (a payment whose whole amount was fee).
+   * An unbalanced entry, or one naming a wallet's account, is a defect: it would make the books lie.
+   */
+  readonly record: (entry: JournalEntry) => Effect.Effect<void, StorageError>
+  /** Every account of one book with its balance, ordered by account name (code unit by code unit). */
+  readonly balances: (environment: Environment, currency: string) => Effect.Effect<ReadonlyArray<AccountBalance>, StorageError>
+}>() {}

@@ -1,0 +1,96 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { Amount, MAX_AMOUNT } from "../money/amount.js"
+import { priceFee } from "../money/fees.js"
+import { MerchantId } from "../shared/ids.js"
+import type { LedgerPosting } from "../wallets/wallet.js"
+import { WalletId } from "../shared/ids.js"
+import { GATEWAY_CLEARING, isWalletAccount, OPENING_BALANCES, PLATFORM_ADJUSTMENTS, PLATFORM_FEES, walletAccount } from "./account.js"
+import { isBalanced, sumOfLines } from "./journal.js"
+import { type Movement, movementLines, movementOfPosting, walletDelta } from "./movements.js"
+
+const merchantId = fc.integer({ min: 1, max: 2 ** 40 }).map(MerchantId)
+const amount = fc.bigInt({ min: 1n, max: MAX_AMOUNT }).map(Amount)
+const signed = fc.bigInt({ min: -MAX_AMOUNT, max: MAX_AMOUNT }).filter((delta) => delta !== 0n).map(Amount)
+
+/** A payment's fee as the use case prices it: any percent and fixed fee, any exponent, capped at the amount. */
+const payment = fc.record({
+  merchantId,
+  gross: amount,
+  percent: fc.bigInt({ min: 0n, max: 100n * 100_000_000n }),
+  fixed: fc.bigInt({ min: 0n, max: 1_000n * 100_000_000n }),
+  exponent: fc.integer({ min: 0, max: 8 })
+}).map(({ merchantId, gross, percent, fixed, exponent }): Movement => {
+  const unit = 10n ** BigInt(8 - exponent)
+  const whole = Amount((gross / unit) * unit || unit)
+  const { fee } = priceFee({ amount: whole, percent: Amount(percent), fixed: Amount((fixed / unit) * unit), exponent })
+  return { kind: "payment_completed", merchantId, gross: whole, fee }
+})
+
+const movement: fc.Arbitrary<Movement> = fc.oneof(
+  payment,
+  fc.record({ kind: fc.constant("refund" as const), merchantId, amount }),
+  fc.record({ kind: fc.constant("adjustment" as const), merchantId, delta: signed }),
+  fc.record({ kind: fc.constant("opening" as const), merchantId, balance: amount })
+)
+
+describe("journal lines of a movement", () => {
+  it("(property) every movement's entry balances exactly, names each account once and has no empty line", () => {
+    fc.assert(fc.property(movement, (each) => {
+      const lines = movementLines(each)
+      expect(sumOfLines(lines)).toBe(0n)
+      expect(isBalanced(lines)).toBe(true)
+      expect(lines.length).toBeGreaterThan(0)
+    }), { numRuns: 2_000 })
+  })
+
+  it("(property) a wallet posting moves the wallet's account by exactly minus its delta, and touches no other wallet", () => {
+    const posting = fc.oneof(
+      fc.record({ delta: amount, fee: amount }).map(({ delta, fee }): LedgerPosting => ({ walletId: WalletId(1), kind: "payment_credit", delta, fee, reference: "t" })),
+      amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "refund_debit", delta: Amount(-debit), reference: "r" })),
+      signed.map((delta): LedgerPosting => ({ walletId: WalletId(1), kind: "adjustment", delta, reference: "admin" }))
+    )
+    fc.assert(fc.property(posting, merchantId, (each, merchant) => {
+      const moved = movementOfPosting(each, merchant)
+      expect(walletDelta(moved)).toBe(each.delta)
+      const lines = movementLines(moved)
+      expect(isBalanced(lines)).toBe(true)
+      expect(lines.filter((line) => isWalletAccount(line.account)).map((line) => line.account)).toEqual([walletAccount(merchant)])
+    }), { numRuns: 1_000 })
+  })
+
+  it("books a completed payment as clearing +gross, fees -fee, wallet -net", () => {
+    const merchant = MerchantId(12)
+    expect(movementLines({ kind: "payment_completed", merchantId: merchant, gross: Amount(100n), fee: Amount(3n) })).toEqual([
+      { account: GATEWAY_CLEARING, amount: 100n },
+      { account: PLATFORM_FEES, amount: -3n },
+      { account: "merchant:12:wallet", amount: -97n }
+    ])
+  })
+
+  it("books a payment whose net is zero with its fee, and no wallet line", () => {
+    const lines = movementLines({ kind: "payment_completed", merchantId: MerchantId(12), gross: Amount(5n), fee: Amount(5n) })
+    expect(lines).toEqual([{ account: GATEWAY_CLEARING, amount: 5n }, { account: PLATFORM_FEES, amount: -5n }])
+  })
+
+  it("books a refund against clearing, an adjustment against the platform's adjustments, an opening against opening balances", () => {
+    const merchant = MerchantId(7)
+    expect(movementLines({ kind: "refund", merchantId: merchant, amount: Amount(30n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 30n },
+      { account: GATEWAY_CLEARING, amount: -30n }
+    ])
+    expect(movementLines({ kind: "adjustment", merchantId: merchant, delta: Amount(-4n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 4n },
+      { account: PLATFORM_ADJUSTMENTS, amount: -4n }
+    ])
+    expect(movementLines({ kind: "opening", merchantId: merchant, balance: Amount(9n) })).toEqual([
+      { account: "merchant:7:wallet", amount: -9n },
+      { account: OPENING_BALANCES, amount: 9n }
+    ])
+  })
+
+  it("tells a wallet's account from the others by its stable name", () => {
+    expect(isWalletAccount(walletAccount(MerchantId(12)))).toBe(true)
+    expect([PLATFORM_FEES, GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, OPENING_BALANCES, "merchant:12:reserve-hold"].some(isWalletAccount)).toBe(false)
+  })
+})

@@ -1,0 +1,70 @@
+import { Amount } from "../money/amount.js"
+import type { MerchantId } from "../shared/ids.js"
+import type { LedgerPosting } from "../wallets/wallet.js"
+import {
+  GATEWAY_CLEARING,
+  OPENING_BALANCES,
+  PLATFORM_ADJUSTMENTS,
+  PLATFORM_FEES,
+  walletAccount
+} from "./account.js"
+import type { JournalLine } from "./journal.js"
+
+/**
+ * A movement of money, as the use cases know it. Its journal lines (movementLines) are the one place
+ * that says which accounts each movement touches and with which sign.
+ */
+export type Movement =
+  /** The gateway owes the gross; the platform keeps the fee; the merchant is owed the rest (even nothing). */
+  | { readonly kind: "payment_completed"; readonly merchantId: MerchantId; readonly gross: Amount; readonly fee: Amount }
+  /** The merchant's wallet pays the customer back through the gateway; the fee is not returned. */
+  | { readonly kind: "refund"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** An operator's correction: positive credits the wallet, negative debits it. */
+  | { readonly kind: "adjustment"; readonly merchantId: MerchantId; readonly delta: Amount }
+  /** What a wallet held when the ledger began. */
+  | { readonly kind: "opening"; readonly merchantId: MerchantId; readonly balance: Amount }
+
+const line = (account: string, amount: bigint): JournalLine => ({ account, amount: Amount(amount) })
+
+/** The balanced lines of a movement (debit positive, credit negative), lines of zero left out. */
+export const movementLines = (movement: Movement): ReadonlyArray<JournalLine> => {
+  const wallet = walletAccount(movement.merchantId)
+  let lines: ReadonlyArray<JournalLine>
+  switch (movement.kind) {
+    case "payment_completed":
+      lines = [
+        line(GATEWAY_CLEARING, movement.gross),
+        line(PLATFORM_FEES, -movement.fee),
+        line(wallet, -(movement.gross - movement.fee))
+      ]
+      break
+    case "refund":
+      lines = [line(wallet, movement.amount), line(GATEWAY_CLEARING, -movement.amount)]
+      break
+    case "adjustment":
+      lines = [line(wallet, -movement.delta), line(PLATFORM_ADJUSTMENTS, movement.delta)]
+      break
+    case "opening":
+      lines = [line(wallet, -movement.balance), line(OPENING_BALANCES, movement.balance)]
+      break
+  }
+  return lines.filter((each) => each.amount !== 0n)
+}
+
+/** How much a movement changes its merchant's wallet balance: minus what it books to the wallet's account. */
+export const walletDelta = (movement: Movement): Amount => {
+  const wallet = walletAccount(movement.merchantId)
+  return Amount(-movementLines(movement).reduce((sum, each) => each.account === wallet ? sum + each.amount : sum, 0n))
+}
+
+/** The movement a wallet posting records, its wallet being the merchant's. */
+export const movementOfPosting = (posting: LedgerPosting, merchantId: MerchantId): Movement => {
+  switch (posting.kind) {
+    case "payment_credit":
+      return { kind: "payment_completed", merchantId, gross: Amount(posting.delta + posting.fee), fee: posting.fee }
+    case "refund_debit":
+      return { kind: "refund", merchantId, amount: Amount(-posting.delta) }
+    case "adjustment":
+      return { kind: "adjustment", merchantId, delta: posting.delta }
+  }
+}

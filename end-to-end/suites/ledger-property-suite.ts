@@ -1,0 +1,165 @@
+import { Effect, Either, ManagedRuntime, Option } from "effect"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, PLATFORM_FEES, walletAccount } from "../../core/ledger/account.js"
+import { trialBalance } from "../../core/ledger/trial-balance.js"
+import type { Merchant } from "../../core/merchants/merchant.js"
+import { createMerchant, replaceCurrencies, updateMerchant } from "../../core/merchants/merchant-admin.js"
+import { finishPayment } from "../../core/payments/finish-payment.js"
+import { initiatePayment } from "../../core/payments/initiate-payment.js"
+import { refundPayment } from "../../core/refunds/refund-payment.js"
+import type { Environment } from "../../core/shared/environment.js"
+import { adjustWallet, createWallet } from "../../core/wallets/wallet-admin.js"
+import { WalletRepository } from "../../core/wallets/wallet-repository.js"
+import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
+import { testKitConfig } from "./test-kit-config.js"
+
+/** Two books of each environment: a currency of two decimals and one of none. */
+const BOOKS = [
+  { environment: "sandbox", currency: "USD", exponent: 2 },
+  { environment: "sandbox", currency: "JPY", exponent: 0 },
+  { environment: "production", currency: "USD", exponent: 2 },
+  { environment: "production", currency: "JPY", exponent: 0 }
+] as const
+
+type Book = typeof BOOKS[number]
+
+/** Minor units as the decimal text a merchant sends: 12345 USD cents is "123.45". */
+const decimal = (minor: number, exponent: number) => {
+  const sign = minor < 0 ? "-" : ""
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, "0")
+  return exponent === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`
+}
+
+const book = fc.constantFrom(...BOOKS)
+
+/** Fee settings up to 10% + 5.00 (or 500 yen): small payments are often all fee, their net zero. */
+const fees = fc.record({ percentHundredths: fc.integer({ min: 0, max: 1_000 }), fixedMinor: fc.integer({ min: 0, max: 500 }) })
+
+type Step =
+  | { readonly kind: "pay"; readonly book: Book; readonly minor: number; readonly paid: boolean }
+  | { readonly kind: "refund"; readonly which: number; readonly minor: number | null }
+  | { readonly kind: "adjust"; readonly book: Book; readonly minor: number }
+  | { readonly kind: "fees"; readonly fees: typeof fees extends fc.Arbitrary<infer F> ? F : never }
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("pay" as const), book, minor: fc.integer({ min: 100, max: 2_000_000 }), paid: fc.boolean() }) },
+  // A payment already made, by index modulo those made; a part (in minor units) or all that is left.
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("refund" as const), which: fc.nat(), minor: fc.option(fc.integer({ min: 1, max: 1_500_000 }), { nil: null }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("adjust" as const), book, minor: fc.integer({ min: -300_000, max: 300_000 }).filter((minor) => minor !== 0) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("fees" as const), fees }) }
+)
+
+/** The refusals a random step may meet; anything else fails the property. */
+const EXPECTED_REFUSALS = new Set([
+  "PaymentNotRefundable", "PaymentFullyRefunded", "RefundExceedsBalance", "WalletInsufficientForRefund", "InsufficientBalance", "ValidationFailed"
+])
+
+const feeInput = (settings: typeof fees extends fc.Arbitrary<infer F> ? F : never) => ({
+  feePercent: { kind: "string" as const, value: decimal(settings.percentHundredths, 2) },
+  feeFixed: { kind: "string" as const, value: decimal(settings.fixedMinor, 2) }
+})
+
+/**
+ * Issue 35's property on a real kit: random sequences of payments (paid or failed, under fee settings
+ * that change), full and partial refunds, and adjustments, through the use cases, after which every
+ * book sums to zero, each wallet's account is minus its balance, and the platform's accounts moved by
+ * what the sequence says: clearing by the gross paid less refunds, fees by the fees, adjustments by
+ * the corrections.
+ */
+export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
+  describe(`ledger (property): ${name}`, () => {
+    let runtime: ManagedRuntime.ManagedRuntime<any, any>
+    const run = <A, E>(effect: Effect.Effect<A, E, any>): Promise<A> => runtime.runPromise(effect as Effect.Effect<A, E, never>)
+    beforeAll(() => {
+      runtime = ManagedRuntime.make(kitLayer(testKitConfig(store())))
+    })
+    afterAll(() => runtime.dispose())
+
+    const accountsOf = (of: Book) =>
+      run(trialBalance(of.environment, of.currency))
+
+    it("after any sequence every book sums to zero and each wallet's account is minus its balance", async () => {
+      let shops = 0
+      await fc.assert(
+        fc.asyncProperty(fees, fc.array(step, { minLength: 1, maxLength: 12 }), async (initialFees, steps) => {
+          const merchant: Merchant = await run(Effect.gen(function*() {
+            const merchant = yield* createMerchant({ name: `Ledger shop ${++shops}`, status: "approved", ...feeInput(initialFees) })
+            yield* replaceCurrencies(merchant.id, ["USD", "JPY"])
+            for (const each of BOOKS) yield* createWallet(merchant.id, each.currency, each.environment)
+            return merchant
+          }))
+          const before = new Map<Book, ReadonlyMap<string, bigint>>()
+          for (const each of BOOKS) before.set(each, new Map((await accountsOf(each)).accounts.map((a) => [a.account, a.balance])))
+
+          // What the sequence should have moved, per book, from the payments' own priced fees.
+          const expected = new Map(BOOKS.map((each) => [each, { clearing: 0n, fees: 0n, adjustments: 0n }]))
+          const paid: Array<{ readonly trxId: string; readonly book: Book }> = []
+          let counter = 0
+          for (const each of steps) {
+            const outcome = await run(Effect.either(Effect.gen(function*() {
+              switch (each.kind) {
+                case "pay": {
+                  const owner = { merchant, environment: each.book.environment as Environment }
+                  const session = yield* initiatePayment(owner, {
+                    amount: { kind: "string", value: decimal(each.minor, each.book.exponent) },
+                    currency: each.book.currency,
+                    refTrx: `ledger-${shops}-${++counter}`,
+                    successRedirect: "https://shop.example/ok",
+                    cancelRedirect: "https://shop.example/cancel",
+                    ipnUrl: "https://shop.example/ipn",
+                    description: null,
+                    customerName: null,
+                    customerEmail: null,
+                    keywords: []
+                  })
+                  const finished = yield* finishPayment(session.payment.trxId, { outcome: each.paid ? "paid" : "declined", gatewayId: null })
+                  if (finished.status === "success") {
+                    paid.push({ trxId: finished.trxId, book: each.book })
+                    const moved = expected.get(each.book)!
+                    moved.clearing += finished.amount
+                    moved.fees -= finished.fee ?? 0n
+                  }
+                  return
+                }
+                case "refund": {
+                  if (paid.length === 0) return
+                  const target = paid[each.which % paid.length]!
+                  const refunded = yield* refundPayment({ merchant, environment: target.book.environment }, {
+                    trxId: target.trxId,
+                    amount: each.minor === null ? undefined : { kind: "string", value: decimal(each.minor, target.book.exponent) },
+                    reason: null,
+                    refRefund: null
+                  })
+                  expected.get(target.book)!.clearing -= refunded.refund.amount
+                  return
+                }
+                case "adjust": {
+                  const wallet = Option.getOrThrow(yield* (yield* WalletRepository).find(merchant.id, each.book.currency, each.book.environment))
+                  const { entry } = yield* adjustWallet(wallet.id, { kind: "string", value: decimal(each.minor, each.book.exponent) }, "property")
+                  expected.get(each.book)!.adjustments += entry.delta
+                  return
+                }
+                case "fees":
+                  yield* updateMerchant(merchant.id, feeInput(each.fees))
+                  return
+              }
+            })))
+            if (Either.isLeft(outcome)) expect(EXPECTED_REFUSALS.has((outcome.left as { readonly _tag: string })._tag), String(outcome.left)).toBe(true)
+          }
+
+          for (const each of BOOKS) {
+            const { accounts, sum } = await accountsOf(each)
+            expect(sum, `${each.environment} ${each.currency} sums to zero`).toBe(0n)
+            const balances = new Map(accounts.map((a) => [a.account, a.balance]))
+            const wallet = Option.getOrThrow(await run(Effect.flatMap(WalletRepository, (wallets) => wallets.find(merchant.id, each.currency, each.environment))))
+            expect(balances.get(walletAccount(merchant.id)) ?? 0n, `${each.environment} ${each.currency} wallet`).toBe(-wallet.balance)
+            const movedBy = (account: string) => (balances.get(account) ?? 0n) - (before.get(each)!.get(account) ?? 0n)
+            const moved = expected.get(each)!
+            expect([movedBy(GATEWAY_CLEARING), movedBy(PLATFORM_FEES), movedBy(PLATFORM_ADJUSTMENTS)]).toEqual([moved.clearing, moved.fees, moved.adjustments])
+          }
+        }),
+        { numRuns: 10 }
+      )
+    }, 120_000)
+  })
