@@ -13,8 +13,9 @@ export type LedgerAccount = string
 /** What the platform owes one merchant: minus the wallet's balance. */
 export const walletAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:wallet`
 
-/** Later work (issue 35): money on its way to a merchant's bank, held against a dispute, held as a rolling reserve. */
+/** Money on its way to a merchant's bank: credited when a payout is requested, debited back when it is paid, failed or rejected. */
 export const payoutsInTransitAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:payouts-in-transit`
+/** Later work (issue 35): money held against a dispute, held as a rolling reserve. */
 export const disputeHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:dispute-hold`
 export const reserveHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:reserve-hold`
 
@@ -24,6 +25,11 @@ export const PLATFORM_FEES: LedgerAccount = "platform:fees"
 export const GATEWAY_CLEARING: LedgerAccount = "gateway:clearing"
 /** The other side of an operator's manual correction of a wallet. */
 export const PLATFORM_ADJUSTMENTS: LedgerAccount = "platform:adjustments"
+/**
+ * What left the platform's bank for merchants' bank accounts: credited with each payout paid, so its
+ * balance is minus everything paid out (an asset account, the bank, given away).
+ */
+export const PLATFORM_PAYOUTS_PAID: LedgerAccount = "platform:payouts-paid"
 /** The other side of the balances wallets held when the ledger began (migration 0015). */
 export const OPENING_BALANCES: LedgerAccount = "platform:opening-balances"
 

@@ -4,7 +4,15 @@ import type { Environment } from "../shared/environment.js"
 import type { LedgerAccount } from "./account.js"
 
 /** What moved the money: the movements of movements.ts, and the opening balances the ledger began with. */
-export const JournalEntryKind = Schema.Literal("payment_completed", "refund", "adjustment", "opening")
+export const JournalEntryKind = Schema.Literal(
+  "payment_completed",
+  "refund",
+  "adjustment",
+  "opening",
+  "payout_requested",
+  "payout_paid",
+  "payout_returned"
+)
 export type JournalEntryKind = typeof JournalEntryKind.Type
 
 /** One account's share of an entry: positive debits it, negative credits it. */

@@ -5,7 +5,15 @@ import { priceFee } from "../money/fees.js"
 import { MerchantId } from "../shared/ids.js"
 import type { LedgerPosting } from "../wallets/wallet.js"
 import { WalletId } from "../shared/ids.js"
-import { GATEWAY_CLEARING, isWalletAccount, OPENING_BALANCES, PLATFORM_ADJUSTMENTS, PLATFORM_FEES, walletAccount } from "./account.js"
+import {
+  GATEWAY_CLEARING,
+  isWalletAccount,
+  OPENING_BALANCES,
+  PLATFORM_ADJUSTMENTS,
+  PLATFORM_FEES,
+  PLATFORM_PAYOUTS_PAID,
+  walletAccount
+} from "./account.js"
 import { isBalanced, sumOfLines } from "./journal.js"
 import { type Movement, movementLines, movementOfPosting, walletDelta } from "./movements.js"
 
@@ -31,7 +39,8 @@ const movement: fc.Arbitrary<Movement> = fc.oneof(
   payment,
   fc.record({ kind: fc.constant("refund" as const), merchantId, amount }),
   fc.record({ kind: fc.constant("adjustment" as const), merchantId, delta: signed }),
-  fc.record({ kind: fc.constant("opening" as const), merchantId, balance: amount })
+  fc.record({ kind: fc.constant("opening" as const), merchantId, balance: amount }),
+  fc.record({ kind: fc.constantFrom("payout_requested" as const, "payout_paid" as const, "payout_returned" as const), merchantId, amount })
 )
 
 describe("journal lines of a movement", () => {
@@ -48,7 +57,9 @@ describe("journal lines of a movement", () => {
     const posting = fc.oneof(
       fc.record({ delta: amount, fee: amount }).map(({ delta, fee }): LedgerPosting => ({ walletId: WalletId(1), kind: "payment_credit", delta, fee, reference: "t" })),
       amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "refund_debit", delta: Amount(-debit), reference: "r" })),
-      signed.map((delta): LedgerPosting => ({ walletId: WalletId(1), kind: "adjustment", delta, reference: "admin" }))
+      signed.map((delta): LedgerPosting => ({ walletId: WalletId(1), kind: "adjustment", delta, reference: "admin" })),
+      amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_debit", delta: Amount(-debit), reference: "po" })),
+      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_return", delta: credit, reference: "po" }))
     )
     fc.assert(fc.property(posting, merchantId, (each, merchant) => {
       const moved = movementOfPosting(each, merchant)
@@ -89,8 +100,34 @@ describe("journal lines of a movement", () => {
     ])
   })
 
+  it("books a payout through the merchant's payouts in transit: requested, then paid out of the platform, or returned", () => {
+    const merchant = MerchantId(7)
+    expect(movementLines({ kind: "payout_requested", merchantId: merchant, amount: Amount(40n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 40n },
+      { account: "merchant:7:payouts-in-transit", amount: -40n }
+    ])
+    expect(movementLines({ kind: "payout_paid", merchantId: merchant, amount: Amount(40n) })).toEqual([
+      { account: "merchant:7:payouts-in-transit", amount: 40n },
+      { account: PLATFORM_PAYOUTS_PAID, amount: -40n }
+    ])
+    expect(movementLines({ kind: "payout_returned", merchantId: merchant, amount: Amount(40n) })).toEqual([
+      { account: "merchant:7:wallet", amount: -40n },
+      { account: "merchant:7:payouts-in-transit", amount: 40n }
+    ])
+  })
+
+  it("(property) a payout requested and then paid or returned leaves nothing in transit", () => {
+    fc.assert(fc.property(merchantId, amount, fc.constantFrom("payout_paid" as const, "payout_returned" as const), (merchant, each, end) => {
+      const lines = [...movementLines({ kind: "payout_requested", merchantId: merchant, amount: each }), ...movementLines({ kind: end, merchantId: merchant, amount: each })]
+      const inTransit = lines.filter((line) => line.account === `merchant:${merchant}:payouts-in-transit`).reduce((sum, line) => sum + line.amount, 0n)
+      expect(inTransit).toBe(0n)
+      const wallet = lines.filter((line) => line.account === walletAccount(merchant)).reduce((sum, line) => sum + line.amount, 0n)
+      expect(wallet).toBe(end === "payout_returned" ? 0n : each)
+    }), { numRuns: 500 })
+  })
+
   it("tells a wallet's account from the others by its stable name", () => {
     expect(isWalletAccount(walletAccount(MerchantId(12)))).toBe(true)
-    expect([PLATFORM_FEES, GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, OPENING_BALANCES, "merchant:12:reserve-hold"].some(isWalletAccount)).toBe(false)
+    expect([PLATFORM_FEES, GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, OPENING_BALANCES, PLATFORM_PAYOUTS_PAID, "merchant:12:reserve-hold", "merchant:12:payouts-in-transit"].some(isWalletAccount)).toBe(false)
   })
 })

@@ -6,6 +6,8 @@ import {
   OPENING_BALANCES,
   PLATFORM_ADJUSTMENTS,
   PLATFORM_FEES,
+  PLATFORM_PAYOUTS_PAID,
+  payoutsInTransitAccount,
   walletAccount
 } from "./account.js"
 import type { JournalLine } from "./journal.js"
@@ -23,6 +25,12 @@ export type Movement =
   | { readonly kind: "adjustment"; readonly merchantId: MerchantId; readonly delta: Amount }
   /** What a wallet held when the ledger began. */
   | { readonly kind: "opening"; readonly merchantId: MerchantId; readonly balance: Amount }
+  /** A payout asked for: the amount leaves the wallet for the merchant's payouts in transit. */
+  | { readonly kind: "payout_requested"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** A payout left the platform's bank: no longer in transit, no longer the platform's. */
+  | { readonly kind: "payout_paid"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** A payout failed or was rejected: its request undone, the amount back in the wallet. */
+  | { readonly kind: "payout_returned"; readonly merchantId: MerchantId; readonly amount: Amount }
 
 const line = (account: string, amount: bigint): JournalLine => ({ account, amount: Amount(amount) })
 
@@ -47,6 +55,15 @@ export const movementLines = (movement: Movement): ReadonlyArray<JournalLine> =>
     case "opening":
       lines = [line(wallet, -movement.balance), line(OPENING_BALANCES, movement.balance)]
       break
+    case "payout_requested":
+      lines = [line(wallet, movement.amount), line(payoutsInTransitAccount(movement.merchantId), -movement.amount)]
+      break
+    case "payout_paid":
+      lines = [line(payoutsInTransitAccount(movement.merchantId), movement.amount), line(PLATFORM_PAYOUTS_PAID, -movement.amount)]
+      break
+    case "payout_returned":
+      lines = [line(wallet, -movement.amount), line(payoutsInTransitAccount(movement.merchantId), movement.amount)]
+      break
   }
   return lines.filter((each) => each.amount !== 0n)
 }
@@ -66,5 +83,9 @@ export const movementOfPosting = (posting: LedgerPosting, merchantId: MerchantId
       return { kind: "refund", merchantId, amount: Amount(-posting.delta) }
     case "adjustment":
       return { kind: "adjustment", merchantId, delta: posting.delta }
+    case "payout_debit":
+      return { kind: "payout_requested", merchantId, amount: Amount(-posting.delta) }
+    case "payout_return":
+      return { kind: "payout_returned", merchantId, amount: posting.delta }
   }
 }

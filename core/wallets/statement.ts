@@ -20,7 +20,7 @@ export interface StatementEntry {
   readonly paymentTrxId: string | null
   /** The refund a debit paid out; null for other kinds. */
   readonly refundTrxId: string | null
-  /** The ledger's reference as written: a trx id, a refund trx id, "admin" for an adjustment. */
+  /** The ledger's reference as written: a trx id, a refund trx id, "admin" for an adjustment, a payout id. */
   readonly reference: string
   /** An adjustment's reason, a refund's reason. */
   readonly memo: string | null

@@ -22,7 +22,7 @@ export interface NewWallet {
   readonly environment: Environment
 }
 
-export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment")
+export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment", "payout_debit", "payout_return")
 export type LedgerEntryKind = typeof LedgerEntryKind.Type
 
 /** Every balance change, written in the same transaction as the change: balance = sum of deltas. */
@@ -32,7 +32,7 @@ export interface LedgerEntry {
   readonly kind: LedgerEntryKind
   readonly delta: Amount
   readonly balanceAfter: Amount
-  /** What caused it: a trx id, a refund id, an adjustment reason. */
+  /** What caused it: a trx id, a refund id, an adjustment reason, a payout id. */
   readonly reference: string
   readonly memo: string | null
   readonly createdAt: Instant
@@ -60,6 +60,9 @@ export type LedgerPosting =
   | PostingOf<"payment_credit"> & { readonly fee: Amount }
   | PostingOf<"refund_debit">
   | PostingOf<"adjustment">
+  /** A payout requested (delta negative), or returned when it failed or was rejected (delta positive); reference its id. */
+  | PostingOf<"payout_debit">
+  | PostingOf<"payout_return">
 
 export class WalletExists extends Schema.TaggedError<WalletExists>()("WalletExists", {
   currency: Schema.String,

@@ -15,7 +15,13 @@ export interface StatementView {
   readonly first: string | undefined
 }
 
-const KIND: Record<StatementEntry["kind"], string> = { payment_credit: "Payment", refund_debit: "Refund", adjustment: "Adjustment" }
+const KIND: Record<StatementEntry["kind"], string> = {
+  payment_credit: "Payment",
+  refund_debit: "Refund",
+  adjustment: "Adjustment",
+  payout_debit: "Payout",
+  payout_return: "Payout returned"
+}
 
 const walletPicker = (view: StatementView) =>
   view.wallets.length < 2 ? "" : html`<nav aria-label="Wallets"><ul class="actions">${view.wallets.map((wallet) =>
