@@ -12,6 +12,7 @@ import type { GatewayRepository } from "./gateways/gateway-repository.js"
 import type { PaymentFlags } from "./payments/payment-flags.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { PayoutDestinationRepository } from "./payouts/payout-destination-repository.js"
+import type { PayoutRepository } from "./payouts/payout-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
 import type { GatewayRefunds } from "./refunds/gateway-refund.js"
 import type { RefundRepository } from "./refunds/refund-repository.js"
@@ -49,3 +50,4 @@ export type Storage =
   | MerchantUserRepository
   | DashboardSessionRepository
   | PayoutDestinationRepository
+  | PayoutRepository

@@ -68,6 +68,11 @@ export const layer = Layer.effect(
       list: (merchantId, environment) =>
         sql`SELECT * FROM payout_destinations WHERE merchant_id = ${merchantId} AND environment = ${environment} AND deleted_at IS NULL
             ORDER BY created_at, id`.pipe(Effect.flatMap(destinations.all), dbCall),
+      find: (merchantId, environment, id) =>
+        sql`SELECT * FROM payout_destinations WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment} AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(destinations.first),
+          dbCall
+        ),
       remove: (merchantId, environment, id, at) =>
         sql`UPDATE payout_destinations SET deleted_at = ${at}
             WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment} AND deleted_at IS NULL

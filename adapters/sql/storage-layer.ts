@@ -14,6 +14,7 @@ import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
+import * as Payouts from "./payout-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
@@ -49,5 +50,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Audit.layer,
   MerchantUsers.layer,
   DashboardSessions.layer,
-  PayoutDestinations.layer
+  PayoutDestinations.layer,
+  Payouts.layer
 )

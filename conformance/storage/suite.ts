@@ -9,6 +9,7 @@ import { merchantListCases } from "./merchant-list-cases.js"
 import { merchantUserCases } from "./merchant-user-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
+import { payoutCases } from "./payout-cases.js"
 import { payoutDestinationCases } from "./payout-destination-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { checkoutAttemptCases } from "./checkout-attempt-cases.js"
@@ -47,4 +48,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     paymentTotalsCases(it)
     statementCases(it)
     payoutDestinationCases(it)
+    payoutCases(it)
   })

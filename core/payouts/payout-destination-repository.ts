@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
@@ -17,6 +18,8 @@ export class PayoutDestinationRepository extends Context.Tag("merchant-payments/
     readonly create: (destination: PayoutDestination, limit: number) => Effect.Effect<boolean, StorageError>
     /** The merchant's destinations in the environment, oldest first; deleted ones are not listed. */
     readonly list: (merchantId: MerchantId, environment: Environment) => Effect.Effect<ReadonlyArray<PayoutDestination>, StorageError>
+    /** One of the merchant's destinations in the environment, unless deleted: where a payout may go. */
+    readonly find: (merchantId: MerchantId, environment: Environment, id: string) => Effect.Effect<Option.Option<PayoutDestination>, StorageError>
     /**
      * Deletes one of the merchant's destinations in the environment: false when there is none by
      * that id there (another merchant's or environment's id included). The row is kept, marked

@@ -18,6 +18,7 @@ import checkoutFramesAndDeclines from "./0013_checkout_frames_and_declines.js"
 import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
 import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
+import payouts from "./0017_payouts.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -36,7 +37,8 @@ export const migrations = {
   "0013_checkout_frames_and_declines": checkoutFramesAndDeclines,
   "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes,
   "0015_journal": journal,
-  "0016_payout_destinations": payoutDestinations
+  "0016_payout_destinations": payoutDestinations,
+  "0017_payouts": payouts
 }
 
 const migrate = Migrator.make({})
