@@ -6,6 +6,7 @@ import type { IpnJsonStyle, IpnSignatureFormat } from "../../core/webhooks/ipn-c
 import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJson } from "../../adapters/http/response/serializers.js"
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
 import type { TrialBalance } from "../../adapters/http/contract/ledger-resources.js"
+import type { AdminPayoutPage as AdminPayoutPageSchema, AdminPayout as AdminPayoutSchema } from "../../adapters/http/contract/payout-contracts.js"
 import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
 import { AdminApiError } from "./admin-api-error.js"
 
@@ -24,6 +25,9 @@ export type AdminWallet = AdminResource<ReturnType<typeof walletJson>>
 export type AdminAdjustment = AdminResource<ReturnType<typeof adjustmentJson>>
 /** One book's accounts and their sum (zero), balances debit positive as exact decimal strings. */
 export type AdminTrialBalance = AdminResource<typeof TrialBalance.Type>
+export type AdminPayout = AdminResource<typeof AdminPayoutSchema.Type>
+/** A page of payouts, newest first; `next_cursor` (null on the last page) is the next page's `cursor`. */
+export type AdminPayoutPage = AdminResource<typeof AdminPayoutPageSchema.Type>
 export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
 export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
 export type AdminAuditEntry = AdminResource<typeof AuditEntry.Type>
@@ -154,6 +158,19 @@ export const makeAdminApi = (call: AdminCall) => {
       /** Every account of one book (environment and currency) with its balance, and their sum: zero. */
       trialBalance: (environment: "sandbox" | "production", currency: string) =>
         request<AdminTrialBalance>("GET", `/ledger/trial-balance${query({ environment, currency })}`)
+    },
+    payouts: {
+      /** Every merchant's payouts, newest first; `status: "pending"` is the queue waiting for approval. */
+      list: (filters: { readonly status?: "pending" | "approved" | "paid" | "failed" | "rejected"; readonly cursor?: string; readonly limit?: number } = {}) =>
+        request<AdminPayoutPage>("GET", `/payouts${query(filters)}`),
+      approve: (id: string) => request<{ readonly data: AdminPayout }>("POST", `/payouts/${encodeURIComponent(id)}/approve`),
+      /** The amount goes back to the merchant's wallet. */
+      reject: (id: string, reason: string) => request<{ readonly data: AdminPayout }>("POST", `/payouts/${encodeURIComponent(id)}/reject`, { reason }),
+      markPaid: (id: string, reference: string) =>
+        request<{ readonly data: AdminPayout }>("POST", `/payouts/${encodeURIComponent(id)}/mark-paid`, { reference }),
+      /** The amount goes back to the merchant's wallet. */
+      markFailed: (id: string, reason: string) =>
+        request<{ readonly data: AdminPayout }>("POST", `/payouts/${encodeURIComponent(id)}/mark-failed`, { reason })
     },
     gateways: {
       create: (input: {

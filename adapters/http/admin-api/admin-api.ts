@@ -6,6 +6,7 @@ import { adminLedgerEndpoints } from "./admin-ledger-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
 import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
+import { adminPayoutEndpoints } from "./admin-payout-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
 import { adminWalletEndpoints } from "./admin-wallet-routes.js"
@@ -21,6 +22,7 @@ export const adminApi = [
   ...adminMerchantUserEndpoints,
   ...adminWalletEndpoints,
   ...adminLedgerEndpoints,
+  ...adminPayoutEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

@@ -3,7 +3,8 @@ import { RefundResult, Transaction } from "./payment-resources.js"
 import { Timestamp } from "./value-schemas.js"
 
 /** The envelope of every newest-first, keyset-paged list, as the events list has it. */
-const cursorPage = <A, I>(item: Schema.Schema<A, I>) => ({
+/** A newest-first page of a keyset-paged list (core/shared/keyset-page.ts). */
+export const cursorPage = <A, I>(item: Schema.Schema<A, I>) => ({
   data: Schema.Array(item),
   has_more: Schema.Boolean,
   next_cursor: Schema.NullOr(Schema.String).annotations({ description: "Pass as `cursor` for the next page; null on the last." })

@@ -53,6 +53,10 @@ describe("the OpenAPI document and the router", () => {
     const subscription = JSON.parse((await kit.merchant("POST", "/api/v1/subscriptions", subscriptionBody("doc-plan"))).text).data.id
     const delivery = (await kit.outbox())[0]!.id
     const user = JSON.parse((await kit.admin("POST", `/merchants/${merchantId}/users`, { email: "doc-user@shop.example", role: "viewer" })).text).data.id
+    const destination = JSON.parse((await kit.merchant("POST", "/api/v1/payout-destinations", {
+      type: "bank_account", account_holder: "Doc Shop", iban: "DE89370400440532013000", currency: "USD"
+    })).text).data.id
+    const payout = JSON.parse((await kit.merchant("POST", "/api/v1/payouts", { amount: "0.01", currency: "USD", destination_id: destination })).text).data.id
     let pending = 0
     const freshToken = async () => {
       const session = JSON.parse((await kit.merchant("POST", "/api/v1/initiate-payment", initiateBody(`doc-pending-${++pending}`))).text)
@@ -62,13 +66,14 @@ describe("the OpenAPI document and the router", () => {
       path.startsWith("/admin/v1/merchants/") ? merchantId
         : path.startsWith("/admin/v1/wallets/") ? walletId
         : path.startsWith("/admin/v1/gateways/") ? sandboxGatewayId
+        : path.startsWith("/admin/v1/payouts/") ? payout
         : path.startsWith("/gateways/") ? notifyingGatewayId
         : delivery
     const answered: Array<string> = []
     for (const operation of operations) {
       const token = operation.path.includes("{token}") ? await freshToken() : ""
       const path = operation.path
-        .replace("{trxId}", paid).replace("{trx_id}", paid).replace("{subscriptionId}", subscription)
+        .replace("{trxId}", paid).replace("{trx_id}", paid).replace("{subscriptionId}", subscription).replace("{payoutId}", payout)
         .replace("{token}", token).replace("{gateway_id}", String(sandboxGatewayId)).replace("{id}", String(idFor(operation.path))).replace("{user_id}", user)
       const method = operation.method.toUpperCase()
       const body = operation.body === undefined ? undefined : {}

@@ -20,6 +20,7 @@ import type {
   RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "../../../core/refunds/refund.js"
+import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
@@ -91,6 +92,9 @@ export type ApiError =
   | PaymentFullyRefunded
   | RefundExceedsBalance
   | PayoutDestinationLimitReached
+  | PayoutNotFound
+  | PayoutExceedsBalance
+  | PayoutTransitionRefused
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported

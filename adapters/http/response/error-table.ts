@@ -239,6 +239,17 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "LIMIT_REACHED",
         errors: { payout_destinations: [`A merchant keeps at most ${String(error.limit)} payout destinations in each environment: delete one before adding another.`] }
       }
+    case "PayoutNotFound":
+      return { status: 404, message: "Payout not found.", errorCode: "NOT_FOUND" }
+    case "PayoutExceedsBalance":
+      return {
+        status: 422,
+        message: "Payout amount exceeds the available balance",
+        errorCode: "INVALID_AMOUNT",
+        errors: { available_balance: [`The available balance is ${moneyText(error)}.`] }
+      }
+    case "PayoutTransitionRefused":
+      return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { status: [`The payout is ${String(error.status)}.`] } }
     case "SubscriptionNotFound":
       return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
     case "SubscriptionTransitionRefused":

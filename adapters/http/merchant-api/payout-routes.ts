@@ -1,0 +1,83 @@
+import * as Effect from "effect/Effect"
+import { getPayout, listPayouts } from "../../../core/payouts/list-payouts.js"
+import type { Payout } from "../../../core/payouts/payout.js"
+import { requestPayout } from "../../../core/payouts/request-payout.js"
+import { toIsoString } from "../../../core/shared/instant.js"
+import { jsonAmount } from "../contract/json-codec.js"
+import { textInPath } from "../contract/parameters.js"
+import * as Contract from "../contract/payout-contracts.js"
+import { validBody } from "../contract/read-body.js"
+import { endpoint } from "../endpoint/endpoint.js"
+import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
+
+/** A payout as the merchant API and the admin API answer it. */
+export const payoutJson = (payout: Payout) => ({
+  id: payout.id,
+  status: payout.status,
+  amount: jsonAmount(payout.amount),
+  currency: payout.currency,
+  destination_id: payout.destinationId,
+  environment: payout.environment,
+  reason: payout.reason,
+  reference: payout.reference,
+  created_at: toIsoString(payout.createdAt),
+  updated_at: toIsoString(payout.updatedAt)
+})
+
+const TAG = "Payouts"
+const payoutIdInPath = textInPath("payoutId", "The payout's id.")
+
+const create = endpoint({
+  method: "post",
+  path: "/api/v1/payouts",
+  operationId: "createPayout",
+  summary: "Ask for a payout to one of the merchant's destinations",
+  description: "The amount leaves the wallet at once and waits, pending, for an operator's approval; a rejected or failed payout returns it. " +
+    "Concurrent payouts never together exceed the balance.",
+  tag: TAG,
+  security: "merchant",
+  body: Contract.createPayoutBody,
+  success: { status: 201, description: "The payout, pending (also for an idempotent replay).", schema: Contract.PayoutEnvelope },
+  errors: ["PayoutExceedsBalance"],
+  handler: Effect.gen(function*() {
+    const body = yield* validBody(Contract.createPayoutBody)
+    const payout = yield* requestPayout(yield* CurrentMerchant, { amount: body.amount, currency: body.currency, destinationId: body.destination_id })
+    return { data: payoutJson(payout) }
+  })
+})
+
+const list = endpoint({
+  method: "get",
+  path: "/api/v1/payouts",
+  operationId: "listPayouts",
+  summary: "List payouts, newest first",
+  description: "The merchant's payouts in the environment of the request. Pages follow next_cursor, which stays right while new payouts arrive.",
+  tag: TAG,
+  security: "merchant",
+  query: Contract.payoutListQuery,
+  success: { status: 200, description: "A page of payouts.", schema: Contract.PayoutPage },
+  handler: (request) => Effect.gen(function*() {
+    const page = yield* listPayouts(yield* CurrentMerchant, request)
+    return { data: page.payouts.map(payoutJson), has_more: page.nextCursor !== null, next_cursor: page.nextCursor }
+  })
+})
+
+const get = endpoint({
+  method: "get",
+  path: "/api/v1/payouts/{payoutId}",
+  operationId: "getPayout",
+  summary: "One payout",
+  description: "Another merchant's or environment's id is not found.",
+  tag: TAG,
+  security: "merchant",
+  parameters: [payoutIdInPath],
+  success: { status: 200, description: "The payout.", schema: Contract.PayoutEnvelope },
+  errors: ["PayoutNotFound"],
+  handler: Effect.gen(function*() {
+    const payout = yield* getPayout(yield* CurrentMerchant, yield* payoutIdInPath.read)
+    return { data: payoutJson(payout) }
+  })
+})
+
+/** Money out (issue 35, item 3): ask for a payout, list them, read one. */
+export const payoutEndpoints = [create, list, get] as const
