@@ -1,12 +1,22 @@
 import { Effect, Either, ManagedRuntime, Option } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, PLATFORM_FEES, walletAccount } from "../../core/ledger/account.js"
+import {
+  GATEWAY_CLEARING,
+  PLATFORM_ADJUSTMENTS,
+  PLATFORM_FEES,
+  PLATFORM_PAYOUTS_PAID,
+  payoutsInTransitAccount,
+  walletAccount
+} from "../../core/ledger/account.js"
 import { trialBalance } from "../../core/ledger/trial-balance.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
 import { createMerchant, replaceCurrencies, updateMerchant } from "../../core/merchants/merchant-admin.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
 import { initiatePayment } from "../../core/payments/initiate-payment.js"
+import { operatePayout } from "../../core/payouts/operate-payout.js"
+import { createPayoutDestination } from "../../core/payouts/payout-destinations.js"
+import { requestPayout } from "../../core/payouts/request-payout.js"
 import { refundPayment } from "../../core/refunds/refund-payment.js"
 import type { Environment } from "../../core/shared/environment.js"
 import { adjustWallet, createWallet } from "../../core/wallets/wallet-admin.js"
@@ -41,18 +51,24 @@ type Step =
   | { readonly kind: "refund"; readonly which: number; readonly minor: number | null }
   | { readonly kind: "adjust"; readonly book: Book; readonly minor: number }
   | { readonly kind: "fees"; readonly fees: typeof fees extends fc.Arbitrary<infer F> ? F : never }
+  | { readonly kind: "payout"; readonly book: Book; readonly minor: number }
+  | { readonly kind: "settle"; readonly which: number; readonly end: "paid" | "rejected" | "failed" }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("pay" as const), book, minor: fc.integer({ min: 100, max: 2_000_000 }), paid: fc.boolean() }) },
   // A payment already made, by index modulo those made; a part (in minor units) or all that is left.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("refund" as const), which: fc.nat(), minor: fc.option(fc.integer({ min: 1, max: 1_500_000 }), { nil: null }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("adjust" as const), book, minor: fc.integer({ min: -300_000, max: 300_000 }).filter((minor) => minor !== 0) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("fees" as const), fees }) }
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("fees" as const), fees }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("payout" as const), book, minor: fc.integer({ min: 1, max: 1_500_000 }) }) },
+  // A payout already asked for, by index modulo those asked: paid (approved, then paid), rejected, or failed (approved, then failed).
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("settle" as const), which: fc.nat(), end: fc.constantFrom("paid" as const, "rejected" as const, "failed" as const) }) }
 )
 
 /** The refusals a random step may meet; anything else fails the property. */
 const EXPECTED_REFUSALS = new Set([
-  "PaymentNotRefundable", "PaymentFullyRefunded", "RefundExceedsBalance", "WalletInsufficientForRefund", "InsufficientBalance", "ValidationFailed"
+  "PaymentNotRefundable", "PaymentFullyRefunded", "RefundExceedsBalance", "WalletInsufficientForRefund", "InsufficientBalance", "ValidationFailed",
+  "PayoutExceedsBalance", "PayoutTransitionRefused"
 ])
 
 const feeInput = (settings: typeof fees extends fc.Arbitrary<infer F> ? F : never) => ({
@@ -62,10 +78,11 @@ const feeInput = (settings: typeof fees extends fc.Arbitrary<infer F> ? F : neve
 
 /**
  * Issue 35's property on a real kit: random sequences of payments (paid or failed, under fee settings
- * that change), full and partial refunds, and adjustments, through the use cases, after which every
- * book sums to zero, each wallet's account is minus its balance, and the platform's accounts moved by
- * what the sequence says: clearing by the gross paid less refunds, fees by the fees, adjustments by
- * the corrections.
+ * that change), full and partial refunds, adjustments, and payouts (asked for, then paid, rejected or
+ * failed), through the use cases, after which every book sums to zero, each wallet's account is minus
+ * its balance, and the platform's accounts moved by what the sequence says: clearing by the gross paid
+ * less refunds, fees by the fees, adjustments by the corrections, payouts in transit by those not yet
+ * ended, payouts paid by those paid.
  */
 export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
   describe(`ledger (property): ${name}`, () => {
@@ -86,15 +103,27 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
           const merchant: Merchant = await run(Effect.gen(function*() {
             const merchant = yield* createMerchant({ name: `Ledger shop ${++shops}`, status: "approved", ...feeInput(initialFees) })
             yield* replaceCurrencies(merchant.id, ["USD", "JPY"])
-            for (const each of BOOKS) yield* createWallet(merchant.id, each.currency, each.environment)
+            for (const each of BOOKS) {
+              const wallet = yield* createWallet(merchant.id, each.currency, each.environment)
+              // Something to pay out from the first step, so payouts are made, not only refused.
+              yield* adjustWallet(wallet.id, { kind: "string", value: decimal(2_000_000, each.exponent) }, "float")
+            }
             return merchant
           }))
+          const destinations = new Map<Book, string>()
+          for (const each of BOOKS) {
+            const destination = await run(createPayoutDestination({ merchant, environment: each.environment }, {
+              accountHolder: "Ledger shop", iban: "DE89370400440532013000", bic: null, currency: each.currency
+            }))
+            destinations.set(each, destination.id)
+          }
           const before = new Map<Book, ReadonlyMap<string, bigint>>()
           for (const each of BOOKS) before.set(each, new Map((await accountsOf(each)).accounts.map((a) => [a.account, a.balance])))
 
           // What the sequence should have moved, per book, from the payments' own priced fees.
-          const expected = new Map(BOOKS.map((each) => [each, { clearing: 0n, fees: 0n, adjustments: 0n }]))
+          const expected = new Map(BOOKS.map((each) => [each, { clearing: 0n, fees: 0n, adjustments: 0n, inTransit: 0n, payoutsPaid: 0n }]))
           const paid: Array<{ readonly trxId: string; readonly book: Book }> = []
+          const payouts: Array<{ readonly id: string; readonly book: Book; readonly amount: bigint }> = []
           let counter = 0
           for (const each of steps) {
             const outcome = await run(Effect.either(Effect.gen(function*() {
@@ -143,6 +172,29 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
                 case "fees":
                   yield* updateMerchant(merchant.id, feeInput(each.fees))
                   return
+                case "payout": {
+                  const payout = yield* requestPayout({ merchant, environment: each.book.environment }, {
+                    amount: { kind: "string", value: decimal(each.minor, each.book.exponent) },
+                    currency: each.book.currency,
+                    destinationId: destinations.get(each.book)!
+                  })
+                  payouts.push({ id: payout.id, book: each.book, amount: payout.amount })
+                  expected.get(each.book)!.inTransit -= payout.amount
+                  return
+                }
+                case "settle": {
+                  if (payouts.length === 0) return
+                  const target = payouts[each.which % payouts.length]!
+                  if (each.end === "rejected") yield* operatePayout(target.id, "reject", { reason: "property" })
+                  else {
+                    yield* operatePayout(target.id, "approve")
+                    yield* operatePayout(target.id, each.end === "paid" ? "mark-paid" : "mark-failed", each.end === "paid" ? { reference: "BANK" } : { reason: "property" })
+                  }
+                  const moved = expected.get(target.book)!
+                  moved.inTransit += target.amount
+                  if (each.end === "paid") moved.payoutsPaid -= target.amount
+                  return
+                }
               }
             })))
             if (Either.isLeft(outcome)) expect(EXPECTED_REFUSALS.has((outcome.left as { readonly _tag: string })._tag), String(outcome.left)).toBe(true)
@@ -157,9 +209,10 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
             const movedBy = (account: string) => (balances.get(account) ?? 0n) - (before.get(each)!.get(account) ?? 0n)
             const moved = expected.get(each)!
             expect([movedBy(GATEWAY_CLEARING), movedBy(PLATFORM_FEES), movedBy(PLATFORM_ADJUSTMENTS)]).toEqual([moved.clearing, moved.fees, moved.adjustments])
+            expect([movedBy(payoutsInTransitAccount(merchant.id)), movedBy(PLATFORM_PAYOUTS_PAID)]).toEqual([moved.inTransit, moved.payoutsPaid])
           }
         }),
-        { numRuns: 10 }
+        { numRuns: 30 }
       )
     }, 120_000)
   })
