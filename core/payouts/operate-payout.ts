@@ -25,7 +25,7 @@ const refusal = (payout: Payout, action: PayoutAction) =>
   new PayoutTransitionRefused({
     status: payout.status,
     action,
-    message: `This payout is ${payout.status}; only a ${payoutTransition(action).from} payout can be ${DONE[action]}.`
+    message: `This payout is ${payout.status}; only ${payoutTransition(action).from === "approved" ? "an approved" : "a pending"} payout can be ${DONE[action]}.`
   })
 
 /**
