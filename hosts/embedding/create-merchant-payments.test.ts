@@ -134,6 +134,16 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     expect((await payments.admin.audit.list({ limit: 50 })).data.some((entry) => entry.operation === "createMerchant" && entry.status === 422)).toBe(true)
   })
 
+  it("gives the operator's payout steps typed, their refusals as AdminApiError", async () => {
+    const queue = await payments.admin.payouts.list({ status: "pending" })
+    expect(queue).toMatchObject({ data: expect.any(Array), has_more: false, next_cursor: null })
+    const missing = await payments.admin.payouts.approve("po_00000000000000000000000000000000").then(() => undefined, (error: unknown) => error)
+    expect(missing).toBeInstanceOf(AdminApiError)
+    expect(missing).toMatchObject({ status: 404, errorCode: "NOT_FOUND" })
+    const unnamed = await payments.admin.payouts.reject("po_00000000000000000000000000000000", "").then(() => undefined, (error: unknown) => error)
+    expect(unnamed).toMatchObject({ status: 422, errors: { reason: [expect.any(String)] } })
+  })
+
   it("manages dashboard users through payments.admin, their set-password links under the base path", async () => {
     const merchant = await payments.admin.merchants.create({ name: "Dashboard Owner" })
     const invited = await payments.admin.users.create(merchant.id, { email: "Owner@Shop.example", role: "owner" })
