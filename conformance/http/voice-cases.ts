@@ -4,10 +4,11 @@ import { createShop, initiate, paymentBody, simulate, startSession } from "./pay
 import { paidPayment, refund } from "./refund-fixtures.js"
 import { adminRequest, type HttpResult, rawRequest, type Target } from "./signing.js"
 
-/** Texts the contract fixes word for word (spec 4.1, 4.3, 7.4): they keep its spelling. */
+/** Texts the contract fixes word for word (spec 4.1, 4.3, 7.4; issue 35 for payouts): they keep its spelling. */
 export const VERBATIM: ReadonlySet<string> = new Set([
   "Only completed payments can be refunded",
   "Refund amount exceeds the refundable balance",
+  "Payout amount exceeds the available balance",
   "This payment has already been fully refunded",
   "Merchant wallet balance is insufficient to process this refund",
   "Merchant Pending Approval",
