@@ -32,5 +32,9 @@ export class DashboardAnswer {
   constructor(readonly response: HttpServerResponse.HttpServerResponse) {}
 }
 
+/** Ends the request on the page `answer` makes (a refusal said on the page it was sent from), whatever the handler was doing. */
+export const answerInstead = <E, R>(answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(answer, (page) => Effect.fail(new DashboardAnswer(page)))
+
 export const answerWith = <A, E, R>(flow: Effect.Effect<A, E | DashboardAnswer, R>) =>
   Effect.catchIf(flow, (error): error is DashboardAnswer => error instanceof DashboardAnswer, (answer) => Effect.succeed(answer.response))

@@ -13,7 +13,7 @@ import { refundableAmount } from "../../../../core/refunds/refund-math.js"
 import { RefundExceedsBalance } from "../../../../core/refunds/refund.js"
 import { redeliverEvent } from "../../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../../contract/merchant-list-parameters.js"
-import { DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
+import { answerInstead, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { dashboardTarget } from "../dashboard-target.js"
 import { dateRange } from "../date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
@@ -111,7 +111,7 @@ const refundForm = Effect.gen(function*() {
   const key = form.get("idempotency_key") ?? ""
   const amount = (form.get("amount") ?? "").trim()
   const reason = (form.get("reason") ?? "").trim()
-  const refuse = (status: number, problem: string) => Effect.flatMap(detailAnswer(frame, trxId, status, { problem }), (page) => Effect.fail(new DashboardAnswer(page)))
+  const refuse = (status: number, problem: string) => answerInstead(detailAnswer(frame, trxId, status, { problem }))
   if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* refuse(400, "The refund form was incomplete; fill it in again.")
   const exponent = yield* exponentOfHeld(payment.currency)
   const parsed = parseAmount({ kind: "string", value: amount }, exponent, { allowZero: false })

@@ -5,7 +5,7 @@ import { cancelSubscription } from "../../../../core/subscriptions/change-subscr
 import { listSubscriptions, retrieveSubscription } from "../../../../core/subscriptions/subscription-queries.js"
 import { pageParameter } from "../../contract/parameters.js"
 import { queryOf } from "../../contract/query-contract.js"
-import { DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
+import { answerInstead, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
 import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
 import { problemText } from "../page-problems.js"
@@ -70,7 +70,7 @@ const cancel = Effect.gen(function*() {
     Effect.catchTag("SubscriptionNotFound", () => Effect.fail(subscriptionMissing(frame))),
     Effect.catchTag("SubscriptionTransitionRefused", (error) => {
       const status = describeError(error).status
-      return Effect.flatMap(detailAnswer(frame, id, status, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page)))
+      return answerInstead(detailAnswer(frame, id, status, { problem: problemText(error) }))
     })
   )
   // At period end on a subscription with no paid period running cancels it now (docs/decisions.md): say what happened.

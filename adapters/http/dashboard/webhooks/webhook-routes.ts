@@ -4,7 +4,7 @@ import * as Option from "effect/Option"
 import { eventWithAttempts, listEvents, resumePausedTargets } from "../../../../core/webhooks/merchant-events.js"
 import { sendTestEvent } from "../../../../core/webhooks/test-event.js"
 import * as Parameters from "../../contract/event-parameters.js"
-import { DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
+import { answerInstead, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { dateRange } from "../date-filter.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
 import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
@@ -103,7 +103,7 @@ const sendTest = Effect.gen(function*() {
   const frame = yield* CurrentFrame
   const url = (form.get("url") ?? "").trim()
   const event = yield* sendTestEvent(scopeOf(frame), url).pipe(Effect.catchTag("ValidationFailed", (error) =>
-    Effect.flatMap(listAnswer(frame, 422, { problem: problemText(error), testUrl: url }), (page) => Effect.fail(new DashboardAnswer(page)))))
+    answerInstead(listAnswer(frame, 422, { problem: problemText(error), testUrl: url }))))
   return seeOther(linkTo(frame, `/webhooks/${encodeURIComponent(event.id)}`, { done: "test" }))
 })
 
@@ -111,7 +111,7 @@ const sendTest = Effect.gen(function*() {
 const resume = Effect.gen(function*() {
   const frame = yield* CurrentFrame
   yield* resumePausedTargets(scopeOf(frame)).pipe(Effect.catchTag("ValidationFailed", (error) =>
-    Effect.flatMap(listAnswer(frame, 422, { problem: problemText(error) }), (page) => Effect.fail(new DashboardAnswer(page)))))
+    answerInstead(listAnswer(frame, 422, { problem: problemText(error) }))))
   return seeOther(linkTo(frame, "/webhooks", { done: "resumed" }))
 })
 
