@@ -72,6 +72,7 @@ button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margi
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
 @media (min-width:40rem){
+  main.dashboard td.whole{overflow-wrap:break-word}
   main.dashboard .card form:not(.inline) input:not([type=checkbox]):not([type=radio]),main.dashboard .card form:not(.inline) select,main.dashboard .card form:not(.inline) textarea{max-width:36rem}
   main.dashboard .card form:not(.inline)>button,main.dashboard .card .actions button{width:auto;min-width:12rem;padding-inline:1.5rem}
 }

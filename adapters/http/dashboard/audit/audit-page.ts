@@ -21,7 +21,7 @@ const what = (entry: AuditEntry) => {
 const outcome = (status: number) => (status < 400 ? "done" : "refused")
 
 const row = (entry: AuditEntry) =>
-  html`<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Who" class="wrap">${entry.actorId}</td><td data-label="What" class="wrap">${what(entry)}</td><td data-label="From">${entry.sourceAddress}</td><td data-label="Outcome">${outcome(entry.status)}</td></tr>`
+  html`<tr><td data-label="When">${timeText(entry.createdAt)}</td><td data-label="Who" class="wrap whole">${entry.actorId}</td><td data-label="What" class="wrap">${what(entry)}</td><td data-label="From">${entry.sourceAddress}</td><td data-label="Outcome">${outcome(entry.status)}</td></tr>`
 
 /** The dashboard's own changes to this merchant's account, newest first: who, what, when, from where. */
 export const auditPage = (view: AuditView) => {

@@ -9,7 +9,7 @@ export interface TeamView {
 }
 
 const row = (user: MerchantUser) =>
-  html`<tr><td data-label="Email" class="wrap">${user.email}</td><td data-label="Role">${user.role}</td><td data-label="Status">${statusLabel(user.status)}</td><td data-label="Last sign-in">${
+  html`<tr><td data-label="Email" class="wrap whole">${user.email}</td><td data-label="Role">${user.role}</td><td data-label="Status">${statusLabel(user.status)}</td><td data-label="Last sign-in">${
     user.lastSignInAt === null ? "never" : timeText(user.lastSignInAt)
   }</td></tr>`
 
