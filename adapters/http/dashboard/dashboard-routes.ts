@@ -11,6 +11,8 @@ import { dashboardAuditPages } from "./audit/audit-routes.js"
 import { dashboardDeveloperPages } from "./developers/developer-routes.js"
 import { dashboardOverviewPages } from "./overview/overview-routes.js"
 import { dashboardPaymentPages } from "./payments/payment-routes.js"
+import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js"
+import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
@@ -22,6 +24,8 @@ export const dashboardPages = [
   ...dashboardSignInPages,
   ...dashboardOverviewPages,
   ...dashboardPaymentPages,
+  ...dashboardPayoutPages,
+  ...dashboardPayoutDestinationPages,
   ...dashboardSubscriptionPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,

@@ -25,3 +25,14 @@ export const cursorPager = (first: string | undefined, next: string | undefined,
     : html`<nav class="pager" aria-label="Pages">${first === undefined ? html`<span></span>` : html`<a class="button" href="${first}">${labels.first}</a>`}${
       next === undefined ? "" : html`<a class="button" href="${next}">${labels.next}</a>`
     }</nav>`
+
+/**
+ * What a refused form's field is told, under the field: the API's words for that field, read at once
+ * by a screen reader. Its input is marked with fieldState (same id), which points to it.
+ */
+export const fieldProblem = (id: string, messages: ReadonlyArray<string> | undefined) =>
+  messages === undefined || messages.length === 0 ? "" : html`<p class="field-problem" id="${id}-problem" role="alert">${messages.join(" ")}</p>`
+
+/** An input's attributes while fieldProblem says something under it: invalid, described by it. */
+export const fieldState = (id: string, messages: ReadonlyArray<string> | undefined) =>
+  messages === undefined || messages.length === 0 ? "" : html` aria-invalid="true" aria-describedby="${id}-problem"`

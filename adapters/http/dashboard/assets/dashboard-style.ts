@@ -12,10 +12,11 @@ main.dashboard{max-width:96rem;overflow-wrap:break-word}
 header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;margin-bottom:.75rem}
 header.top .who{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .brand{font-weight:700;font-size:1.1rem}
-nav.sections ul,nav.environments ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem;padding:0;margin:0 0 .75rem}
-nav.sections a,nav.environments a{display:inline-flex;align-items:center;min-height:44px;min-width:44px;box-sizing:border-box;padding:.5rem .75rem;border-radius:10px;color:#1d2330;text-decoration:none;font-weight:600}
-nav.sections a[aria-current=page],nav.environments a[aria-current=page]{background:#1d4ed8;color:#fff}
-nav.environments a{border:2px solid #c9ced8}
+nav.sections ul,nav.environments ul,nav.tabs ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem;padding:0;margin:0 0 .75rem}
+nav.sections a,nav.environments a,nav.tabs a{display:inline-flex;align-items:center;min-height:44px;min-width:44px;box-sizing:border-box;padding:.5rem .75rem;border-radius:10px;color:#1d2330;text-decoration:none;font-weight:600}
+nav.sections a[aria-current=page],nav.environments a[aria-current=page],nav.tabs a[aria-current=page]{background:#1d4ed8;color:#fff}
+nav.environments a,nav.tabs a{border:2px solid #c9ced8}
+.iban{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .card{margin-bottom:1rem}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .75rem}
@@ -58,6 +59,11 @@ ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size
 .status.canceled,.status.cancelled,.status.expired{background:#eef0f4;color:#374151}
 .status.refunded{background:#e8eefc;color:#1e3a8a}
 .status.partly_refunded{background:#f1e9fb;color:#4c1d95}
+.status.paid{background:#e7f6ec;color:#14532d}
+.status.approved{background:#e8eefc;color:#1e3a8a}
+.status.rejected{background:#fdecec;color:#7f1d1d}
+.field-problem{color:#7f1d1d;font-weight:600;margin:.25rem 0 0}
+input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c}
 dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
 dl.figures dd{margin:0;font-size:.9rem}
 figure.chart{margin:0 0 1rem}
