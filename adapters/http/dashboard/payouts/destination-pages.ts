@@ -63,7 +63,7 @@ const addForm = (view: DestinationListView) => {
   return html`<section class="card" aria-labelledby="add-bank"><h2 id="add-bank">Add a bank account</h2>
 <form method="post" action="${view.frame.home}/payout-destinations/add">${formTokenFields(view.frame)}
 ${textField(view, "account_holder", "Account holder", html`required maxlength="${String(MAX_ACCOUNT_HOLDER_LENGTH)}" autocomplete="organization"`)}
-${textField(view, "iban", "IBAN", html`required maxlength="64" autocomplete="off" spellcheck="false" autocapitalize="characters" placeholder="DE89 3704 0044 0532 0130 00"`)}
+${textField(view, "iban", "IBAN", html`required maxlength="64" autocomplete="off" spellcheck="false" autocapitalize="characters"`)}
 ${textField(view, "bic", "BIC (optional)", html`maxlength="16" autocomplete="off" spellcheck="false" autocapitalize="characters"`)}
 ${currencies}
 <p class="muted">The IBAN is kept sealed and never shown whole again.</p>
