@@ -1,7 +1,7 @@
 // The merchant dashboard's must-show, in Debian's Chromium through playwright-core, on the standalone
 // host (SQLite) with the kit's own merchant users: an owner created through the admin API sets its
 // password and signs in with the keyboard, then the shared flow (testing/browser/dashboard-flow.ts); a viewer
-// sees the same pages with no form. Screenshots of every page at 390 and 1280 px are kept.
+// sees the same pages with no form; then the Payouts section (testing/browser/payout-flow.ts). Screenshots of every page at 390 and 1280 px are kept.
 import { mkdtempSync, rmSync } from "node:fs"
 import type { Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -14,6 +14,7 @@ import { closeServer, freePort, hasChromium, launchChromium, startMerchantSite }
 import { checkPage } from "../../testing/browser/dashboard-checks.js"
 import { type DashboardWorld, ownerFlow, viewerFlow } from "../../testing/browser/dashboard-flow.js"
 import { addSecondGateway, merchantUser, strangerPayment } from "../../testing/browser/dashboard-setup.js"
+import { payoutFlow } from "../../testing/browser/payout-flow.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -27,18 +28,25 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
   let world: DashboardWorld
   const links = new Map<string, string>()
 
-  /** The one-time link, then the sign-in form, typed and sent with the keyboard alone. */
+  const passwordSet = new Set<string>()
+
+  /** The one-time link the first time (the sign-in page after), then the sign-in form, typed and sent with the keyboard alone. */
   const signIn = async (context: BrowserContext, role: "owner" | "viewer") => {
     const email = `${role}@shop.example`
     const page = await context.newPage()
-    await page.goto(links.get(role)!)
-    if (role === "owner") await checkPage(page, "standalone-set-password")
-    await page.getByLabel("New password").fill(PASSWORD)
-    await page.getByRole("button", { name: "Set password" }).click()
-    await page.waitForURL(/\/dashboard\/login\?password=set$/)
-    if (role === "owner") await checkPage(page, "standalone-sign-in")
-    // From the top of a freshly loaded page: the first Tab is the email field.
-    await page.reload()
+    if (passwordSet.has(role)) {
+      await page.goto(`${host!.url}/dashboard/login`)
+    } else {
+      await page.goto(links.get(role)!)
+      if (role === "owner") await checkPage(page, "standalone-set-password")
+      await page.getByLabel("New password").fill(PASSWORD)
+      await page.getByRole("button", { name: "Set password" }).click()
+      await page.waitForURL(/\/dashboard\/login\?password=set$/)
+      passwordSet.add(role)
+      if (role === "owner") await checkPage(page, "standalone-sign-in")
+      // From the top of a freshly loaded page: the first Tab is the email field.
+      await page.reload()
+    }
     await page.keyboard.press("Tab")
     expect(await page.evaluate<string>("document.activeElement?.id ?? ''")).toBe("email")
     await page.keyboard.type(email)
@@ -91,5 +99,9 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
   it("an owner sets a password, signs in, refunds half once, redelivers, rolls the secret, narrows API Config; a viewer sees no form", async () => {
     const { trxId } = await ownerFlow(world)
     await viewerFlow(world, trxId)
+  }, 300_000)
+
+  it("an owner adds a bank account, is refused more than the balance, requests a payout once, deletes the account; a viewer sees no form", async () => {
+    await payoutFlow(world)
   }, 300_000)
 })

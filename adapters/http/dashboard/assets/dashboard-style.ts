@@ -17,6 +17,7 @@ nav.sections a,nav.environments a,nav.tabs a{display:inline-flex;align-items:cen
 nav.sections a[aria-current=page],nav.environments a[aria-current=page],nav.tabs a[aria-current=page]{background:#1d4ed8;color:#fff}
 nav.environments a,nav.tabs a{border:2px solid #c9ced8}
 .iban{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.account>*{display:block}
 .card{margin-bottom:1rem}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .75rem}

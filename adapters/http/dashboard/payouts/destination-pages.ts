@@ -3,7 +3,7 @@ import { html, type Html } from "../../pages/html.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { fieldProblem, fieldState, noticeBox, problemBox } from "../page-parts.js"
 import { timeText } from "../page-text.js"
-import { payoutTabs } from "./payout-pages.js"
+import { payoutTabs, shortIban } from "./payout-pages.js"
 
 /** The add form as it was sent, kept to be corrected, with what each field was told. */
 export interface BankAccountFormState {
@@ -26,10 +26,10 @@ export interface DestinationListView {
 }
 
 const deleteButton = (frame: PageFrame, destination: PayoutDestination) =>
-  html`<form class="inline" method="post" action="${frame.home}/payout-destinations/${encodeURIComponent(destination.id)}/delete/review">${formTokenFields(frame)}<button type="submit" class="secondary" aria-label="Delete bank account ${destination.ibanMasked}">Delete</button></form>`
+  html`<form class="inline" method="post" action="${frame.home}/payout-destinations/${encodeURIComponent(destination.id)}/delete/review">${formTokenFields(frame)}<button type="submit" class="secondary" aria-label="Delete bank account ${shortIban(destination.ibanMasked)}">Delete</button></form>`
 
 const row = (view: DestinationListView, destination: PayoutDestination) =>
-  html`<tr><td data-label="Bank account" class="iban">${destination.ibanMasked}</td><td data-label="Holder" class="wrap">${destination.accountHolder}</td><td data-label="BIC">${
+  html`<tr><td data-label="Bank account"><span class="iban">${destination.ibanMasked}</span></td><td data-label="Holder" class="wrap">${destination.accountHolder}</td><td data-label="BIC">${
     destination.bic ?? "–"
   }</td><td data-label="Currency">${destination.currency}</td><td data-label="Added">${timeText(destination.createdAt)}</td>${
     view.frame.visitor.role === "owner" ? html`<td data-label="Action">${deleteButton(view.frame, destination)}</td>` : ""

@@ -36,11 +36,17 @@ export interface PayoutListView {
 export const payoutLink = (frame: PageFrame, id: string) => linkTo(frame, `/payouts/${encodeURIComponent(id)}`)
 const destinationsLink = (frame: PageFrame) => linkTo(frame, "/payout-destinations")
 
-/** A bank account as the merchant recognises it: the masked IBAN, then whose it is. */
+/** A bank account as the merchant recognises it: the masked IBAN, then whose it is, one under the other. */
 export const destinationText = (destination: PayoutDestination | undefined, id: string): Html =>
   destination === undefined
-    ? html`<span class="muted">a deleted bank account</span> <code class="trx">${id}</code>`
-    : html`<span class="iban">${destination.ibanMasked}</span> <span class="muted">${destination.accountHolder}</span>`
+    ? html`<span class="account"><span class="muted">a deleted bank account</span><code class="trx">${id}</code></span>`
+    : html`<span class="account"><span class="iban">${destination.ibanMasked}</span><span class="muted">${destination.accountHolder}</span></span>`
+
+/** The masked IBAN in a few characters, where a line has no room for it (a select's option, a button's name): "DE89 … 3000". */
+export const shortIban = (masked: string): string => {
+  const plain = masked.replace(/\s/g, "")
+  return `${plain.slice(0, 4)} … ${plain.slice(-4)}`
+}
 
 /** The pages of the section, each a link, the current one marked. */
 export const payoutTabs = (frame: PageFrame, current: "payouts" | "destinations") =>
@@ -57,7 +63,7 @@ const requestForm = (view: PayoutListView, balance: PayableBalance, accounts: Re
   const destinationId = `payout-destination-${balance.currency}`
   const destinationProblems = [...(problems["destination_id"] ?? []), ...(problems["currency"] ?? [])]
   const options = accounts.map((account) =>
-    html`<option value="${account.id}"${sent?.destinationId === account.id ? html` selected` : ""}>${account.ibanMasked} (${account.accountHolder})</option>`)
+    html`<option value="${account.id}"${sent?.destinationId === account.id ? html` selected` : ""}>${shortIban(account.ibanMasked)} · ${account.accountHolder}</option>`)
   return html`<form method="post" action="${frame.home}/payouts/request" aria-label="Request a payout in ${balance.currency}">${formTokenFields(frame)}
 <input type="hidden" name="currency" value="${balance.currency}"><input type="hidden" name="idempotency_key" value="${view.formKey}">
 <label for="${amountId}">Amount (${balance.currency})</label>
