@@ -107,6 +107,12 @@ describe("dashboard payout pages", () => {
     expect(again.location).toBe(sent.location)
     expect(await payouts()).toHaveLength(1)
     expect(await balance()).toBe(60)
+    // The same key with another amount is not that payout: refused, nothing moved.
+    const other = await dash.post("/dashboard/payouts/request", { ...form, amount: "41.00" }, owner())
+    expect(other.status).toBe(409)
+    expect(textOf(other.text)).toContain("That payout form was already sent with another amount or bank account.")
+    expect(await payouts()).toHaveLength(1)
+    expect(await balance()).toBe(60)
 
     const detail = textOf((await dash.page(sent.location!, owner())).text)
     expect(detail).toContain("Payout requested")
