@@ -1,3 +1,5 @@
+import type { ValidationFailed } from "../../../core/shared/validation.js"
+import { onTheWire } from "../endpoint/wire-names.js"
 import type { ApiError } from "../response/api-error.js"
 import { describeError } from "../response/error-table.js"
 
@@ -20,3 +22,9 @@ export const problemText = (error: ApiError): string => {
   if (details.length === 0) return sentence(described.message)
   return error._tag === "ValidationFailed" ? details.join(" ") : [sentence(described.message), ...details].join(" ")
 }
+
+/**
+ * A refused input's messages by field, under the names a form gives its fields: the API body's
+ * (`destination_id`, `account_holder`), so a page says each under the field it concerns.
+ */
+export const fieldProblems = (error: ValidationFailed): Readonly<Record<string, ReadonlyArray<string>>> => onTheWire(error).errors

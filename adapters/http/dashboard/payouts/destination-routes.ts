@@ -8,9 +8,8 @@ import { answerInstead, DashboardAnswer, htmlAnswer, seeOther } from "../dashboa
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
 import { dashboardRoute, HTML_PAGE, pathText } from "../page-declaration.js"
 import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
-import { problemText } from "../page-problems.js"
+import { fieldProblems, problemText } from "../page-problems.js"
 import { type BankAccountFormState, deleteConfirmPage, destinationListPage } from "./destination-pages.js"
-import { formProblems } from "./payout-routes.js"
 
 const NOTICES: Readonly<Record<string, string>> = {
   added: "Bank account added: payouts in its currency can go to it now.",
@@ -45,11 +44,11 @@ const add = Effect.gen(function*() {
   const sent = { account_holder: field("account_holder"), iban: field("iban"), bic: field("bic"), currency: field("currency") }
   const refuse = (problems: BankAccountFormState["problems"]) => answerInstead(listAnswer(frame, 422, { ...sent, problems }))
   const body = yield* readBody(Contract.createPayoutDestinationBody, { type: "bank_account", ...sent }).done((valid) => valid).pipe(
-    Effect.catchTag("ValidationFailed", (error) => refuse(formProblems(error)))
+    Effect.catchTag("ValidationFailed", (error) => refuse(fieldProblems(error)))
   )
   yield* createPayoutDestination(scopeOf(frame), { accountHolder: body.account_holder, iban: body.iban, bic: body.bic ?? null, currency: body.currency }).pipe(
     Effect.catchTags({
-      ValidationFailed: (error) => refuse(formProblems(error)),
+      ValidationFailed: (error) => refuse(fieldProblems(error)),
       PayoutDestinationLimitReached: (error) => answerInstead(listAnswer(frame, 422, { ...sent, problems: {} }, problemText(error)))
     })
   )

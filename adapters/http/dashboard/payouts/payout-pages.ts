@@ -33,7 +33,7 @@ export interface PayoutListView {
   readonly problem: string | undefined
 }
 
-export const payoutLink = (frame: PageFrame, id: string) => linkTo(frame, `/payouts/${encodeURIComponent(id)}`)
+const payoutLink = (frame: PageFrame, id: string) => linkTo(frame, `/payouts/${encodeURIComponent(id)}`)
 const destinationsLink = (frame: PageFrame) => linkTo(frame, "/payout-destinations")
 
 /** A bank account as the merchant recognises it: the masked IBAN, then whose it is, one under the other. */

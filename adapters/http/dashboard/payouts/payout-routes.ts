@@ -4,20 +4,15 @@ import * as Effect from "effect/Effect"
 import { getPayout, listPayouts } from "../../../../core/payouts/list-payouts.js"
 import { payoutOncePerKey } from "../../../../core/payouts/payout-once.js"
 import { listPayoutDestinations } from "../../../../core/payouts/payout-destinations.js"
-import type { ValidationFailed } from "../../../../core/shared/validation.js"
 import * as Contract from "../../contract/payout-contracts.js"
-import { onTheWire } from "../../endpoint/wire-names.js"
 import { answerInstead, DashboardAnswer, htmlAnswer, seeOther } from "../dashboard-response.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
 import { dashboardRoute, HTML_PAGE, pathText } from "../page-declaration.js"
 import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
-import { problemText } from "../page-problems.js"
+import { fieldProblems, problemText } from "../page-problems.js"
 import { moneyText } from "../page-text.js"
 import { payableBalances } from "./payable-balances.js"
-import { payoutDetailPage, payoutLink, payoutListPage, type PayoutFormState } from "./payout-pages.js"
-
-/** A refusal's messages by the form's own field names, which are the API body's (`destination_id`). */
-export const formProblems = (error: ValidationFailed): Readonly<Record<string, ReadonlyArray<string>>> => onTheWire(error).errors
+import { payoutDetailPage, payoutListPage, type PayoutFormState } from "./payout-pages.js"
 
 /** The Payouts page for this request's cursor; a refused payout form comes back here with what it was told. */
 const listAnswer = (frame: PageFrame, status: number, sent: PayoutFormState | undefined) =>
@@ -87,7 +82,7 @@ const requestPayout = Effect.gen(function*() {
   if (!/^[A-Za-z0-9-]{8,64}$/.test(key)) return yield* refuse(400, { amount: ["The payout form was incomplete; fill it in again."] })
   const outcome = yield* payoutOncePerKey(scopeOf(frame), { amount: { kind: "string", value: sent.amount }, currency: sent.currency, destinationId: sent.destinationId }, key)
     .pipe(Effect.catchTags({
-      ValidationFailed: (error) => refuse(422, formProblems(error)),
+      ValidationFailed: (error) => refuse(422, fieldProblems(error)),
       PayoutExceedsBalance: (error) => refuse(422, { amount: [problemText(error)] })
     }))
   switch (outcome._tag) {
@@ -96,7 +91,7 @@ const requestPayout = Effect.gen(function*() {
     case "InFlight":
       return yield* refuse(409, { amount: ["That payout is being requested right now. Reload the page in a moment."] })
     case "Requested":
-      return seeOther(`${payoutLink(frame, outcome.payoutId)}&done=requested`)
+      return seeOther(linkTo(frame, `/payouts/${encodeURIComponent(outcome.payoutId)}`, { done: "requested" }))
   }
 })
 
