@@ -70,7 +70,7 @@ export const layer = Layer.effect(
           FROM idempotency_keys WHERE ${where(request.scope)}`)
         const record = rows[0]
         if (record === undefined || record.state !== "completed" || record.expires_at <= request.now) return undefined
-        if (record.fingerprint !== request.fingerprint) return mismatch
+        if (record.fingerprint !== request.fingerprint && !(request.alsoMatches ?? []).includes(record.fingerprint)) return mismatch
         return { _tag: "Replay", response: { status: record.response_status ?? 500, body: record.response_body ?? "" } } as const
       }).pipe(dbCall)
 

@@ -38,6 +38,11 @@ export const requestGuardCases = (it: StorageIt) => {
         response: { status: 201, body }
       })
       expect(yield* store.once(keyed(scope, "f2", at), Effect.die("must not run"), stored(201, "x"))).toEqual({ _tag: "Mismatch" })
+      // A record stored under another fingerprint of the same request (before a key rotation) replays.
+      expect(yield* store.once({ ...keyed(scope, "f1-new", at), alsoMatches: ["f0", "f1"] }, Effect.die("must not run"), stored(201, "x")))
+        .toEqual({ _tag: "Replay", response: { status: 201, body } })
+      expect((yield* store.once({ ...keyed(scope, "f2", at), alsoMatches: ["f3"] }, Effect.die("must not run"), stored(201, "x")))._tag)
+        .toBe("Mismatch")
       // The same key is free in the other environment and for another merchant.
       const production = { ...scope, environment: "production" as const }
       expect((yield* store.once(keyed(production, "f2", at), Effect.succeed(1), stored(200, "{}")))._tag).toBe("Ran")

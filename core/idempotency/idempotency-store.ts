@@ -19,8 +19,10 @@ export interface StoredResponse {
 
 export interface KeyedRequest {
   readonly scope: IdempotencyScope
-  /** What makes two requests "identical" (idempotency-policy's fingerprint). */
+  /** What makes two requests "identical" (idempotency-policy's fingerprintsOf): the one stored. */
   readonly fingerprint: string
+  /** Fingerprints of the same request a record written earlier may hold (another key, the unkeyed form). */
+  readonly alsoMatches?: ReadonlyArray<string>
   readonly now: Instant
   /** Until when a completed request is replayed. */
   readonly expiresAt: Instant

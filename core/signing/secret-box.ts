@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -76,17 +76,36 @@ export const openWithAny = (keys: ReadonlyArray<Uint8Array>, sealed: string): Ei
   return result
 }
 
+/**
+ * A keyed digest of `text` under a key derived from `masterKey` (HKDF, so the digest key is never the
+ * sealing key): for values kept only to be compared, such as a request's fingerprint, whose input
+ * may hold an IBAN or a card-like number a plain hash would let anyone with the database guess.
+ */
+export const keyedDigest = (digestKey: Uint8Array, text: string): string =>
+  createHmac("sha256", digestKey).update(text, "utf8").digest("hex")
+
+/** The digest key of a master key: derived once per host start, as the sealing key is read once. */
+export const digestKeyOf = (masterKey: Uint8Array): Uint8Array =>
+  new Uint8Array(hkdfSync("sha256", masterKey, new Uint8Array(0), "merchant-payments digest v1", KEY_BYTES))
+
 /** The sealing service, keyed once from configuration. */
 export class SecretBox extends Context.Tag("merchant-payments/SecretBox")<SecretBox, {
   readonly seal: (plaintext: string) => string
   readonly open: (sealed: string) => Either.Either<string, SealedSecretUnreadable>
+  /**
+   * `text`'s keyed digest under each master key held, the current one first: the first is the one to
+   * store; the others still match what was stored before a rotation.
+   */
+  readonly digests: (text: string) => ReadonlyArray<string>
 }>() {}
 
 /** Seals under `masterKey` only; opens under it, then under `previousKey` (MASTER_KEY_PREVIOUS) if given. */
 export const secretBoxLayer = (masterKey: Uint8Array, previousKey?: Uint8Array) => {
   const keys = previousKey === undefined ? [masterKey] : [masterKey, previousKey]
+  const digestKeys = keys.map(digestKeyOf)
   return Layer.succeed(SecretBox, SecretBox.of({
     seal: (plaintext) => seal(masterKey, plaintext),
-    open: (sealed) => openWithAny(keys, sealed)
+    open: (sealed) => openWithAny(keys, sealed),
+    digests: (text) => digestKeys.map((key) => keyedDigest(key, text))
   }))
 }

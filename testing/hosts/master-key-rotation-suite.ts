@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import type { SqlClient } from "@effect/sql"
 import type { Layer } from "effect"
 import { expect, it } from "vitest"
@@ -89,9 +90,16 @@ export const masterKeyRotationSuite = (store: () => RotationStore) => {
       // Before: the old key alone seals everything and issues a checkout link.
       const before = await serve({ masterKey: OLD_KEY })
       const shops = await onboard(before.payments)
-      await clientFor(before.origin, shops[0]!.sandbox[0]!).createPayoutDestination({
-        type: "bank_account", account_holder: "Plain shop Ltd", iban: PAYOUT_IBAN, currency: "USD"
-      })
+      const destinationBody = { type: "bank_account", account_holder: "Plain shop Ltd", iban: PAYOUT_IBAN, currency: "USD" } as const
+      const destinationMade = await clientFor(before.origin, shops[0]!.sandbox[0]!).createPayoutDestination(destinationBody, { idempotencyKey: "destination-1" })
+      // The request's fingerprint is keyed: the IBAN's body cannot be found from the store by hashing guesses.
+      const fingerprints = (await view.rows("SELECT fingerprint FROM idempotency_keys")).map((row) => String(row["fingerprint"]))
+      expect(fingerprints.length).toBeGreaterThan(0)
+      const plainBodyHash = createHash("sha256").update(JSON.stringify(destinationBody)).digest("hex")
+      for (const fingerprint of fingerprints) {
+        expect(fingerprint).not.toBe(plainBodyHash)
+        expect(fingerprint).not.toBe(createHash("sha256").update(`POST /api/v1/payout-destinations\n${plainBodyHash}`).digest("hex"))
+      }
       const link = (await clientFor(before.origin, shops[0]!.sandbox[0]!).initiatePayment({
         payment_amount: "10.00", currency_code: "USD", ref_trx: "before-rotation",
         success_redirect: "https://shop.example/ok", cancel_redirect: "https://shop.example/cancel", ipn_url: `${receiver.url}/ipn`
@@ -105,6 +113,10 @@ export const masterKeyRotationSuite = (store: () => RotationStore) => {
       const both = await serve({ masterKey: NEW_KEY, previousMasterKey: OLD_KEY })
       await everySetSigns(both, shops)
       expect(await opens(both, link)).toBe(200)
+      // A retry of a keyed request made under the old key replays there: the rotation broke no retry.
+      expect(await clientFor(both.origin, shops[0]!.sandbox[0]!).createPayoutDestination(destinationBody, { idempotencyKey: "destination-1" }))
+        .toEqual(destinationMade)
+      expect(await view.rows("SELECT id FROM payout_destinations")).toHaveLength(1)
 
       // The command, once, while that host serves; then again, changing nothing.
       const env = { DATABASE_URL: store().databaseUrl, MASTER_KEY: NEW_KEY, MASTER_KEY_PREVIOUS: OLD_KEY }

@@ -1,7 +1,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import { IdempotencyStore } from "../../../core/idempotency/idempotency-store.js"
-import { fingerprint, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAY_WINDOW_SECONDS } from "../../../core/idempotency/idempotency-policy.js"
+import { fingerprintsOf, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAY_WINDOW_SECONDS } from "../../../core/idempotency/idempotency-policy.js"
 import type { AuthenticatedMerchant } from "../../../core/merchants/authenticator.js"
 import { fromMillis, plusSeconds } from "../../../core/shared/instant.js"
 import { ValidationFailed } from "../../../core/shared/validation.js"
@@ -45,7 +45,7 @@ export const idempotent = <E, R>(
     const outcome = yield* (yield* IdempotencyStore).once(
       {
         scope: { merchantId: caller.merchant.id, environment: caller.environment, key },
-        fingerprint: fingerprint(operationOf(request), rawBody),
+        ...(yield* fingerprintsOf(operationOf(request), rawBody)),
         now,
         expiresAt: plusSeconds(now, REPLAY_WINDOW_SECONDS)
       },
