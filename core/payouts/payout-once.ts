@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import { fingerprint, REPLAY_WINDOW_SECONDS } from "../idempotency/idempotency-policy.js"
+import { fingerprintsOf, REPLAY_WINDOW_SECONDS } from "../idempotency/idempotency-policy.js"
 import { IdempotencyStore } from "../idempotency/idempotency-store.js"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { plusSeconds } from "../shared/instant.js"
@@ -30,7 +30,7 @@ export const payoutOncePerKey = (scope: MerchantScope, request: PayoutRequest, k
     const outcome = yield* (yield* IdempotencyStore).once(
       {
         scope: { merchantId: scope.merchant.id, environment: scope.environment, key: `dashboard-payout:${key}` },
-        fingerprint: fingerprint("createPayout", asked),
+        ...(yield* fingerprintsOf("createPayout", asked)),
         now: at,
         expiresAt: plusSeconds(at, REPLAY_WINDOW_SECONDS)
       },
