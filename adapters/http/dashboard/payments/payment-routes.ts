@@ -143,7 +143,7 @@ const makeRefund = Effect.gen(function*() {
       return yield* refuse(409, "That refund form was already sent with another amount or reason. Fill in the form again.")
     case "InFlight":
       return yield* refuse(409, "That refund is being made right now. Reload the page in a moment.")
-    case "Made":
+    case "Done":
       return seeOther(linkTo(frame, `/payments/${encodeURIComponent(trxId)}`, { done: "refunded" }))
   }
 })

@@ -90,8 +90,8 @@ const requestPayout = Effect.gen(function*() {
       return yield* refuse(409, { amount: ["That payout form was already sent with another amount or bank account. Fill in the form again."] })
     case "InFlight":
       return yield* refuse(409, { amount: ["That payout is being requested right now. Reload the page in a moment."] })
-    case "Requested":
-      return seeOther(linkTo(frame, `/payouts/${encodeURIComponent(outcome.payoutId)}`, { done: "requested" }))
+    case "Done":
+      return seeOther(linkTo(frame, `/payouts/${encodeURIComponent(outcome.id)}`, { done: "requested" }))
   }
 })
 
