@@ -41,13 +41,17 @@ const urlProblems = (url: string, problems: Problems) =>
     if (refusal !== undefined) problems["url"] = [refusal]
   })
 
+/** What is wrong with an endpoint's event patterns, one message each; undefined when nothing is. */
+export const eventsRefusal = (events: ReadonlyArray<string>): ReadonlyArray<string> | undefined => {
+  if (events.length === 0) return ["The events field must name at least one event type."]
+  if (events.length > MAX_EVENT_PATTERNS) return [`The events field may name at most ${MAX_EVENT_PATTERNS} event types.`]
+  const refused = events.map(eventPatternRefusal).filter((refusal) => refusal !== undefined)
+  return refused.length > 0 ? refused : undefined
+}
+
 const eventProblems = (events: ReadonlyArray<string>, problems: Problems) => {
-  if (events.length === 0) problems["events"] = ["The events field must name at least one event type."]
-  else if (events.length > MAX_EVENT_PATTERNS) problems["events"] = [`The events field may name at most ${MAX_EVENT_PATTERNS} event types.`]
-  else {
-    const refused = events.map(eventPatternRefusal).filter((refusal) => refusal !== undefined)
-    if (refused.length > 0) problems["events"] = refused
-  }
+  const refused = eventsRefusal(events)
+  if (refused !== undefined) problems["events"] = [...refused]
 }
 
 const descriptionProblems = (description: string | null | undefined, problems: Problems) => {

@@ -5,6 +5,7 @@ import type { WebhookEndpoint } from "../../../core/webhooks/webhook-endpoint.js
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  eventsRefusal,
   getWebhookEndpoint,
   listWebhookEndpoints,
   updateWebhookEndpoint
@@ -30,13 +31,17 @@ const endpointJson = (webhookEndpoint: WebhookEndpoint) => ({
 const TAG = "Webhook endpoints"
 const endpointIdInPath = textInPath("endpointId", "The webhook endpoint's id.")
 
-/** The use case judges the url; a body refused for other fields never reaches it, so it is asked here then, and told with the rest. */
-const urlToo = (fields: BodyFields, url: string | undefined) =>
-  fields.refused && url !== undefined
-    ? Effect.map(storedWebhookUrlRefusal(url, "url"), (message) => {
-      if (message !== undefined) fields.fail("url", message)
-    })
-    : Effect.void
+/**
+ * The use case judges the url and the event patterns; a body refused for another field never reaches
+ * it, so the same rules are asked here then, and their problems told with the rest at once.
+ */
+const rulesToo = (fields: BodyFields, values: { readonly url: string | undefined; readonly events: ReadonlyArray<string> | undefined }) =>
+  Effect.gen(function*() {
+    if (!fields.refused) return
+    const urlRefusal = values.url === undefined ? undefined : yield* storedWebhookUrlRefusal(values.url, "url")
+    if (urlRefusal !== undefined) fields.fail("url", urlRefusal)
+    for (const message of (values.events === undefined ? undefined : eventsRefusal(values.events)) ?? []) fields.fail("events", message)
+  })
 
 const create = endpoint({
   method: "post",
@@ -52,7 +57,7 @@ const create = endpoint({
   errors: ["WebhookEndpointLimitReached"],
   handler: Effect.gen(function*() {
     const { done, fields, values } = yield* readJsonBody(Contract.createWebhookEndpointBody)
-    yield* urlToo(fields, values.url)
+    yield* rulesToo(fields, values)
     const body = yield* done((valid) => valid)
     const created = yield* createWebhookEndpoint(yield* CurrentMerchant, { url: body.url, events: body.events, description: body.description ?? null })
     return { data: endpointJson(created) }
@@ -103,7 +108,7 @@ const update = endpoint({
   handler: Effect.gen(function*() {
     const id = yield* endpointIdInPath.read
     const { done, fields, values } = yield* readJsonBody(Contract.updateWebhookEndpointBody)
-    yield* urlToo(fields, values.url)
+    yield* rulesToo(fields, values)
     const body = yield* done((valid) => valid)
     const updated = yield* updateWebhookEndpoint(yield* CurrentMerchant, id, {
       ...(body.url !== undefined ? { url: body.url } : {}),
