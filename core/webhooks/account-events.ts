@@ -51,6 +51,7 @@ export const publishAccountEvent = (request: AccountEventRequest) =>
       environment: request.environment,
       event: request.type,
       body,
+      signingSecret: "webhook_secret",
       objectId: request.objectId,
       nextAttemptAt: at
     })
