@@ -25,7 +25,12 @@ export const OPERATIONS = {
   listEvents: { method: "GET", path: "/api/v1/events" },
   retrieveEvent: { method: "GET", path: "/api/v1/events/{eventId}" },
   redeliverEvent: { method: "POST", path: "/api/v1/events/{eventId}/redeliver" },
-  recoverEvents: { method: "POST", path: "/api/v1/events/recover" }
+  recoverEvents: { method: "POST", path: "/api/v1/events/recover" },
+  createWebhookEndpoint: { method: "POST", path: "/api/v1/webhook-endpoints" },
+  listWebhookEndpoints: { method: "GET", path: "/api/v1/webhook-endpoints" },
+  getWebhookEndpoint: { method: "GET", path: "/api/v1/webhook-endpoints/{endpointId}" },
+  updateWebhookEndpoint: { method: "POST", path: "/api/v1/webhook-endpoints/{endpointId}" },
+  deleteWebhookEndpoint: { method: "DELETE", path: "/api/v1/webhook-endpoints/{endpointId}" }
 } as const
 
 /** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */

@@ -22,6 +22,7 @@ import type { Transactor } from "./shared/transactor.js"
 import type { SchedulerLease } from "./subscriptions/scheduler-lease.js"
 import type { SubscriptionRepository } from "./subscriptions/subscription-repository.js"
 import type { WalletRepository } from "./wallets/wallet-repository.js"
+import type { WebhookEndpointRepository } from "./webhooks/webhook-endpoint-repository.js"
 import type { WebhookOutbox } from "./webhooks/webhook-outbox.js"
 
 /** Every port a storage adapter provides; a storage Layer is a `Layer<Storage>`. */
@@ -51,3 +52,4 @@ export type Storage =
   | DashboardSessionRepository
   | PayoutDestinationRepository
   | PayoutRepository
+  | WebhookEndpointRepository

@@ -23,6 +23,7 @@ import * as StoreHealth from "./store-health.js"
 import * as Subscriptions from "./subscription-repository.js"
 import * as Transactor from "./transactor.js"
 import * as Wallets from "./wallet-repository.js"
+import * as WebhookEndpoints from "./webhook-endpoint-repository.js"
 import * as WebhookOutbox from "./webhook-outbox.js"
 
 /** Every storage port over whichever SqlClient is provided. */
@@ -51,5 +52,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   MerchantUsers.layer,
   DashboardSessions.layer,
   PayoutDestinations.layer,
-  Payouts.layer
+  Payouts.layer,
+  WebhookEndpoints.layer
 )

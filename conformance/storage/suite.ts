@@ -4,6 +4,7 @@ import type { Storage } from "../../core/storage.js"
 import { auditLogCases } from "./audit-log-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
+import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
 import { merchantUserCases } from "./merchant-user-cases.js"
@@ -49,4 +50,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     statementCases(it)
     payoutDestinationCases(it)
     payoutCases(it)
+    webhookEndpointCases(it)
   })

@@ -11,7 +11,7 @@ import { paymentsFinished } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
-import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { enqueueEvent } from "../webhooks/endpoint-copies.js"
 import { type Completion, PaymentAlreadyFinal, type PaymentEnding, PaymentNotFound } from "./payment.js"
 import { paymentEventDelivery } from "./payment-event.js"
 import { PaymentSettlement } from "./payment-settlement.js"
@@ -81,7 +81,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
       }
 
       const delivery = yield* paymentEventDelivery(yield* (yield* Ids).uuid, finished.value, merchant, at)
-      if (delivery !== undefined) yield* (yield* WebhookOutbox).enqueue(delivery)
+      if (delivery !== undefined) yield* enqueueEvent(delivery)
       return finished.value
     })).pipe(
       // Counted once it committed, by the one writer whose conditional update ended it.

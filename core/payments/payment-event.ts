@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import type { Merchant } from "../merchants/merchant.js"
 import type { Instant } from "../shared/instant.js"
 import type { NewDelivery } from "../webhooks/delivery.js"
+import type { PaymentEventType } from "../webhooks/event-types.js"
 import { outcomeOf, type Payment, type PaymentOutcome } from "./payment.js"
 
 /** The IPN status of a finished payment (docs/decisions.md): completed, or why it failed. */
@@ -43,7 +44,7 @@ export const paymentEventDelivery = (
     id: eventId,
     merchantId: payment.merchantId,
     environment: payment.environment,
-    event: `payment.${status}`,
+    event: `payment.${status}` satisfies PaymentEventType,
     url: payment.ipnUrl,
     body: bodies.render(payment, status, merchant, at),
     signingSecret: "webhook_secret",

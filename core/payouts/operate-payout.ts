@@ -5,7 +5,9 @@ import { movementLines } from "../ledger/movements.js"
 import { now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
-import { type Payout, type PayoutAction, PayoutNotFound, payoutTransition, PayoutTransitionRefused } from "./payout.js"
+import { publishAccountEvent } from "../webhooks/account-events.js"
+import type { AccountEventType } from "../webhooks/event-types.js"
+import { type Payout, type PayoutAction, type PayoutStatus, PayoutNotFound, payoutTransition, PayoutTransitionRefused } from "./payout.js"
 import { PayoutRepository } from "./payout-repository.js"
 
 /** What an operator gives with an action: the reason of a rejection or failure, the reference of a payment. */
@@ -20,6 +22,9 @@ const DONE: Record<PayoutAction, string> = {
   "mark-paid": "marked paid",
   "mark-failed": "marked failed"
 }
+
+/** The event each ending publishes: a rejection returns the funds as a failure does, so it is told as one (its status says which). */
+const EVENT: Partial<Record<PayoutStatus, AccountEventType>> = { paid: "payout.paid", failed: "payout.failed", rejected: "payout.failed" }
 
 const refusal = (payout: Payout, action: PayoutAction) =>
   new PayoutTransitionRefused({
@@ -73,6 +78,10 @@ export const operatePayout = (id: string, action: PayoutAction, details: PayoutD
           reference: payout.id,
           lines: movementLines({ kind: "payout_paid", merchantId: payout.merchantId, amount: payout.amount })
         })
+      }
+      const event = EVENT[to]
+      if (event !== undefined) {
+        yield* publishAccountEvent({ merchantId: payout.merchantId, environment: payout.environment, type: event, objectId: id, data: { kind: "payout", payout: changed.value } })
       }
       return changed.value
     })))

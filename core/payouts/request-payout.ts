@@ -10,6 +10,7 @@ import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
+import { publishAccountEvent } from "../webhooks/account-events.js"
 import { type Payout, PayoutExceedsBalance } from "./payout.js"
 import { PayoutDestinationRepository } from "./payout-destination-repository.js"
 import { PayoutRepository } from "./payout-repository.js"
@@ -75,5 +76,6 @@ export const requestPayout = (scope: MerchantScope, request: PayoutRequest) =>
         updatedAt: at
       }
       yield* (yield* PayoutRepository).insert(payout)
+      yield* publishAccountEvent({ merchantId: payout.merchantId, environment: payout.environment, type: "payout.created", objectId: id, data: { kind: "payout", payout } })
       return payout
     })))

@@ -16,7 +16,7 @@ import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
-import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { enqueueEvent } from "../webhooks/endpoint-copies.js"
 import { GatewayRefunds, newGatewayRefund } from "./gateway-refund.js"
 import {
   PartialRefundUnsupported,
@@ -150,7 +150,7 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
       // In the same transaction: the customer's money leaves through the gateway later, and never
       // without this refund (nor this refund without it).
       if (refunder !== undefined) yield* (yield* GatewayRefunds).enqueue(newGatewayRefund(refund, refunder.gatewayId, at))
-      yield* (yield* WebhookOutbox).enqueue(yield* refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
+      yield* enqueueEvent(yield* refundEventDelivery(yield* ids.uuid, updated.value, refund, at))
       return { refund, replayed: false }
     })).pipe(
       // Counted once it committed; a replay answered from the earlier refund moved nothing.

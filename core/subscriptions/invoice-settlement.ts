@@ -10,6 +10,7 @@ import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { CheckoutLinks } from "../payments/checkout-links.js"
 import { Ids } from "../signing/random-ids.js"
+import type { WebhookEndpointRepository } from "../webhooks/webhook-endpoint-repository.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
 
 /**
@@ -42,7 +43,7 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */
 export const layer = Layer.effect(
   PaymentSettlement,
-  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox | SubscriptionEventBody>(), (context) => ({
+  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody>(), (context) => ({
     settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
       payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
   }))

@@ -3,16 +3,12 @@ import * as Effect from "effect/Effect"
 import { CheckoutLinks, type LinkFor } from "../payments/checkout-links.js"
 import { type Instant, now } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
-import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { enqueueEvent } from "../webhooks/endpoint-copies.js"
+import type { SubscriptionEventType } from "../webhooks/event-types.js"
 import type { Invoice, Subscription } from "./subscription.js"
 
-/** The subscription events beyond the spec (6.4 leaves them open; the README documents them). */
-export type SubscriptionEvent =
-  | "subscription.activated"
-  | "subscription.renewed"
-  | "subscription.past_due"
-  | "subscription.cancelled"
-  | "invoice.created"
+/** The subscription events beyond the spec (6.4 leaves them open; the README documents them), from the one list of event types. */
+export type SubscriptionEvent = SubscriptionEventType
 
 /** What a subscription event's body is written from; `invoice` when one is concerned. */
 export interface SubscriptionEventFacts {
@@ -47,7 +43,7 @@ export const enqueueSubscriptionEvent = (
     const links = yield* CheckoutLinks
     const at = yield* now
     const body = (yield* SubscriptionEventBody).render({ event, subscription, latest, invoice, at, linkFor: links.linkFor })
-    yield* (yield* WebhookOutbox).enqueue({
+    yield* enqueueEvent({
       id: yield* (yield* Ids).uuid,
       merchantId: subscription.merchantId,
       environment: subscription.environment,

@@ -28,16 +28,20 @@ export const webhookUrlRefusal = (url: string, field: string): Effect.Effect<str
 export const paymentIpnUrlRefusal = (ipnUrl: string): Effect.Effect<string | undefined> => webhookUrlRefusal(ipnUrl, "ipn url")
 
 /**
- * A subscription's (spec 4.5: HTTPS, resolving to public addresses only): stored for months, so the
- * delivery guard checks it now, DNS included. Plain http passes only for a private target the
- * operator allows (a local receiver).
+ * Any webhook URL kept for months (a subscription's ipn_url, a webhook endpoint's url): HTTPS,
+ * resolving to public addresses only, checked now with the delivery guard, DNS included, so it cannot
+ * fail silently later. Plain http passes only for a private target the operator allows (a local receiver).
  */
-export const subscriptionIpnUrlRefusal = (ipnUrl: string): Effect.Effect<string | undefined, never, WebhookTargetCheck> =>
+export const storedWebhookUrlRefusal = (url: string, field: string): Effect.Effect<string | undefined, never, WebhookTargetCheck> =>
   Effect.gen(function*() {
-    const malformed = invalid(ipnUrl)
+    const malformed = invalid(url, field)
     if (malformed !== undefined) return malformed
-    const url = new URL(ipnUrl)
-    const verdict = yield* (yield* WebhookTargetCheck).check(url)
-    if (verdict.refusal !== undefined) return `The ipn url field must be an HTTPS address that resolves to a public address; refused: ${verdict.refusal}.`
-    return url.protocol !== "https:" && !verdict.privateTarget ? "The ipn url field must be an HTTPS address." : undefined
+    const parsed = new URL(url)
+    const verdict = yield* (yield* WebhookTargetCheck).check(parsed)
+    if (verdict.refusal !== undefined) return `The ${field} field must be an HTTPS address that resolves to a public address; refused: ${verdict.refusal}.`
+    return parsed.protocol !== "https:" && !verdict.privateTarget ? `The ${field} field must be an HTTPS address.` : undefined
   })
+
+/** A subscription's (spec 4.5: HTTPS, resolving to public addresses only), under the rule of every URL kept for months. */
+export const subscriptionIpnUrlRefusal = (ipnUrl: string): Effect.Effect<string | undefined, never, WebhookTargetCheck> =>
+  storedWebhookUrlRefusal(ipnUrl, "ipn url")

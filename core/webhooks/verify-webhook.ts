@@ -4,12 +4,16 @@ import { verifyStandardWebhook } from "../signing/standard-webhook-signature.js"
 // The form of a secret a Standard Webhooks library takes: a `whsec_` secret as issued, the client secret `whsec_` and its base64.
 export { standardWebhookSecret } from "../signing/standard-webhook-signature.js"
 import { verifyWebhookSignature } from "../signing/webhook-signature.js"
+import { ACCOUNT_EVENT_TYPES } from "./event-types.js"
 
 /**
- * Payment events (spec 6.2) and subscription events (`subscription.*`, `invoice.created`) are signed
- * with the webhook secret, refund events (6.3) with the client (API) secret.
+ * Payment events (spec 6.2), subscription events (`subscription.*`, `invoice.created`) and account
+ * events (`payout.*`, `dispute.*`, `balance.*`: a webhook endpoint's) are signed with the webhook
+ * secret, refund events (6.3) with the client (API) secret.
  */
-export type WebhookKind = "payment" | "refund" | "subscription"
+export type WebhookKind = "payment" | "refund" | "subscription" | "account"
+
+const ACCOUNT_FAMILIES = new Set(ACCOUNT_EVENT_TYPES.map((type) => type.slice(0, type.indexOf(".") + 1)))
 
 export type WebhookCheck =
   | { readonly valid: true; readonly kind: WebhookKind }
@@ -29,6 +33,7 @@ export const webhookKindOf = (rawBody: string | Uint8Array): WebhookKind | undef
     const parsed: unknown = JSON.parse(typeof rawBody === "string" ? rawBody : utf8.decode(rawBody))
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return undefined
     const { event, status } = parsed as { readonly event?: unknown; readonly status?: unknown }
+    if (typeof event === "string" && ACCOUNT_FAMILIES.has(event.slice(0, event.indexOf(".") + 1))) return "account"
     if (event === "payment.refunded" || status === "refunded") return "refund"
     return typeof event === "string" && (event.startsWith("subscription.") || event.startsWith("invoice.")) ? "subscription" : "payment"
   } catch {

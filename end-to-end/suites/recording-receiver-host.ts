@@ -6,6 +6,8 @@ import { createMerchantPayments, type MerchantPayments } from "../../hosts/embed
 
 /** One delivery as a loopback receiver got it: its headers and its body's exact text. */
 export interface Received {
+  /** The path (and query) it was POSTed to: which of the receiver's URLs. */
+  readonly path: string
   readonly headers: IncomingHttpHeaders
   readonly body: string
 }
@@ -42,7 +44,7 @@ export const startRecordingReceiverHost = async (options: { readonly adminToken:
   const receiver = createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
+      received.push({ path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
       response.writeHead(204).end()
     })
   })

@@ -6,7 +6,7 @@ import * as Contract from "../contract/payout-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { textInPath } from "../contract/parameters.js"
-import { payoutJson } from "../merchant-api/payout-routes.js"
+import { payoutJson } from "../response/payout-json.js"
 
 /** The merchant API's payout, naming its merchant: an operator sees every merchant's. */
 export const adminPayoutJson = (payout: Payout) => ({ ...payoutJson(payout), merchant_id: payout.merchantId })

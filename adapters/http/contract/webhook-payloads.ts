@@ -3,6 +3,7 @@ import { SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { Environment, Integer, Money } from "./value-schemas.js"
 import { EchoedFields } from "./payment-resources.js"
 import { Invoice, Subscription } from "./subscription-resources.js"
+import { Payout } from "./payout-contracts.js"
 
 const Seconds = Integer.annotations({ description: "Unix time in seconds." })
 
@@ -71,4 +72,18 @@ export const SubscriptionEvent = Schema.Struct({
 }).annotations({
   identifier: "SubscriptionEvent",
   description: "A subscription changed or opened an invoice. Signed with the environment's webhook secret."
+})
+
+export const PAYOUT_EVENTS = ["payout.created", "payout.paid", "payout.failed"] as const
+
+/** Sent to the webhook endpoints subscribed (never to an ipn_url): the payout as GET /api/v1/payouts/{id} answers it. */
+export const PayoutEvent = Schema.Struct({
+  event: Schema.Literal(...PAYOUT_EVENTS),
+  status: Payout.fields.status.annotations({ description: "The payout's status: payout.failed says `failed` or `rejected`." }),
+  message: Schema.String,
+  timestamp: Seconds,
+  data: Payout
+}).annotations({
+  identifier: "PayoutEvent",
+  description: "A payout was asked for, paid, or failed or was rejected. Sent to subscribed webhook endpoints, signed with the environment's webhook secret."
 })

@@ -6,9 +6,10 @@ import { payoutEndpoints } from "./payout-routes.js"
 import { refundEndpoints } from "./refund-routes.js"
 import { siteInfoEndpoints } from "./site-info-routes.js"
 import { subscriptionEndpoints } from "./subscription-routes.js"
+import { webhookEndpointEndpoints } from "./webhook-endpoint-routes.js"
 
 /**
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...balanceEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...eventEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...balanceEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints] as const

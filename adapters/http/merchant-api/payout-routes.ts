@@ -1,28 +1,12 @@
 import * as Effect from "effect/Effect"
 import { getPayout, listPayouts } from "../../../core/payouts/list-payouts.js"
-import type { Payout } from "../../../core/payouts/payout.js"
 import { requestPayout } from "../../../core/payouts/request-payout.js"
-import { toIsoString } from "../../../core/shared/instant.js"
-import { jsonAmount } from "../contract/json-codec.js"
 import { textInPath } from "../contract/parameters.js"
 import * as Contract from "../contract/payout-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-
-/** A payout as the merchant API and the admin API answer it. */
-export const payoutJson = (payout: Payout) => ({
-  id: payout.id,
-  status: payout.status,
-  amount: jsonAmount(payout.amount),
-  currency: payout.currency,
-  destination_id: payout.destinationId,
-  environment: payout.environment,
-  reason: payout.reason,
-  reference: payout.reference,
-  created_at: toIsoString(payout.createdAt),
-  updated_at: toIsoString(payout.updatedAt)
-})
+import { payoutJson } from "../response/payout-json.js"
 
 const TAG = "Payouts"
 const payoutIdInPath = textInPath("payoutId", "The payout's id.")

@@ -134,7 +134,7 @@ describe("the OpenAPI document itself", () => {
     expect(served.document.paths["/admin/v1/merchants"].get.security).toEqual([{ AdminBearer: [] }])
     expect(Object.keys(served.document.webhooks).sort()).toEqual([
       "invoice.created", "payment.cancelled", "payment.completed", "payment.expired", "payment.failed", "payment.refunded",
-      "subscription.activated", "subscription.cancelled", "subscription.past_due", "subscription.renewed"
+      "payout.created", "payout.failed", "payout.paid", "subscription.activated", "subscription.cancelled", "subscription.past_due", "subscription.renewed"
     ])
   })
 

@@ -1,5 +1,5 @@
 import type * as Schema from "effect/Schema"
-import { PAYMENT_EVENT_STATUSES, PaymentEvent, RefundEvent, SUBSCRIPTION_EVENTS, SubscriptionEvent } from "../contract/webhook-payloads.js"
+import { PAYMENT_EVENT_STATUSES, PaymentEvent, PAYOUT_EVENTS, PayoutEvent, RefundEvent, SUBSCRIPTION_EVENTS, SubscriptionEvent } from "../contract/webhook-payloads.js"
 
 export interface WebhookEvent {
   readonly name: string
@@ -23,7 +23,13 @@ const SUBSCRIPTION_SUMMARIES: Record<(typeof SUBSCRIPTION_EVENTS)[number], strin
   "subscription.cancelled": "The subscription ended: no further invoices."
 }
 
-/** Every event the kit POSTs to an ipn_url (spec 6 and the subscription events). */
+const PAYOUT_SUMMARIES: Record<(typeof PAYOUT_EVENTS)[number], string> = {
+  "payout.created": "A payout was asked for: its amount left the available balance. Sent to subscribed webhook endpoints only.",
+  "payout.paid": "A payout was marked paid: the transfer left for its destination. Sent to subscribed webhook endpoints only.",
+  "payout.failed": "A payout failed or was rejected (its status says which): the amount is back in the balance. Sent to subscribed webhook endpoints only."
+}
+
+/** Every event the kit POSTs to an ipn_url (spec 6 and the subscription events), and to the webhook endpoints subscribed. */
 export const webhookEvents: ReadonlyArray<WebhookEvent> = [
   ...PAYMENT_EVENT_STATUSES.map((status) => ({
     name: `payment.${status}`,
@@ -37,7 +43,8 @@ export const webhookEvents: ReadonlyArray<WebhookEvent> = [
     summary: SUBSCRIPTION_SUMMARIES[event],
     secret: "webhook secret" as const,
     payload: SubscriptionEvent
-  }))
+  })),
+  ...PAYOUT_EVENTS.map((event) => ({ name: event, summary: PAYOUT_SUMMARIES[event], secret: "webhook secret" as const, payload: PayoutEvent }))
 ]
 
 /** How the Standard Webhooks signature of an event is keyed: a whsec_ secret as the Standard Webhooks libraries key it. */

@@ -23,6 +23,7 @@ import type {
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
+import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type {
   ExternalReferenceTaken,
@@ -95,6 +96,8 @@ export type ApiError =
   | PayoutNotFound
   | PayoutExceedsBalance
   | PayoutTransitionRefused
+  | WebhookEndpointLimitReached
+  | WebhookEndpointNotFound
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported

@@ -239,6 +239,15 @@ export const describeError = (error: ApiError): ErrorDescription => {
         errorCode: "LIMIT_REACHED",
         errors: { payout_destinations: [`A merchant keeps at most ${String(error.limit)} payout destinations in each environment: delete one before adding another.`] }
       }
+    case "WebhookEndpointLimitReached":
+      return {
+        status: 422,
+        message: "The webhook endpoint limit is reached.",
+        errorCode: "LIMIT_REACHED",
+        errors: { webhook_endpoints: [`A merchant keeps at most ${String(error.limit)} webhook endpoints in each environment: delete one before adding another.`] }
+      }
+    case "WebhookEndpointNotFound":
+      return { status: 404, message: "Webhook endpoint not found.", errorCode: "NOT_FOUND" }
     case "PayoutNotFound":
       return { status: 404, message: "Payout not found.", errorCode: "NOT_FOUND" }
     case "PayoutExceedsBalance":

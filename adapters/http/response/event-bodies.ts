@@ -7,8 +7,11 @@ import { RefundEventBody } from "../../../core/refunds/refund-event.js"
 import { toSeconds } from "../../../core/shared/instant.js"
 import { ExactNumber, renderJson } from "../../../core/shared/json-text.js"
 import { type SubscriptionEvent, SubscriptionEventBody } from "../../../core/subscriptions/subscription-events.js"
+import { type AccountEvent, AccountEventBody } from "../../../core/webhooks/account-events.js"
+import type { AccountEventType } from "../../../core/webhooks/event-types.js"
 import { TEST_EVENT, TestEventBody } from "../../../core/webhooks/test-event.js"
 import { echoedFields } from "./payment-serializers.js"
+import { payoutJson } from "./payout-json.js"
 import { invoiceJson, subscriptionJson } from "./subscription-json.js"
 
 const PAYMENT_MESSAGES: Record<PaymentEventStatus, string> = {
@@ -89,6 +92,35 @@ const refundEventBody = RefundEventBody.of({
     })
 })
 
+const ACCOUNT_MESSAGES: Record<AccountEventType, string> = {
+  "payout.created": "Payout requested: the amount left the available balance and awaits approval.",
+  "payout.paid": "Payout paid: the transfer left for the destination account.",
+  "payout.failed": "Payout failed or was rejected: the amount is back in the available balance.",
+  "dispute.created": "Dispute opened: the disputed amount and the dispute fee are held.",
+  "dispute.updated": "Dispute updated.",
+  "dispute.closed": "Dispute closed.",
+  "balance.available": "Funds became available for payout."
+}
+
+/** The object of an account event as the API answers it (GET /api/v1/payouts/{id} for a payout). */
+const accountObject = (event: AccountEvent) => {
+  switch (event.data.kind) {
+    case "payout":
+      return { status: event.data.payout.status, json: payoutJson(event.data.payout) }
+  }
+}
+
+/**
+ * An account event, shaped like a payment event, so an endpoint reads one shape whatever it receives:
+ * `event`, `status` (the object's), `message`, `timestamp`, `data` (the object as the API answers it).
+ */
+const accountEventBody = AccountEventBody.of({
+  render: (event) => {
+    const object = accountObject(event)
+    return renderJson({ event: event.type, status: object.status, message: ACCOUNT_MESSAGES[event.type], timestamp: toSeconds(event.at), data: object.json })
+  }
+})
+
 /** A test delivery: about no payment, so it names only the merchant and environment. */
 const testEventBody = TestEventBody.of({
   render: (scope, at) =>
@@ -106,5 +138,6 @@ export const layer = Layer.mergeAll(
   Layer.succeed(PaymentEventBody, paymentEventBody),
   Layer.succeed(RefundEventBody, refundEventBody),
   Layer.succeed(SubscriptionEventBody, subscriptionEventBody),
-  Layer.succeed(TestEventBody, testEventBody)
+  Layer.succeed(TestEventBody, testEventBody),
+  Layer.succeed(AccountEventBody, accountEventBody)
 )

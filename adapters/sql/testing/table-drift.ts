@@ -19,6 +19,7 @@ import { payoutsTable } from "../payout-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
+import { webhookEndpointsTable } from "../webhook-endpoint-repository.js"
 import { webhookAttemptsTable, webhookDeliveriesTable, webhookTargetsTable } from "../webhook-outbox.js"
 import { ledgerEntriesTable, walletsTable } from "../wallet-repository.js"
 import { journalEntriesTable, journalLinesTable } from "../ledger-repository.js"
@@ -64,6 +65,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   // Matched in WHERE: a deleted destination is kept for payouts, never listed.
   { table: payoutDestinationsTable, unread: ["deleted_at"] },
   { table: payoutsTable },
+  { table: webhookEndpointsTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]

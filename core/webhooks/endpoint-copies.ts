@@ -1,0 +1,37 @@
+import * as Effect from "effect/Effect"
+import { Ids } from "../signing/random-ids.js"
+import type { NewDelivery } from "./delivery.js"
+import { isSubscribed } from "./webhook-endpoint.js"
+import { WebhookEndpointRepository } from "./webhook-endpoint-repository.js"
+import { WebhookOutbox } from "./webhook-outbox.js"
+
+/** An event before it is bound for a URL: what every copy of it shares. */
+export type EventToSend = Omit<NewDelivery, "id" | "url">
+
+/**
+ * Queues the event once for every enabled endpoint of its merchant and environment subscribed to its
+ * type, in the caller's transaction: each copy is an event of its own (its id, its attempts), with
+ * the same body and signed as the event is wherever it goes (a refund's X-Signature with the API
+ * secret, as spec 6.3 says, its Standard Webhooks signature with the webhook secret too; every other
+ * event with the webhook secret), and delivered, retried, paused and recovered as every event is. A URL in `except` (the ipn_url the event already goes to) is skipped,
+ * so no URL is sent one event twice.
+ */
+export const enqueueToEndpoints = (event: EventToSend, except?: string) =>
+  Effect.gen(function*() {
+    const endpoints = (yield* (yield* WebhookEndpointRepository).list(event.merchantId, event.environment))
+      .filter((endpoint) => isSubscribed(endpoint, event.event) && endpoint.url !== except)
+    const outbox = yield* WebhookOutbox
+    const ids = yield* Ids
+    // One after another: the outbox numbers an object's events in the order they are queued.
+    return yield* Effect.forEach(endpoints, (endpoint) =>
+      Effect.flatMap(ids.uuid, (id) => outbox.enqueue({ ...event, id, url: endpoint.url })))
+  })
+
+/** A payment's or subscription's event: to its own ipn_url, as the contract says, and to every endpoint subscribed. */
+export const enqueueEvent = (delivery: NewDelivery) =>
+  Effect.gen(function*() {
+    const queued = yield* (yield* WebhookOutbox).enqueue(delivery)
+    const { id: _id, url, ...event } = delivery
+    yield* enqueueToEndpoints(event, url)
+    return queued
+  })
