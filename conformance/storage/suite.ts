@@ -2,6 +2,7 @@ import { layer } from "@effect/vitest"
 import type * as Layer from "effect/Layer"
 import type { Storage } from "../../core/storage.js"
 import { auditLogCases } from "./audit-log-cases.js"
+import { balanceCases } from "./balance-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
@@ -49,4 +50,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     statementCases(it)
     payoutDestinationCases(it)
     payoutCases(it)
+    balanceCases(it)
   })
