@@ -58,7 +58,7 @@ export const layer = Layer.effect(
         sql`SELECT CAST(COALESCE(SUM(p.net - COALESCE(h.amount, 0)), 0) AS BIGINT) AS total, MIN(p.completed_at) AS earliest
           FROM payments p LEFT JOIN reserve_holds h ON h.reference = p.trx_id
           WHERE p.merchant_id = ${book.merchantId} AND p.environment = ${book.environment} AND p.status = 'success'
-            AND p.completed_at >= ${since} AND p.currency = ${book.currency} AND p.net > 0`.pipe(
+            AND p.completed_at > ${since} AND p.currency = ${book.currency} AND p.net > 0`.pipe(
           Effect.flatMap((rows) => Schema.decodeUnknown(RecentRow)(rows[0])),
           Effect.map((row) => ({ net: Amount(row.total), earliest: row.earliest === null ? null : Instant(row.earliest) })),
           dbCall

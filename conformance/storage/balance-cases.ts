@@ -35,7 +35,7 @@ export const balanceCases = (it: StorageIt) => {
       expect(yield* repo.approvedOnSchedule("daily")).not.toContain(merchant.id)
     }))
 
-  it.effect("recent net: the book's successful payments completed since the instant, less their reserve holds, with the earliest", () =>
+  it.effect("recent net: the book's successful payments completed after the instant, less their reserve holds, with the earliest", () =>
     Effect.gen(function*() {
       const balances = yield* BalanceRepository
       const merchant = yield* makeMerchant()
@@ -49,8 +49,9 @@ export const balanceCases = (it: StorageIt) => {
       yield* paidPayment(merchant.id, { createdAt: AT, paidAt: plusSeconds(AT, 150) }, { currency: "EUR", amount: units(1_000), environment: "production" })
       yield* balances.hold({ ...book, walletId: wallet.id, reference: first.trxId, amount: units(2), heldAt: AT, releaseAt: plusSeconds(AT, 50) })
       yield* balances.hold({ ...book, walletId: wallet.id, reference: old.trxId, amount: units(4), heldAt: AT, releaseAt: plusSeconds(AT, 500) })
-      expect(yield* balances.recentNet(book, plusSeconds(AT, 100))).toEqual({ net: Amount(units(5) + 123_456_789_012_345n), earliest: plusSeconds(AT, 100) })
-      expect(yield* balances.recentNet(book, plusSeconds(AT, 201))).toEqual({ net: 0n, earliest: null })
+      expect(yield* balances.recentNet(book, plusSeconds(AT, 99))).toEqual({ net: Amount(units(5) + 123_456_789_012_345n), earliest: plusSeconds(AT, 100) })
+      expect(yield* balances.recentNet(book, plusSeconds(AT, 100))).toEqual({ net: 123_456_789_012_345n, earliest: plusSeconds(AT, 200) })
+      expect(yield* balances.recentNet(book, plusSeconds(AT, 200))).toEqual({ net: 0n, earliest: null })
       expect(yield* balances.reserved(book)).toBe(units(6))
     }))
 

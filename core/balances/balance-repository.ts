@@ -39,7 +39,7 @@ export interface PayoutPeriod extends WalletBook {
 }
 
 export class BalanceRepository extends Context.Tag("merchant-payments/BalanceRepository")<BalanceRepository, {
-  /** The wallet book's successful payments completed at or after `since`. */
+  /** The wallet book's successful payments completed after `since` (a payment completed exactly `delay` ago is no longer pending). */
   readonly recentNet: (book: WalletBook, since: Instant) => Effect.Effect<RecentNet, StorageError>
   /** What the book's holds not yet released add up to. */
   readonly reserved: (book: WalletBook) => Effect.Effect<Amount, StorageError>
