@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { requireMerchant } from "../merchants/merchant-admin.js"
+import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount, ATOMS_PER_UNIT, SCALE } from "../money/amount.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
 import type { MerchantId } from "../shared/ids.js"
@@ -52,6 +53,10 @@ export const parsePayoutSettings = (input: PayoutSettingsInput) => {
     payoutMinimum: Amount(payoutMinimum)
   })
 }
+
+/** The caller's own payout settings, as the operator set them (read-only for the merchant). */
+export const callerPayoutSettings = (scope: MerchantScope) =>
+  Effect.flatMap(PayoutSettingsRepository, (settings) => settings.get(scope.merchant.id))
 
 /** The merchant's payout settings (its defaults when none were set); MerchantNotFound for no such merchant. */
 export const payoutSettingsOf = (merchantId: MerchantId) =>

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import { PayoutSettingsRepository } from "../../../core/balances/payout-settings-repository.js"
+import { callerPayoutSettings } from "../../../core/balances/payout-settings-admin.js"
 import { PayoutSettingsEnvelope, payoutSettingsJson } from "../contract/payout-settings-contracts.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
@@ -14,10 +14,7 @@ const get = endpoint({
   tag: "Wallets",
   security: "merchant",
   success: { status: 200, description: "The settings.", schema: PayoutSettingsEnvelope },
-  handler: Effect.gen(function*() {
-    const { merchant } = yield* CurrentMerchant
-    return { data: payoutSettingsJson(yield* (yield* PayoutSettingsRepository).get(merchant.id)) }
-  })
+  handler: Effect.map(Effect.flatMap(CurrentMerchant, callerPayoutSettings), (settings) => ({ data: payoutSettingsJson(settings) }))
 })
 
 export const payoutSettingsEndpoints = [get] as const
