@@ -24,10 +24,17 @@ export const holdReserve = (wallet: Wallet, trxId: string, net: Amount, at: Inst
     if (!holdsReserve(settings)) return
     const amount = reserveShare(net, settings.reservePercent, yield* exponentOfHeld(wallet.currency))
     if (amount === 0n) return
-    yield* (yield* WalletRepository).post({ walletId: wallet.id, kind: "reserve_hold", delta: -amount as Amount, reference: trxId }).pipe(
-      // The net was credited a moment ago in this transaction, and the share is never more than it.
-      Effect.catchTags({ InsufficientBalance: Effect.die, BalanceOverflow: Effect.die, WalletNotFound: Effect.die })
+    const held = yield* (yield* WalletRepository).post({ walletId: wallet.id, kind: "reserve_hold", delta: -amount as Amount, reference: trxId }).pipe(
+      Effect.as(true),
+      Effect.catchTags({
+        // The net was credited a moment ago and the share is never more than it, so only a wallet that
+        // was below zero before (a debt) refuses: paying the debt comes first, and nothing is held.
+        InsufficientBalance: () => Effect.succeed(false),
+        BalanceOverflow: Effect.die,
+        WalletNotFound: Effect.die
+      })
     )
+    if (!held) return
     yield* (yield* BalanceRepository).hold({
       merchantId: wallet.merchantId,
       environment: wallet.environment,
