@@ -90,6 +90,11 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
       if (options.twoHosts === true) b = await startHost(store(), makeManualClock(START))
     })
     afterAll(() => Promise.all([a, b].map((host) => host?.runtime.dispose())))
+    // Every host's business clock moves together: one instant, one payout period, whichever host passes.
+    const advance = async (seconds: number) => {
+      await a.advance(seconds)
+      await b?.advance(seconds)
+    }
 
     const balanceOf = async (host: Host, shop: Shop) => {
       const answer = await host.calls.merchant(shop.caller, "GET", "/api/v1/balances")
@@ -124,7 +129,7 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
       const refused = await a.calls.merchant(shop.caller, "POST", "/api/v1/payouts", { amount: "0.01", currency: "EUR", destination_id: destination })
       expect([refused.status, refused.body.message, refused.body.errors.available_balance]).toEqual([422, "Payout amount exceeds the available balance", ["The available balance is 0.00 EUR."]])
 
-      await a.advance(2 * DAY)
+      await advance(2 * DAY)
       expect(await balanceOf(a, shop)).toMatchObject({ balance: 90.04, available: 90.04, pending: 0, reserved: 10.01, next_available_at: null })
       const asked = await a.calls.merchant(shop.caller, "POST", "/api/v1/payouts", { amount: "50.00", currency: "EUR", destination_id: destination })
       expect(asked.status, asked.text).toBe(201)
@@ -132,7 +137,7 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
 
       // Not yet due: nothing released.
       expect(await a.moneyOut()).toEqual(Either.right({ reservesReleased: 0, automaticPayouts: 0 }))
-      await a.advance(3 * DAY)
+      await advance(3 * DAY)
       // Through the admin API, as an operator on the manual clock would.
       const released = await a.calls.admin("POST", "/scheduler/money-out/run")
       expect(released.status, released.text).toBe(200)
@@ -179,8 +184,7 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
       await a.run(adjustWallet(shop.wallet.id, { kind: "string", value: "30.00" }, "float"))
       await a.moneyOut()
       expect(await payouts()).toHaveLength(1)
-      await a.advance(DAY)
-      await b?.advance(DAY)
+      await advance(DAY)
       await Promise.all(hosts.map((host) => host.moneyOut()))
       await Promise.all(hosts.map((host) => host.moneyOut()))
       expect((await payouts()).map((each) => each.amount)).toEqual([30, 100])
