@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import { exponentOfHeld } from "../money/currency-catalog.js"
-import type { Amount } from "../money/amount.js"
+import { Amount } from "../money/amount.js"
 import type { Instant } from "../shared/instant.js"
 import { plusSeconds } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
@@ -24,7 +24,7 @@ export const holdReserve = (wallet: Wallet, trxId: string, net: Amount, at: Inst
     if (!holdsReserve(settings)) return
     const amount = reserveShare(net, settings.reservePercent, yield* exponentOfHeld(wallet.currency))
     if (amount === 0n) return
-    const held = yield* (yield* WalletRepository).post({ walletId: wallet.id, kind: "reserve_hold", delta: -amount as Amount, reference: trxId }).pipe(
+    const held = yield* (yield* WalletRepository).post({ walletId: wallet.id, kind: "reserve_hold", delta: Amount(-amount), reference: trxId }).pipe(
       Effect.as(true),
       Effect.catchTags({
         // The net was credited a moment ago and the share is never more than it, so only a wallet that

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Amount } from "../money/amount.js"
+import { ZERO } from "../money/amount.js"
 import type { Instant } from "../shared/instant.js"
 import { now, plusSeconds } from "../shared/instant.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
@@ -25,7 +25,7 @@ export interface WalletAvailability extends Availability {
 export const walletAvailability = (wallet: Wallet, settings: PayoutSettings, at: Instant) =>
   Effect.gen(function*() {
     const delay = delayDaysIn(settings, wallet.environment)
-    if (delay === 0) return { ...splitBalance(wallet.balance, 0n as Amount), nextAvailableAt: null } satisfies WalletAvailability
+    if (delay === 0) return { ...splitBalance(wallet.balance, ZERO), nextAvailableAt: null } satisfies WalletAvailability
     const book = { merchantId: wallet.merchantId, environment: wallet.environment, currency: wallet.currency }
     const recent = yield* (yield* BalanceRepository).recentNet(book, plusSeconds(at, -delay * DAY_SECONDS))
     const split = splitBalance(wallet.balance, recent.net)
