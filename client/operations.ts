@@ -16,6 +16,7 @@ export const OPERATIONS = {
   cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
   renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" },
   listBalances: { method: "GET", path: "/api/v1/balances" },
+  getPayoutSettings: { method: "GET", path: "/api/v1/payout-settings" },
   createPayoutDestination: { method: "POST", path: "/api/v1/payout-destinations" },
   listPayoutDestinations: { method: "GET", path: "/api/v1/payout-destinations" },
   deletePayoutDestination: { method: "DELETE", path: "/api/v1/payout-destinations/{destinationId}" },
@@ -37,4 +38,4 @@ export const OPERATIONS = {
 export const REQUEST_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "payment_amount"]
 
 /** Response fields that carry money, at any depth: read back as their exact text. */
-export const RESPONSE_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "balance", "fee", "net_amount", "refunded_amount", "remaining_refund", "total_refunded"]
+export const RESPONSE_MONEY_FIELDS: ReadonlyArray<string> = ["amount", "available", "balance", "fee", "in_payouts", "net_amount", "payout_minimum", "pending", "refunded_amount", "remaining_refund", "reserve_percent", "reserved", "total_refunded"]

@@ -1,4 +1,6 @@
 import type { AuditLog } from "./audit/audit-log.js"
+import type { BalanceRepository } from "./balances/balance-repository.js"
+import type { PayoutSettingsRepository } from "./balances/payout-settings-repository.js"
 import type { Ledger } from "./ledger/ledger.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
@@ -53,3 +55,5 @@ export type Storage =
   | PayoutDestinationRepository
   | PayoutRepository
   | WebhookEndpointRepository
+  | PayoutSettingsRepository
+  | BalanceRepository

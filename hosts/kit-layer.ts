@@ -39,6 +39,7 @@ import { layer as IdsLive } from "../core/signing/random-ids.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import * as InvoiceSettlement from "../core/subscriptions/invoice-settlement.js"
 import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
+import * as MoneyOutScheduler from "../core/balances/money-out-scheduler.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
@@ -77,7 +78,7 @@ export interface KitConfig {
   readonly expirySweepIntervalMillis?: number
   /** How often pending payments whose gateway can be asked are looked at (default 15 s). */
   readonly statusSyncIntervalMillis?: number
-  /** The subscription scheduler: its minute loop (with the background jobs) and its batch size. */
+  /** The subscription scheduler and, beside it, the money-out pass (reserve releases, automatic payouts): their minute loops (with the background jobs) and batch size. */
   readonly scheduler?: { readonly enabled: boolean; readonly batchSize: number; readonly intervalMillis?: number }
   /** Business time that moves only when told to (CLOCK=manual). */
   readonly manualClock?: ManualClock
@@ -156,6 +157,12 @@ const backgroundJobsLayer = (config: KitConfig) => {
     config.scheduler?.enabled === false
       ? Layer.empty
       : SubscriptionScheduler.loopLayer({
+        interval: Duration.millis(config.scheduler?.intervalMillis ?? 60_000),
+        ...(clock !== undefined ? { clock } : {})
+      }),
+    config.scheduler?.enabled === false
+      ? Layer.empty
+      : MoneyOutScheduler.loopLayer({
         interval: Duration.millis(config.scheduler?.intervalMillis ?? 60_000),
         ...(clock !== undefined ? { clock } : {})
       })

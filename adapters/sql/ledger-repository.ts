@@ -31,6 +31,7 @@ export const journalLinesTable = table("journal_lines", {
 })
 
 const EntryId = Schema.Struct({ id: Int64 })
+const Total = Schema.Struct({ total: Int64 })
 const AccountRows = Schema.Array(Schema.Struct({ account: Schema.String, balance: Int64 }))
 
 /**
@@ -81,6 +82,13 @@ export const layer = Layer.effect(
             rows
               .map((row) => ({ account: row.account, balance: Amount(row.balance) }))
               .sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0))),
+          dbCall
+        ),
+      balanceOf: (environment, currency, account) =>
+        sql`SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM journal_lines
+          WHERE environment = ${environment} AND currency = ${currency} AND account = ${account}`.pipe(
+          Effect.flatMap((rows) => Schema.decodeUnknown(Total)(rows[0])),
+          Effect.map((row) => Amount(row.total)),
           dbCall
         )
     })

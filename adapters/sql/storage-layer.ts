@@ -1,5 +1,6 @@
 import * as Layer from "effect/Layer"
 import * as Audit from "./audit-log.js"
+import * as Balances from "./balance-repository.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as CheckoutFrames from "./checkout-frame-repository.js"
 import * as Credentials from "./credential-repository.js"
@@ -15,6 +16,7 @@ import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as Payouts from "./payout-repository.js"
+import * as PayoutSettings from "./payout-settings-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
@@ -53,5 +55,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   DashboardSessions.layer,
   PayoutDestinations.layer,
   Payouts.layer,
-  WebhookEndpoints.layer
+  WebhookEndpoints.layer,
+  PayoutSettings.layer,
+  Balances.layer
 )

@@ -85,9 +85,9 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    // A credit names its payment; a refund debit names its refund, whose row names the payment.
+    // A credit and a reserve held or released name their payment; a refund debit names its refund, whose row names the payment.
     const withPayment = (where: Statement.Fragment, order: "ASC" | "DESC", limit: number) =>
-      sql`SELECT le.*, CASE WHEN le.kind = 'payment_credit' THEN le.reference ELSE r.payment_trx_id END AS payment_trx_id
+      sql`SELECT le.*, CASE WHEN le.kind IN ('payment_credit', 'reserve_hold', 'reserve_release') THEN le.reference ELSE r.payment_trx_id END AS payment_trx_id
         FROM ledger_entries le LEFT JOIN refunds r ON le.kind = 'refund_debit' AND r.refund_trx_id = le.reference
         WHERE ${where} ORDER BY le.id ${sql.literal(order)} LIMIT ${limit}`.pipe(Effect.flatMap(entriesWithPayment.all), dbCall)
 
@@ -112,6 +112,11 @@ export const layer = Layer.effect(
           return yield* wallets.one(rows)
         }).pipe(dbCall),
       findById,
+      findForUpdate: (id) =>
+        sql.onDialectOrElse({
+          pg: () => sql`SELECT * FROM wallets WHERE id = ${id} FOR UPDATE`,
+          orElse: () => sql`SELECT * FROM wallets WHERE id = ${id}`
+        }).pipe(Effect.flatMap(wallets.first), dbCall),
       find: (merchantId, currency, environment) =>
         sql`SELECT * FROM wallets WHERE merchant_id = ${merchantId} AND currency = ${currency} AND environment = ${environment}`.pipe(
           Effect.flatMap(wallets.first),

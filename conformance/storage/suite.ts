@@ -2,6 +2,7 @@ import { layer } from "@effect/vitest"
 import type * as Layer from "effect/Layer"
 import type { Storage } from "../../core/storage.js"
 import { auditLogCases } from "./audit-log-cases.js"
+import { balanceCases } from "./balance-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
@@ -51,4 +52,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     payoutDestinationCases(it)
     payoutCases(it)
     webhookEndpointCases(it)
+    balanceCases(it)
   })

@@ -15,8 +15,9 @@ export const walletAccount = (merchantId: MerchantId): LedgerAccount => `merchan
 
 /** Money on its way to a merchant's bank: credited when a payout is requested, debited back when it is paid, failed or rejected. */
 export const payoutsInTransitAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:payouts-in-transit`
-/** Later work (issue 35): money held against a dispute, held as a rolling reserve. */
+/** Later work (issue 35): money held against a dispute. */
 export const disputeHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:dispute-hold`
+/** A rolling reserve: credited with the part of each payment's net held back, debited when it is released to the wallet. */
 export const reserveHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:reserve-hold`
 
 /** The platform's fee revenue: credited with each payment's fee. */

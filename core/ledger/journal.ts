@@ -11,7 +11,9 @@ export const JournalEntryKind = Schema.Literal(
   "opening",
   "payout_requested",
   "payout_paid",
-  "payout_returned"
+  "payout_returned",
+  "reserve_held",
+  "reserve_released"
 )
 export type JournalEntryKind = typeof JournalEntryKind.Type
 

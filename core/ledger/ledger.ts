@@ -24,4 +24,6 @@ export class Ledger extends Context.Tag("merchant-payments/Ledger")<Ledger, {
   readonly record: (entry: JournalEntry) => Effect.Effect<void, StorageError>
   /** Every account of one book with its balance, ordered by account name (code unit by code unit). */
   readonly balances: (environment: Environment, currency: string) => Effect.Effect<ReadonlyArray<AccountBalance>, StorageError>
+  /** One account's balance in one book; zero when it has no line. */
+  readonly balanceOf: (environment: Environment, currency: string, account: LedgerAccount) => Effect.Effect<Amount, StorageError>
 }>() {}

@@ -40,7 +40,8 @@ const movement: fc.Arbitrary<Movement> = fc.oneof(
   fc.record({ kind: fc.constant("refund" as const), merchantId, amount }),
   fc.record({ kind: fc.constant("adjustment" as const), merchantId, delta: signed }),
   fc.record({ kind: fc.constant("opening" as const), merchantId, balance: amount }),
-  fc.record({ kind: fc.constantFrom("payout_requested" as const, "payout_paid" as const, "payout_returned" as const), merchantId, amount })
+  fc.record({ kind: fc.constantFrom("payout_requested" as const, "payout_paid" as const, "payout_returned" as const), merchantId, amount }),
+  fc.record({ kind: fc.constantFrom("reserve_held" as const, "reserve_released" as const), merchantId, amount })
 )
 
 describe("journal lines of a movement", () => {
@@ -59,7 +60,9 @@ describe("journal lines of a movement", () => {
       amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "refund_debit", delta: Amount(-debit), reference: "r" })),
       signed.map((delta): LedgerPosting => ({ walletId: WalletId(1), kind: "adjustment", delta, reference: "admin" })),
       amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_debit", delta: Amount(-debit), reference: "po" })),
-      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_return", delta: credit, reference: "po" }))
+      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_return", delta: credit, reference: "po" })),
+      amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "reserve_hold", delta: Amount(-debit), reference: "t" })),
+      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "reserve_release", delta: credit, reference: "t" }))
     )
     fc.assert(fc.property(posting, merchantId, (each, merchant) => {
       const moved = movementOfPosting(each, merchant)
@@ -113,6 +116,18 @@ describe("journal lines of a movement", () => {
     expect(movementLines({ kind: "payout_returned", merchantId: merchant, amount: Amount(40n) })).toEqual([
       { account: "merchant:7:wallet", amount: -40n },
       { account: "merchant:7:payouts-in-transit", amount: 40n }
+    ])
+  })
+
+  it("books a reserve through the merchant's reserve hold: held out of the wallet, released back into it", () => {
+    const merchant = MerchantId(7)
+    expect(movementLines({ kind: "reserve_held", merchantId: merchant, amount: Amount(3n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 3n },
+      { account: "merchant:7:reserve-hold", amount: -3n }
+    ])
+    expect(movementLines({ kind: "reserve_released", merchantId: merchant, amount: Amount(3n) })).toEqual([
+      { account: "merchant:7:wallet", amount: -3n },
+      { account: "merchant:7:reserve-hold", amount: 3n }
     ])
   })
 

@@ -8,6 +8,7 @@ import {
   PLATFORM_FEES,
   PLATFORM_PAYOUTS_PAID,
   payoutsInTransitAccount,
+  reserveHoldAccount,
   walletAccount
 } from "./account.js"
 import type { JournalLine } from "./journal.js"
@@ -31,6 +32,10 @@ export type Movement =
   | { readonly kind: "payout_paid"; readonly merchantId: MerchantId; readonly amount: Amount }
   /** A payout failed or was rejected: its request undone, the amount back in the wallet. */
   | { readonly kind: "payout_returned"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** Part of a payment's net held back as a rolling reserve: out of the wallet into the merchant's reserve hold. */
+  | { readonly kind: "reserve_held"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** A reserve hold's time is up: back from the reserve hold into the wallet. */
+  | { readonly kind: "reserve_released"; readonly merchantId: MerchantId; readonly amount: Amount }
 
 const line = (account: string, amount: bigint): JournalLine => ({ account, amount: Amount(amount) })
 
@@ -64,6 +69,12 @@ export const movementLines = (movement: Movement): ReadonlyArray<JournalLine> =>
     case "payout_returned":
       lines = [line(wallet, -movement.amount), line(payoutsInTransitAccount(movement.merchantId), movement.amount)]
       break
+    case "reserve_held":
+      lines = [line(wallet, movement.amount), line(reserveHoldAccount(movement.merchantId), -movement.amount)]
+      break
+    case "reserve_released":
+      lines = [line(wallet, -movement.amount), line(reserveHoldAccount(movement.merchantId), movement.amount)]
+      break
   }
   return lines.filter((each) => each.amount !== 0n)
 }
@@ -87,5 +98,9 @@ export const movementOfPosting = (posting: LedgerPosting, merchantId: MerchantId
       return { kind: "payout_requested", merchantId, amount: Amount(-posting.delta) }
     case "payout_return":
       return { kind: "payout_returned", merchantId, amount: posting.delta }
+    case "reserve_hold":
+      return { kind: "reserve_held", merchantId, amount: Amount(-posting.delta) }
+    case "reserve_release":
+      return { kind: "reserve_released", merchantId, amount: posting.delta }
   }
 }

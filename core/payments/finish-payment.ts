@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import { holdReserve } from "../balances/reserve-holds.js"
 import { Ledger } from "../ledger/ledger.js"
 import { movementLines } from "../ledger/movements.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
@@ -19,8 +20,8 @@ import { PaymentRepository } from "./payment-repository.js"
 
 /**
  * Ends a pending payment in one transaction: the status change, the fee and net from the merchant's
- * fee settings, the journal entry of gross, fee and net (the wallet credited the net), and the webhook
- * event in the outbox.
+ * fee settings, the journal entry of gross, fee and net (the wallet credited the net, less the
+ * merchant's rolling reserve share, held), and the webhook event in the outbox.
  * Either all of it happens or none; a payment that already ended is refused, whoever got there first.
  */
 export const finishPayment = (trxId: string, ending: PaymentEnding) =>
@@ -69,6 +70,7 @@ export const finishPayment = (trxId: string, ending: PaymentEnding) =>
             InsufficientBalance: (error) => Effect.die(error)
           })
         )
+        yield* holdReserve(wallet, trxId, completion.net, at)
       } else if (completion.outcome === "paid") {
         // Nothing for the merchant, but the platform earned the whole amount: booked without a wallet.
         yield* (yield* Ledger).record({

@@ -44,7 +44,7 @@ export const payoutTransition = (action: PayoutAction) => TRANSITIONS[action]
 
 export class PayoutNotFound extends Schema.TaggedError<PayoutNotFound>()("PayoutNotFound", {}) {}
 
-/** `amount` is the wallet's balance (what is available until balances are split) when the debit was refused. */
+/** `amount` is what was available (the balance less what is pending) when the payout was refused. */
 export class PayoutExceedsBalance extends Schema.TaggedError<PayoutExceedsBalance>()("PayoutExceedsBalance", {
   amount: Schema.BigIntFromSelf,
   currency: Schema.String,

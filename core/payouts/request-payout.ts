@@ -11,6 +11,7 @@ import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { publishAccountEvent } from "../webhooks/account-events.js"
+import { lockedAvailability } from "../balances/wallet-availability.js"
 import { type Payout, PayoutExceedsBalance } from "./payout.js"
 import { PayoutDestinationRepository } from "./payout-destination-repository.js"
 import { PayoutRepository } from "./payout-repository.js"
@@ -24,10 +25,10 @@ export interface PayoutRequest {
 /**
  * Asks for a payout to one of the caller's destinations (in its environment, not deleted, in the
  * destination's currency). The amount leaves the wallet at once, into the merchant's payouts in
- * transit: the debit, its journal entry and the payout row are one transaction, and the debit's
- * balance check is the wallet row's own (wallets.balance >= 0), so concurrent payouts on any host can
- * never together take more than the wallet holds. Until balances are split, the wallet's balance is
- * what is available.
+ * transit: the debit, its journal entry and the payout row are one transaction. What is available
+ * (the balance less what is still pending) is read under the wallet's row lock and the debit follows
+ * under it, so concurrent payouts on any host can never together take more than is available; the
+ * wallet row's own check (wallets.balance >= 0) stays behind it.
  */
 export const requestPayout = (scope: MerchantScope, request: PayoutRequest) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
@@ -50,6 +51,9 @@ export const requestPayout = (scope: MerchantScope, request: PayoutRequest) =>
       const wallet = yield* wallets.find(scope.merchant.id, destination.currency, scope.environment)
       // No wallet in the currency holds nothing.
       if (Option.isNone(wallet)) return yield* refused(Amount(0n))
+      // The wallet locked, then what of it is available (balance less pending): no other debit or credit moves it before ours.
+      const { available } = yield* lockedAvailability(wallet.value)
+      if (amount > available) return yield* refused(available)
       const id = `po_${(yield* (yield* Ids).uuid).replaceAll("-", "")}`
       yield* wallets.post({ walletId: wallet.value.id, kind: "payout_debit", delta: Amount(-amount), reference: id }).pipe(
         Effect.catchTags({

@@ -20,6 +20,11 @@ import type {
 export class WalletRepository extends Context.Tag("merchant-payments/WalletRepository")<WalletRepository, {
   readonly create: (wallet: NewWallet) => Effect.Effect<Wallet, WalletExists | StorageError>
   readonly findById: (id: WalletId) => Effect.Effect<Option.Option<Wallet>, StorageError>
+  /**
+   * The wallet, its row locked until the transaction ends (PostgreSQL; SQLite has one writer): what a
+   * payout reads before it computes what is available, so no other debit or credit moves it meanwhile.
+   */
+  readonly findForUpdate: (id: WalletId) => Effect.Effect<Option.Option<Wallet>, StorageError>
   readonly find: (
     merchantId: MerchantId,
     currency: string,

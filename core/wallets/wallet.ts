@@ -22,7 +22,7 @@ export interface NewWallet {
   readonly environment: Environment
 }
 
-export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment", "payout_debit", "payout_return")
+export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment", "payout_debit", "payout_return", "reserve_hold", "reserve_release")
 export type LedgerEntryKind = typeof LedgerEntryKind.Type
 
 /** Every balance change, written in the same transaction as the change: balance = sum of deltas. */
@@ -63,6 +63,9 @@ export type LedgerPosting =
   /** A payout requested (delta negative), or returned when it failed or was rejected (delta positive); reference its id. */
   | PostingOf<"payout_debit">
   | PostingOf<"payout_return">
+  /** Part of a payment's net held as a rolling reserve (delta negative), or released back (delta positive); reference the payment's trx id. */
+  | PostingOf<"reserve_hold">
+  | PostingOf<"reserve_release">
 
 export class WalletExists extends Schema.TaggedError<WalletExists>()("WalletExists", {
   currency: Schema.String,

@@ -7,8 +7,13 @@ import {
   PLATFORM_FEES,
   PLATFORM_PAYOUTS_PAID,
   payoutsInTransitAccount,
+  reserveHoldAccount,
   walletAccount
 } from "../../core/ledger/account.js"
+import { BalanceRepository } from "../../core/balances/balance-repository.js"
+import { replacePayoutSettings } from "../../core/balances/payout-settings-admin.js"
+import { releaseDueReserves } from "../../core/balances/reserve-holds.js"
+import { now, plusSeconds } from "../../core/shared/instant.js"
 import { trialBalance } from "../../core/ledger/trial-balance.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
 import { createMerchant, replaceCurrencies, updateMerchant } from "../../core/merchants/merchant-admin.js"
@@ -53,6 +58,8 @@ type Step =
   | { readonly kind: "fees"; readonly fees: typeof fees extends fc.Arbitrary<infer F> ? F : never }
   | { readonly kind: "payout"; readonly book: Book; readonly minor: number }
   | { readonly kind: "settle"; readonly which: number; readonly end: "paid" | "rejected" | "failed" }
+  | { readonly kind: "reserve"; readonly percentHundredths: number; readonly days: number }
+  | { readonly kind: "release" }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("pay" as const), book, minor: fc.integer({ min: 100, max: 2_000_000 }), paid: fc.boolean() }) },
@@ -62,7 +69,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("fees" as const), fees }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("payout" as const), book, minor: fc.integer({ min: 1, max: 1_500_000 }) }) },
   // A payout already asked for, by index modulo those asked: paid (approved, then paid), rejected, or failed (approved, then failed).
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("settle" as const), which: fc.nat(), end: fc.constantFrom("paid" as const, "rejected" as const, "failed" as const) }) }
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("settle" as const), which: fc.nat(), end: fc.constantFrom("paid" as const, "rejected" as const, "failed" as const) }) },
+  // A rolling reserve of up to 50 % for up to 3 days (0: none held) for the payments that follow; then every hold released.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("reserve" as const), percentHundredths: fc.integer({ min: 0, max: 5_000 }), days: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("release" as const) }) }
 )
 
 /** The refusals a random step may meet; anything else fails the property. */
@@ -78,11 +88,12 @@ const feeInput = (settings: typeof fees extends fc.Arbitrary<infer F> ? F : neve
 
 /**
  * Issue 35's property on a real kit: random sequences of payments (paid or failed, under fee settings
- * that change), full and partial refunds, adjustments, and payouts (asked for, then paid, rejected or
- * failed), through the use cases, after which every book sums to zero, each wallet's account is minus
- * its balance, and the platform's accounts moved by what the sequence says: clearing by the gross paid
- * less refunds, fees by the fees, adjustments by the corrections, payouts in transit by those not yet
- * ended, payouts paid by those paid.
+ * that change), full and partial refunds, adjustments, payouts (asked for, then paid, rejected or
+ * failed), and rolling reserves (held from payments under settings that change, then released), through
+ * the use cases, after which every book sums to zero, each wallet's account is minus its balance, and
+ * the platform's accounts moved by what the sequence says: clearing by the gross paid less refunds, fees
+ * by the fees, adjustments by the corrections, payouts in transit by those not yet ended, payouts paid
+ * by those paid, the reserve hold by minus the holds not yet released.
  */
 export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
   describe(`ledger (property): ${name}`, () => {
@@ -195,6 +206,16 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
                   if (each.end === "paid") moved.payoutsPaid -= target.amount
                   return
                 }
+                case "reserve":
+                  yield* replacePayoutSettings(merchant.id, {
+                    reservePercent: { kind: "string", value: decimal(each.percentHundredths, 2) },
+                    reserveDays: each.days
+                  })
+                  return
+                case "release":
+                  // Far past any hold's days: every hold of the store is due.
+                  yield* releaseDueReserves(plusSeconds(yield* now, 400 * 86_400), 10_000)
+                  return
               }
             })))
             if (Either.isLeft(outcome)) expect(EXPECTED_REFUSALS.has((outcome.left as { readonly _tag: string })._tag), String(outcome.left)).toBe(true)
@@ -210,6 +231,10 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
             const moved = expected.get(each)!
             expect([movedBy(GATEWAY_CLEARING), movedBy(PLATFORM_FEES), movedBy(PLATFORM_ADJUSTMENTS)]).toEqual([moved.clearing, moved.fees, moved.adjustments])
             expect([movedBy(payoutsInTransitAccount(merchant.id)), movedBy(PLATFORM_PAYOUTS_PAID)]).toEqual([moved.inTransit, moved.payoutsPaid])
+            // The reserve hold account is minus what the merchant's unreleased holds add up to.
+            const reserved = await run(Effect.flatMap(BalanceRepository, (holds) =>
+              holds.reserved({ merchantId: merchant.id, environment: each.environment, currency: each.currency })))
+            expect(balances.get(reserveHoldAccount(merchant.id)) ?? 0n, `${each.environment} ${each.currency} reserve`).toBe(-reserved)
           }
         }),
         { numRuns: 30 }

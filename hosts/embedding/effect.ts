@@ -17,6 +17,8 @@ export { createSubscription } from "../../core/subscriptions/create-subscription
 export { cancelSubscription, renewSubscription } from "../../core/subscriptions/change-subscription.js"
 export { listSubscriptions, retrieveSubscription } from "../../core/subscriptions/subscription-queries.js"
 export { runOnce as runSchedulerOnce } from "../../core/subscriptions/scheduler.js"
+export { runMoneyOutOnce } from "../../core/balances/money-out-scheduler.js"
+export { replacePayoutSettings } from "../../core/balances/payout-settings-admin.js"
 export { makeManualClock, ManualClockControl, type ManualClock } from "../../core/shared/manual-clock.js"
 // The storage ports a third-party adapter provides (a Layer of all of them is a `Storage`).
 export { Transactor } from "../../core/shared/transactor.js"
@@ -42,3 +44,5 @@ export { DashboardSessionRepository } from "../../core/merchant-users/dashboard-
 export { PayoutDestinationRepository } from "../../core/payouts/payout-destination-repository.js"
 export { PayoutRepository } from "../../core/payouts/payout-repository.js"
 export { WebhookEndpointRepository } from "../../core/webhooks/webhook-endpoint-repository.js"
+export { PayoutSettingsRepository } from "../../core/balances/payout-settings-repository.js"
+export { BalanceRepository } from "../../core/balances/balance-repository.js"

@@ -121,6 +121,13 @@ export const makeAdminApi = (call: AdminCall) => {
       replace: (merchantId: number, codes: ReadonlyArray<string>) =>
         request<JsonObject>("PUT", `/merchants/${merchantId}/currencies`, { currency_codes: codes })
     },
+    payoutSettings: {
+      /** The merchant's payout delay, rolling reserve and payout schedule (the defaults when none were set). */
+      get: (merchantId: number) => request<{ readonly data: JsonObject }>("GET", `/merchants/${merchantId}/payout-settings`),
+      /** Replaces them as a whole, wire names (`payout_delay_days`, `reserve_percent`...); a field left out takes its default. */
+      replace: (merchantId: number, settings: JsonObject) =>
+        request<{ readonly data: JsonObject }>("PUT", `/merchants/${merchantId}/payout-settings`, settings)
+    },
     checkoutFrames: {
       /** The https origins allowed to frame the merchant's hosted checkout (CSP frame-ancestors); empty: nobody. */
       get: (merchantId: number) =>

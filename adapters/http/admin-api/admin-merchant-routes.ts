@@ -15,6 +15,8 @@ import { pageNumberQuery, queryOf } from "../contract/query-contract.js"
 import { pageJson } from "../request/page-query.js"
 import { merchantJson } from "../response/serializers.js"
 import { toIsoString } from "../../../core/shared/instant.js"
+import { payoutSettingsOf, replacePayoutSettings } from "../../../core/balances/payout-settings-admin.js"
+import { PayoutSettingsEnvelope, payoutSettingsJson, replacePayoutSettingsBody } from "../contract/payout-settings-contracts.js"
 
 const merchantId = Effect.map(merchantIdInPath.read, MerchantId)
 
@@ -180,5 +182,44 @@ const gateways = endpoint({
   })
 })
 
-/** docs/admin-api.md, merchants: the merchant, its credentials, currencies and gateway selection. */
-export const adminMerchantEndpoints = [create, list, get, update, credentials, endOverlap, currencies, gateways] as const
+const payoutSettings = endpoint({
+  method: "get",
+  path: "/admin/v1/merchants/{id}/payout-settings",
+  operationId: "getMerchantPayoutSettings",
+  summary: "The merchant's payout delay, rolling reserve and payout schedule",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  success: { status: 200, description: "The settings (the defaults when none were set).", schema: PayoutSettingsEnvelope },
+  errors: ["MerchantNotFound"],
+  handler: Effect.map(Effect.flatMap(merchantId, payoutSettingsOf), (settings) => ({ data: payoutSettingsJson(settings) }))
+})
+
+const replaceSettings = endpoint({
+  method: "put",
+  path: "/admin/v1/merchants/{id}/payout-settings",
+  operationId: "replaceMerchantPayoutSettings",
+  summary: "Replace the merchant's payout delay, rolling reserve and payout schedule",
+  description: "The settings as a whole (a field left out takes its default). They apply to payments completed from now on.",
+  tag: "Admin: merchants",
+  security: "admin",
+  parameters: [merchantIdInPath],
+  body: replacePayoutSettingsBody,
+  success: { status: 200, description: "The settings now.", schema: PayoutSettingsEnvelope },
+  errors: ["MerchantNotFound"],
+  handler: Effect.gen(function*() {
+    const id = yield* merchantId
+    const body = yield* validBody(replacePayoutSettingsBody)
+    const settings = yield* replacePayoutSettings(id, withoutUndefined({
+      payoutDelayDays: body.payout_delay_days,
+      reservePercent: body.reserve_percent,
+      reserveDays: body.reserve_days,
+      payoutSchedule: body.payout_schedule,
+      payoutMinimum: body.payout_minimum
+    }))
+    return { data: payoutSettingsJson(settings) }
+  })
+})
+
+/** docs/admin-api.md, merchants: the merchant, its credentials, currencies, gateway selection and payout settings. */
+export const adminMerchantEndpoints = [create, list, get, update, credentials, endOverlap, currencies, gateways, payoutSettings, replaceSettings] as const

@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import { runOnce } from "../../../core/subscriptions/scheduler.js"
+import { runMoneyOutOnce } from "../../../core/balances/money-out-scheduler.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import * as Resources from "../contract/admin-resources.js"
 
@@ -26,5 +27,21 @@ const run = endpoint({
   }))
 })
 
+/** One money-out pass now, on business time, under its own lease beside the subscription tick's. */
+const runMoneyOut = endpoint({
+  method: "post",
+  path: "/admin/v1/scheduler/money-out/run",
+  operationId: "runMoneyOut",
+  summary: "One money-out pass now: reserve releases and automatic payouts",
+  tag: "Admin: scheduler",
+  security: "admin",
+  success: { status: 200, description: "What the pass did.", schema: Resources.MoneyOutReport },
+  errors: ["SchedulerBusy"],
+  commitsAsItGoes: true,
+  handler: Effect.map(runMoneyOutOnce, (report) => ({
+    data: { reserves_released: report.reservesReleased, automatic_payouts: report.automaticPayouts }
+  }))
+})
+
 /** docs/admin-api.md, the scheduler. */
-export const adminSchedulerEndpoints = [run] as const
+export const adminSchedulerEndpoints = [run, runMoneyOut] as const

@@ -102,6 +102,13 @@ export const SchedulerReport = Schema.Struct({
   })
 }).annotations({ identifier: "SchedulerReport" })
 
+export const MoneyOutReport = Schema.Struct({
+  data: Schema.Struct({
+    reserves_released: Integer,
+    automatic_payouts: Integer
+  })
+}).annotations({ identifier: "MoneyOutReport" })
+
 export const WebhookDelivery = Schema.Struct({
   id: Schema.String,
   merchant_id: PositiveId,

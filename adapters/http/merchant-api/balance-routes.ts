@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { merchantBalances } from "../../../core/wallets/merchant-balances.js"
+import { merchantBalanceSheet } from "../../../core/balances/balance-sheet.js"
+import { toIsoString } from "../../../core/shared/instant.js"
 import { Environment, Money } from "../contract/value-schemas.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { jsonAmount } from "../contract/json-codec.js"
@@ -10,8 +11,15 @@ const Balance = Schema.Struct({
   currency_code: Schema.String,
   environment: Environment,
   balance: Money,
-  active: Schema.Boolean.annotations({ description: "Whether payments in this currency can be received into it." })
-}).annotations({ identifier: "Balance", description: "One wallet of the merchant: its currency's balance." })
+  active: Schema.Boolean.annotations({ description: "Whether payments in this currency can be received into it." }),
+  available: Money.annotations({ description: "What a payout may take now: the balance less what is pending, never below 0." }),
+  pending: Money.annotations({ description: "The net of payments completed within the payout delay, not yet payable (part of the balance)." }),
+  reserved: Money.annotations({ description: "Held by the rolling reserve until released to the balance (not part of it)." }),
+  in_payouts: Money.annotations({ description: "Asked for as payouts, not yet paid, failed or rejected (not part of the balance)." }),
+  next_available_at: Schema.NullOr(Schema.String).annotations({
+    description: "When the earliest pending funds become available (ISO 8601, UTC); null when nothing is pending."
+  })
+}).annotations({ identifier: "Balance", description: "One wallet of the merchant: its currency's balance and what it is made of." })
 
 const Balances = Schema.Struct({ data: Schema.Array(Balance) }).annotations({
   identifier: "Balances",
@@ -27,12 +35,17 @@ const balances = endpoint({
   tag: "Wallets",
   security: "merchant",
   success: { status: 200, description: "The balances.", schema: Balances },
-  handler: Effect.map(Effect.flatMap(CurrentMerchant, merchantBalances), (wallets) => ({
-    data: wallets.map((wallet) => ({
+  handler: Effect.map(Effect.flatMap(CurrentMerchant, merchantBalanceSheet), (sheet) => ({
+    data: sheet.map(({ wallet, ...split }) => ({
       currency_code: wallet.currency,
       environment: wallet.environment,
       balance: jsonAmount(wallet.balance),
-      active: wallet.active
+      active: wallet.active,
+      available: jsonAmount(split.available),
+      pending: jsonAmount(split.pending),
+      reserved: jsonAmount(split.reserved),
+      in_payouts: jsonAmount(split.inPayouts),
+      next_available_at: split.nextAvailableAt === null ? null : toIsoString(split.nextAvailableAt)
     }))
   }))
 })

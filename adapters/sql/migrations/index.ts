@@ -20,6 +20,7 @@ import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
 import payouts from "./0017_payouts.js"
 import webhookEndpoints from "./0019_webhook_endpoints.js"
+import balances from "./0021_balances.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -40,7 +41,8 @@ export const migrations = {
   "0015_journal": journal,
   "0016_payout_destinations": payoutDestinations,
   "0017_payouts": payouts,
-  "0019_webhook_endpoints": webhookEndpoints
+  "0019_webhook_endpoints": webhookEndpoints,
+  "0021_balances": balances
 }
 
 const migrate = Migrator.make({})

@@ -16,6 +16,8 @@ import { paymentFlagsTable } from "../payment-flag-repository.js"
 import { paymentsTable } from "../payment-rows.js"
 import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
+import { payoutSettingsTable } from "../payout-settings-repository.js"
+import { automaticPayoutsTable, reserveHoldsTable } from "../balance-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
@@ -66,6 +68,9 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutDestinationsTable, unread: ["deleted_at"] },
   { table: payoutsTable },
   { table: webhookEndpointsTable },
+  { table: payoutSettingsTable },
+  { table: reserveHoldsTable },
+  { table: automaticPayoutsTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
