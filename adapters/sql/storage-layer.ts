@@ -16,6 +16,7 @@ import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as Payouts from "./payout-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
+import * as Reconciliation from "./reconciliation-repository.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
@@ -51,5 +52,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   MerchantUsers.layer,
   DashboardSessions.layer,
   PayoutDestinations.layer,
-  Payouts.layer
+  Payouts.layer,
+  Reconciliation.layer
 )
