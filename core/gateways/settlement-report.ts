@@ -1,10 +1,14 @@
 import type { Environment } from "../shared/environment.js"
-import type { CallTrace, DecimalString, GatewayRef } from "./gateway-plugin.js"
 
-/** What `settlementReport` is asked: one gateway record's settlement over [from, to). */
-export interface SettlementContext<Config> extends CallTrace {
+/**
+ * What `settlementReport` is asked: one gateway record's settlement over [from, to). Spelled out
+ * here rather than from gateway-plugin.ts's CallTrace and GatewayRef, which import this file.
+ */
+export interface SettlementContext<Config> {
+  /** The W3C trace context of the kit's span for this call, when the host traces. */
+  readonly traceparent?: string
   readonly environment: Environment
-  readonly gateway: GatewayRef
+  readonly gateway: { readonly id: number; readonly code: string; readonly name: string }
   readonly config: Config
   /** ISO 8601 instants, UTC: the period's first moment and the moment after its last. */
   readonly from: string
@@ -20,7 +24,8 @@ export interface SettlementContext<Config> extends CallTrace {
 export interface SettlementReportLine {
   readonly gatewayReference: string
   readonly type: "payment" | "refund" | "dispute" | "fee" | "payout"
-  readonly amount: DecimalString
+  /** A signed exact decimal in the currency's own digits: "-12.50". */
+  readonly amount: string
   readonly currency: string
   readonly settledAt: string
 }
