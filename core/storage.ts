@@ -16,6 +16,7 @@ import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { PayoutDestinationRepository } from "./payouts/payout-destination-repository.js"
 import type { PayoutRepository } from "./payouts/payout-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
+import type { ReconciliationRepository } from "./reconciliation/reconciliation-repository.js"
 import type { GatewayRefunds } from "./refunds/gateway-refund.js"
 import type { RefundRepository } from "./refunds/refund-repository.js"
 import type { SettingsRepository } from "./settings/settings-repository.js"
@@ -57,3 +58,4 @@ export type Storage =
   | WebhookEndpointRepository
   | PayoutSettingsRepository
   | BalanceRepository
+  | ReconciliationRepository

@@ -18,6 +18,7 @@ import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as Payouts from "./payout-repository.js"
 import * as PayoutSettings from "./payout-settings-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
+import * as Reconciliation from "./reconciliation-repository.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
@@ -57,5 +58,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Payouts.layer,
   WebhookEndpoints.layer,
   PayoutSettings.layer,
-  Balances.layer
+  Balances.layer,
+  Reconciliation.layer
 )

@@ -13,6 +13,7 @@ import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { payoutCases } from "./payout-cases.js"
 import { payoutDestinationCases } from "./payout-destination-cases.js"
+import { reconciliationCases } from "./reconciliation-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { checkoutAttemptCases } from "./checkout-attempt-cases.js"
 import { gatewayRefundCases } from "./gateway-refund-cases.js"
@@ -53,4 +54,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     payoutCases(it)
     webhookEndpointCases(it)
     balanceCases(it)
+    reconciliationCases(it)
   })

@@ -2,6 +2,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
+import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -198,10 +199,12 @@ export interface GatewayPluginDefinition<Config = unknown> {
   handleNotification?(context: NotificationContext<Config>): PluginAnswer<NotificationReport>
   syncStatus?(context: SyncContext<Config>): PluginAnswer<SyncReport>
   refund?(context: RefundContext<Config>): PluginAnswer<RefundReport>
+  /** The gateway's settlement over a period, for reconciliation: optional, a plugin without it is reconciled by upload. */
+  settlementReport?(context: SettlementContext<Config>): PluginAnswer<ReadonlyArray<SettlementReportLine>>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
-export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund"
+export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund" | "settlementReport"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -233,6 +236,8 @@ export interface HostedPlugin {
   readonly handleNotification: (context: NotificationContext<unknown>) => Effect.Effect<NotificationReport, PluginCallFailed>
   readonly syncStatus: (context: SyncContext<unknown>) => Effect.Effect<SyncReport, PluginCallFailed>
   readonly refund: (context: RefundContext<unknown>) => Effect.Effect<RefundReport, PluginCallFailed>
+  /** Absent when the plugin gives no settlement report. */
+  readonly settlementReport?: (context: SettlementContext<unknown>) => Effect.Effect<ReadonlyArray<SettlementReportLine>, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

@@ -58,3 +58,13 @@ export const RefundReportSchema = Schema.Struct({
   gatewayRefundReference: Schema.optionalWith(Reference, { exact: true }),
   message: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
 })
+
+const SignedDecimal = Schema.String.pipe(Schema.pattern(/^-?\d{1,19}(\.\d{1,18})?$/))
+
+export const SettlementReportSchema = Schema.Array(Schema.Struct({
+  gatewayReference: Reference,
+  type: Schema.Literal("payment", "refund", "dispute", "fee", "payout"),
+  amount: SignedDecimal,
+  currency: CurrencyCode,
+  settledAt: Schema.String.pipe(Schema.maxLength(40))
+}))

@@ -14,8 +14,9 @@ import {
   type PluginCall,
   PluginCallFailed
 } from "./gateway-plugin.js"
-import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
+import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SettlementReportSchema, SyncReportSchema } from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
+import type { SettlementContext } from "./settlement-report.js"
 import { currentTraceparent, withSpanWhenTraced } from "../shared/trace-context.js"
 
 export const DEFAULT_PLUGIN_CALL_TIMEOUT_MILLIS = 10_000
@@ -194,6 +195,14 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.refund === undefined || !capabilities.refunds
         ? unsupported(id, "refund")
         : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
-          definition.refund!(traced(context, traceparent)))
+          definition.refund!(traced(context, traceparent))),
+    ...(typeof definition.settlementReport === "function"
+      ? {
+        // A month of balance transactions is many pages: the call gets ten times the usual time.
+        settlementReport: (context: SettlementContext<unknown>) =>
+          guardedCall(id, "settlementReport", Duration.times(timeout, 10), SettlementReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
+            definition.settlementReport!(traced(context, traceparent)))
+      }
+      : {})
   }
 }

@@ -66,3 +66,9 @@ export const gatewayCalls = Metric.counter("merchant_payments_gateway_calls_tota
   description: "Gateway plugin calls, by plugin, operation and outcome",
   incremental: true
 })
+
+/** Lines of reconciled settlement reports, by outcome (matched, missing_in_kit, ...): a discrepancy count to alert on. */
+export const reconciliationLines = Metric.counter("merchant_payments_reconciliation_lines_total", {
+  description: "Lines of reconciled settlement reports, by outcome",
+  incremental: true
+})

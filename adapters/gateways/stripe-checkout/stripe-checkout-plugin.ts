@@ -13,6 +13,7 @@ import { assertKeyServes, makeStripeClients } from "./stripe-client.js"
 import { isMissing, StripeCallError, stripeCall } from "./stripe-errors.js"
 import { reportOfNotification } from "./stripe-notifications.js"
 import { reportOfRefund } from "./stripe-refund-report.js"
+import { settlementLines } from "./stripe-settlement.js"
 import { belongsTo, chargedBy, isSessionId, reportOfSession } from "./stripe-session-outcome.js"
 
 export const STRIPE_CHECKOUT_PLUGIN_ID = "stripe-checkout"
@@ -147,6 +148,14 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
         if (error instanceof StripeCallError && error.permanent) return refundFailed(error.message)
         throw error
       }
+    },
+
+    async settlementReport(context) {
+      const { config } = context
+      const client = await clientFor(config, context.environment)
+      // Stripe counts whole seconds: the period's first whole second on, up to the one holding its end.
+      const period = { gte: Math.ceil(Date.parse(context.from) / 1000), lt: Math.ceil(Date.parse(context.to) / 1000) }
+      return stripeCall(config, () => settlementLines(client, period, traceHeaders(context)))
     }
   }
 }

@@ -9,12 +9,14 @@ import { Transactor } from "../../../core/shared/transactor.js"
 import type { ApiError } from "../response/api-error.js"
 import type { ApiResponse } from "../response/api-response.js"
 import { describeError } from "../response/error-table.js"
-import { RawBody, readJsonRawBody } from "../request/request-body.js"
+import { RawBody, readEndpointRawBody, type TextBodyContract } from "../request/request-body.js"
 import { adminAuditEntry, type AuditedOperation } from "./admin-audit-entry.js"
 
 export interface AdminOperation extends AuditedOperation {
   /** The handler commits as it goes (see `Endpoint.commitsAsItGoes`): its entry is written after it. */
   readonly commitsAsItGoes?: boolean
+  /** The endpoint reads a text body of this type, not JSON. */
+  readonly textBody?: TextBodyContract
 }
 
 /** GET and HEAD only read: they are not changes, and the log does not hold them. */
@@ -33,7 +35,7 @@ const EMPTY = new Uint8Array(0)
  */
 export const auditedChange = <E extends ApiError, R>(operation: AdminOperation, token: string, handler: Effect.Effect<ApiResponse, E, R>) =>
   Effect.gen(function*() {
-    const body = yield* Effect.either(readJsonRawBody)
+    const body = yield* Effect.either(readEndpointRawBody(operation.textBody))
     const rawBody = Either.getOrElse(body, () => EMPTY)
     const log = yield* AuditLog
     const record = (status: number, answer: unknown) =>

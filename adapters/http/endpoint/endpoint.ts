@@ -4,6 +4,7 @@ import type { ApiError } from "../response/api-error.js"
 import type { BodyContract } from "../contract/read-body.js"
 import type { QueryContract } from "../contract/query-contract.js"
 import type { ErrorTag, Operation } from "../openapi/operation.js"
+import type { TextBodyContract } from "../request/request-body.js"
 
 /**
  * What any handler may fail with without listing it, because the document adds it from the
@@ -43,12 +44,12 @@ export interface Endpoint<
   Path extends string = string,
   B extends BodyContract = BodyContract,
   Q = unknown
-> extends Omit<Operation, "operationId" | "path" | "body"> {
+> extends Omit<Operation, "operationId" | "path" | "body" | "textBody"> {
   readonly operationId: Id
   readonly path: Path
   readonly body?: B
   readonly security: EndpointSecurity
-  readonly success: { readonly status: number; readonly description: string; readonly schema: S }
+  readonly success: { readonly status: number; readonly description: string; readonly schema: S; readonly contentType?: string }
   /** Core input names whose request field is not their snake_case (`amount` sent as `payment_amount`). */
   readonly wireNames?: Readonly<Record<string, string>>
   /**
@@ -57,6 +58,8 @@ export interface Endpoint<
    * the entry is written right after it instead.
    */
   readonly commitsAsItGoes?: true
+  /** A body of text of one type (a CSV upload) instead of JSON: read with its own limit, given to the handler as RawBody. */
+  readonly textBody?: TextBodyContract
   /** The query, decoded once before the handler, which is then given it; its parameters are in `parameters`. */
   readonly query?: QueryContract<Q>
   readonly handler: EndpointHandler<Schema.Schema.Type<S>, ApiError, R, Q>
@@ -78,15 +81,16 @@ export const endpoint = <
   const Tags extends ErrorTag = never,
   Q = never
 >(
-  declaration: Omit<Operation, "operationId" | "path" | "body" | "security" | "success" | "errors"> & {
+  declaration: Omit<Operation, "operationId" | "path" | "body" | "security" | "success" | "errors" | "textBody"> & {
     readonly operationId: Id
     readonly path: Path
     readonly body?: B
     readonly security: EndpointSecurity
-    readonly success: { readonly status: number; readonly description: string; readonly schema: S }
+    readonly success: { readonly status: number; readonly description: string; readonly schema: S; readonly contentType?: string }
     readonly errors?: ReadonlyArray<Tags>
     readonly wireNames?: Readonly<Record<string, string>>
     readonly commitsAsItGoes?: true
+    readonly textBody?: TextBodyContract
     readonly query?: QueryContract<Q>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
     readonly handler: EndpointHandler<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R, NoInfer<Q>>

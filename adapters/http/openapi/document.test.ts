@@ -57,6 +57,12 @@ describe("the OpenAPI document and the router", () => {
       type: "bank_account", account_holder: "Doc Shop", iban: "DE89370400440532013000", currency: "USD"
     })).text).data.id
     const payout = JSON.parse((await kit.merchant("POST", "/api/v1/payouts", { amount: "0.01", currency: "USD", destination_id: destination })).text).data.id
+    const sandboxCode = JSON.parse((await kit.admin("GET", "/gateways")).text).data.find((gateway: { id: number }) => gateway.id === sandboxGatewayId).code
+    const report = JSON.parse(await (await kit.raw(new Request("http://kit.test/admin/v1/reconciliation/reports?from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "text/csv" },
+      body: `gateway,environment,gateway_reference,type,amount,currency,settled_at\r\n${sandboxCode},sandbox,ref-1,payment,1.00,USD,2020-01-02T00:00:00Z\r\n`
+    }))).text()).data.id
     let pending = 0
     const freshToken = async () => {
       const session = JSON.parse((await kit.merchant("POST", "/api/v1/initiate-payment", initiateBody(`doc-pending-${++pending}`))).text)
@@ -67,6 +73,7 @@ describe("the OpenAPI document and the router", () => {
         : path.startsWith("/admin/v1/wallets/") ? walletId
         : path.startsWith("/admin/v1/gateways/") ? sandboxGatewayId
         : path.startsWith("/admin/v1/payouts/") ? payout
+        : path.startsWith("/admin/v1/reconciliation/reports/") ? report
         : path.startsWith("/gateways/") ? notifyingGatewayId
         : delivery
     const answered: Array<string> = []

@@ -29,6 +29,7 @@ const errorsOf = (operation: Operation): ReadonlyArray<DocumentedError> => {
   if (isMerchant(operation)) tags.push(...MERCHANT_ERRORS, ...(operation.method === "post" ? MERCHANT_POST_ERRORS : []))
   if (operation.security === "admin") tags.push(...ADMIN_ERRORS)
   if (operation.body !== undefined) tags.push(...BODY_ERRORS)
+  if (operation.textBody !== undefined) tags.push("BodyTooLarge", "UnsupportedMediaType")
   if ((operation.parameters ?? []).some((parameter) => parameter.in === "path") && operation.security !== "none") tags.push("ResourceNotFound")
   const validation = operation.body === undefined ? [] : bodyErrorCodes(operation.body).map((code) => documentedError("ValidationFailed", code))
   const idempotencyKey = isMerchant(operation) && operation.method === "post" ? [documentedError("ValidationFailed")] : []
@@ -54,9 +55,9 @@ export const openApiDocument = (options: { readonly serverUrl: string }) => {
     const { success } = operation
     responses[String(success.status)] = {
       description: success.description,
-      ...(success.schema !== undefined
-        ? { content: { "application/json": { schema: schemaOf(success.schema) } } }
-        : success.contentType !== undefined ? { content: { [success.contentType]: {} } } : {})
+      ...(success.contentType !== undefined
+        ? { content: { [success.contentType]: { schema: { type: "string" } } } }
+        : success.schema !== undefined ? { content: { "application/json": { schema: schemaOf(success.schema) } } } : {})
     }
     for (const other of operation.others ?? []) {
       responses[String(other.status)] = { description: other.description, ...(other.contentType !== undefined ? { content: { [other.contentType]: {} } } : {}) }
@@ -92,6 +93,15 @@ export const openApiDocument = (options: { readonly serverUrl: string }) => {
         })),
         ...idempotencyKey
       ],
+      ...(operation.textBody !== undefined
+        ? {
+          requestBody: {
+            required: true,
+            description: operation.textBody.description,
+            content: { [operation.textBody.contentType]: { schema: { type: "string", maxLength: operation.textBody.maxBytes } } }
+          }
+        }
+        : {}),
       ...(operation.body !== undefined
         ? {
           requestBody: {

@@ -30,10 +30,12 @@ export interface Operation {
   readonly security: Security
   readonly parameters?: ReadonlyArray<Parameter>
   readonly body?: BodyContract
+  /** A text body of one type (a CSV upload) instead of JSON. */
+  readonly textBody?: { readonly contentType: string; readonly maxBytes: number; readonly description: string }
   readonly success: {
     readonly status: number
     readonly description: string
-    /** A JSON body's schema; without one, `contentType` says what the body is. */
+    /** A JSON body's schema; `contentType`, when given, says the body is of that type instead. */
     readonly schema?: Schema.Schema.AnyNoContext
     readonly contentType?: string
   }

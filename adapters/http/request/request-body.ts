@@ -20,7 +20,7 @@ const exceededLimit = (error: unknown): boolean => {
 
 const EMPTY = new Uint8Array(0)
 
-export const readRawBody = Effect.gen(function*() {
+export const readRawBodyUpTo = (limitBytes: number) => Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   // A GET that declares no body has none (HTTP/1.1 needs Content-Length or chunking for one, and a
   // fetch Request cannot carry one): no stream to drain on the most common call.
@@ -28,18 +28,49 @@ export const readRawBody = Effect.gen(function*() {
   if (bodiless && request.headers["content-length"] === undefined && request.headers["transfer-encoding"] === undefined) return EMPTY
   const declared = Number(request.headers["content-length"] ?? "0")
   // Refused on the declared length without reading; the edge drains the rest before answering.
-  if (declared > MAX_BODY_BYTES) return yield* new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
+  if (declared > limitBytes) return yield* new BodyTooLarge({ limitBytes })
   const incoming = incomingMessageOf(request)
-  if (incoming !== undefined) return yield* readIncoming(incoming, MAX_BODY_BYTES)
+  if (incoming !== undefined) return yield* readIncoming(incoming, limitBytes)
   // Fetch-style hosts: the platform reader enforces the same limit.
   const buffer = yield* request.arrayBuffer.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+    HttpIncomingMessage.withMaxBodySize(Option.some(limitBytes)),
     Effect.mapError((error): BodyTooLarge | MalformedJson =>
       exceededLimit(error)
-        ? new BodyTooLarge({ limitBytes: MAX_BODY_BYTES })
+        ? new BodyTooLarge({ limitBytes })
         : new MalformedJson({ detail: "The request body could not be read." }))
   )
   return new Uint8Array(buffer)
+})
+
+export const readRawBody = readRawBodyUpTo(MAX_BODY_BYTES)
+
+/** A request body that is text of one media type (a CSV upload), with its own size limit. */
+export interface TextBodyContract {
+  readonly contentType: "text/csv"
+  readonly maxBytes: number
+  readonly description: string
+}
+
+/** The raw body of an endpoint that reads text of its contract's type: another type is refused before it is read. */
+export const readTextRawBody = (contract: TextBodyContract) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+    // A body labelled as anything else is refused, framed or not (a fetch-style host may not say its length).
+    if ((carriesBody(request) || type !== "") && type !== contract.contentType) return yield* new UnsupportedMediaType({ expected: contract.contentType })
+    return yield* readRawBodyUpTo(contract.maxBytes)
+  })
+
+/** The raw body as its endpoint reads it: JSON, or text of its declared type. */
+export const readEndpointRawBody = (textBody: TextBodyContract | undefined) => textBody === undefined ? readJsonRawBody : readTextRawBody(textBody)
+
+/** The body as UTF-8 text (a CSV upload). */
+export const textBody = Effect.flatMap(RawBody, (raw) => {
+  try {
+    return Effect.succeed(utf8.decode(raw))
+  } catch {
+    return ValidationFailed.field("body", "The request body must be UTF-8 text.")
+  }
 })
 
 /** `application/json`, with or without parameters (charset): spec 4.1 names no other type. */

@@ -22,6 +22,7 @@ import type {
 } from "../../../core/refunds/refund.js"
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
+import type { ReconciliationReportNotFound, SettlementReportUnsupported } from "../../../core/reconciliation/settlement.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
@@ -95,6 +96,8 @@ export type ApiError =
   | PayoutDestinationLimitReached
   | PayoutNotFound
   | PayoutExceedsBalance
+  | ReconciliationReportNotFound
+  | SettlementReportUnsupported
   | PayoutTransitionRefused
   | WebhookEndpointLimitReached
   | WebhookEndpointNotFound

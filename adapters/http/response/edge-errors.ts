@@ -49,4 +49,7 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
 }) {}
 
 /** A body sent as something other than JSON to an endpoint that reads JSON. */
-export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {}) {}
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  /** The type the endpoint reads, when it is not JSON (a CSV upload). */
+  expected: Schema.optional(Schema.String)
+}) {}

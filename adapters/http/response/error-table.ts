@@ -38,6 +38,9 @@ const credentialRefusal = (reason: AuthenticationFailure): Pick<ErrorDescription
   return { message, ...(field !== undefined ? { errors: { [field]: [fieldHints[reason] ?? message] } } : {}) }
 }
 
+/** A body limit in MiB as the refusal says it: 1 for the API's JSON bodies. */
+const mebibytes = (bytes: number): string => String(Math.round((bytes / (1024 * 1024)) * 100) / 100)
+
 const ADMIN_TOKEN_REQUIRED = "A valid admin bearer token is required."
 
 /** "25.00 USD": an amount an error carries, in its currency's own digits. */
@@ -92,7 +95,12 @@ export const describeError = (error: ApiError): ErrorDescription => {
     case "BodyTooLarge":
       // The rest of the upload is drained before this goes out; the connection then ends, as nothing
       // obliges a client that sent too much to be kept.
-      return { status: 413, message: "The request body is larger than 1 MiB.", errorCode: "PAYLOAD_TOO_LARGE", headers: { connection: "close" } }
+      return {
+        status: 413,
+        message: `The request body is larger than ${mebibytes(error.limitBytes)} MiB.`,
+        errorCode: "PAYLOAD_TOO_LARGE",
+        headers: { connection: "close" }
+      }
     case "RouteNotFound":
       return { status: 404, message: "Not found.", errorCode: "NOT_FOUND" }
     case "MethodNotAllowed": {
@@ -102,9 +110,9 @@ export const describeError = (error: ApiError): ErrorDescription => {
     case "UnsupportedMediaType":
       return {
         status: 415,
-        message: "The request body must be sent as application/json.",
+        message: `The request body must be sent as ${error.expected ?? "application/json"}.`,
         errorCode: "UNSUPPORTED_MEDIA_TYPE",
-        errors: { "Content-Type": ["The Content-Type header must be application/json."] }
+        errors: { "Content-Type": [`The Content-Type header must be ${error.expected ?? "application/json"}.`] }
       }
     case "ResourceNotFound":
       return { status: 404, message: `${String(error.resource)} not found.`, errorCode: "NOT_FOUND" }
@@ -248,6 +256,15 @@ export const describeError = (error: ApiError): ErrorDescription => {
       }
     case "WebhookEndpointNotFound":
       return { status: 404, message: "Webhook endpoint not found.", errorCode: "NOT_FOUND" }
+    case "ReconciliationReportNotFound":
+      return { status: 404, message: "Reconciliation report not found.", errorCode: "NOT_FOUND" }
+    case "SettlementReportUnsupported":
+      return {
+        status: 422,
+        message: "The gateway cannot give a settlement report.",
+        errorCode: "VALIDATION_FAILED",
+        errors: { gateway: [`The ${String(error.gateway)} gateway's plugin has no settlementReport: upload its settlement CSV instead.`] }
+      }
     case "PayoutNotFound":
       return { status: 404, message: "Payout not found.", errorCode: "NOT_FOUND" }
     case "PayoutExceedsBalance":

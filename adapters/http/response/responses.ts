@@ -11,6 +11,8 @@ export interface RenderedResponse {
   readonly status: number
   readonly text: string
   readonly headers: Readonly<Record<string, string>>
+  /** application/json unless the answer is text of another type. */
+  readonly contentType?: string
 }
 
 export const renderBody = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): RenderedResponse => ({
@@ -20,7 +22,7 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
 })
 
 export const toHttpResponse = (response: RenderedResponse) =>
-  wholeText(response.text, { status: response.status, contentType: "application/json", headers: response.headers })
+  wholeText(response.text, { status: response.status, contentType: response.contentType ?? "application/json", headers: response.headers })
 
 const renderDescribed = (described: ErrorDescription): Effect.Effect<RenderedResponse> =>
   Effect.map(Clock.currentTimeNanos, (nanos) =>

@@ -21,6 +21,7 @@ import payoutDestinations from "./0016_payout_destinations.js"
 import payouts from "./0017_payouts.js"
 import webhookEndpoints from "./0019_webhook_endpoints.js"
 import balances from "./0021_balances.js"
+import reconciliation from "./0022_reconciliation.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -42,7 +43,8 @@ export const migrations = {
   "0016_payout_destinations": payoutDestinations,
   "0017_payouts": payouts,
   "0019_webhook_endpoints": webhookEndpoints,
-  "0021_balances": balances
+  "0021_balances": balances,
+  "0022_reconciliation": reconciliation
 }
 
 const migrate = Migrator.make({})

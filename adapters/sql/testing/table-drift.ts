@@ -18,6 +18,7 @@ import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
 import { automaticPayoutsTable, reserveHoldsTable } from "../balance-repository.js"
+import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
@@ -71,6 +72,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutSettingsTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
+  { table: reconciliationReportsTable },
+  { table: reconciliationLinesTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]

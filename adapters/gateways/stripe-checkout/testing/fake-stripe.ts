@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type ApiAnswer, createRefund, createSession, type FakeStripeState, missing, type RecordedRefund } from "./fake-stripe-api.js"
+import { balanceTransaction, chargeOf, listPage } from "./fake-stripe-balance.js"
 import { errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
 
 export type { RecordedRefund } from "./fake-stripe-api.js"
@@ -71,6 +72,8 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     nextRefundStatus: null
   }
   const idempotent = new Map<string, StoredAnswer>()
+  /** The account's balance transactions, as settlement lists them. */
+  const balance: Array<JsonObject> = []
   const requests: Array<RecordedRequest> = []
   let hanging = false
   let refundFailure: number | null = null
@@ -80,6 +83,8 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path)
     const flat = new Map(params)
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
+    if (method === "GET" && path === "/v1/checkout/sessions") return listPage([...state.sessions.values()], flat, path)
+    if (method === "GET" && path === "/v1/balance_transactions") return listPage(balance, flat, path)
     if (method === "GET" && sessionMatch !== null) {
       const session = state.sessions.get(decodeURIComponent(sessionMatch[1]!))
       return session !== undefined ? { status: 200, body: session } : missing("checkout.session", sessionMatch[1]!, "session")
@@ -207,6 +212,29 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     /** While on, requests are read and never answered: a gateway that hangs. */
     hang: (on: boolean) => {
       hanging = on
+    },
+    /** Stripe settled a paid session's charge (its fee kept), now or at `created` (Unix seconds). */
+    settleCharge: (sessionId: string, fee: number, created?: number): JsonObject => {
+      const session = sessionOf(sessionId)
+      const transaction = balanceTransaction({
+        reportingCategory: "charge", amount: session["amount_total"] as number, fee, currency: session["currency"] as string, source: chargeOf(session),
+        ...(created !== undefined ? { created } : {})
+      })
+      balance.push(transaction)
+      return transaction
+    },
+    /** Stripe settled a refund: the money left the balance. */
+    settleRefund: (refundId: string): JsonObject => {
+      const { refund } = state.refunds.get(refundId)!
+      const transaction = balanceTransaction({ reportingCategory: "refund", amount: -(refund["amount"] as number), currency: refund["currency"] as string, source: refund })
+      balance.push(transaction)
+      return transaction
+    },
+    /** Any other balance transaction (a payout, a conversion). */
+    addBalanceTransaction: (fields: Parameters<typeof balanceTransaction>[0]): JsonObject => {
+      const transaction = balanceTransaction(fields)
+      balance.push(transaction)
+      return transaction
     },
     sessions: (): ReadonlyArray<JsonObject> => [...state.sessions.values()].map((session) => structuredClone(session)),
     session: (id: string): JsonObject => structuredClone(sessionOf(id)),
