@@ -58,3 +58,9 @@ export const RefundReportSchema = Schema.Struct({
   gatewayRefundReference: Schema.optionalWith(Reference, { exact: true }),
   message: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
 })
+
+export const PayoutReportSchema = Schema.Struct({
+  status: Schema.Literal("paid", "pending", "failed"),
+  reference: Schema.optionalWith(Reference, { exact: true }),
+  reason: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
+})

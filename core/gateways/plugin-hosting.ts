@@ -14,7 +14,14 @@ import {
   type PluginCall,
   PluginCallFailed
 } from "./gateway-plugin.js"
-import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
+import {
+  CheckoutStartSchema,
+  NotificationReportSchema,
+  PayoutReportSchema,
+  RefundReportSchema,
+  ReturnReportSchema,
+  SyncReportSchema
+} from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
 import { currentTraceparent, withSpanWhenTraced } from "../shared/trace-context.js"
 
@@ -68,6 +75,7 @@ const answerOf = (plugin: string, call: PluginCall, invoke: () => unknown, rejec
 interface CallFacts {
   readonly gateway?: string
   readonly trx?: string
+  readonly payout?: string
 }
 
 /** The call's context as the plugin sees it: with the trace context of its span, when there is one. */
@@ -107,6 +115,7 @@ const guardedCall = <A, I>(
       call,
       ...(facts.gateway !== undefined ? { gateway: facts.gateway } : {}),
       ...(facts.trx !== undefined ? { trx_id: facts.trx } : {}),
+      ...(facts.payout !== undefined ? { payout_id: facts.payout } : {}),
       duration_ms: (yield* realClock.currentTimeMillis) - started
     }
     yield* Metric.increment(
@@ -125,7 +134,8 @@ const guardedCall = <A, I>(
       "plugin.id": plugin,
       "plugin.call": call,
       ...(facts.gateway !== undefined ? { "gateway.id": facts.gateway } : {}),
-      ...(facts.trx !== undefined ? { "payment.trx_id": facts.trx } : {})
+      ...(facts.trx !== undefined ? { "payment.trx_id": facts.trx } : {}),
+      ...(facts.payout !== undefined ? { "payout.id": facts.payout } : {})
     }
   }))
 
@@ -194,6 +204,12 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.refund === undefined || !capabilities.refunds
         ? unsupported(id, "refund")
         : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
-          definition.refund!(traced(context, traceparent)))
+          definition.refund!(traced(context, traceparent))),
+    payoutDestinationTypes: capabilities.payouts ? definition.payoutDestinationTypes ?? [] : [],
+    sendPayout: (context) =>
+      definition.sendPayout === undefined || !capabilities.payouts
+        ? unsupported(id, "sendPayout")
+        : guardedCall(id, "sendPayout", timeout, PayoutReportSchema, { gateway: gatewayLabel(context.gateway), payout: context.payoutId }, (traceparent) =>
+          definition.sendPayout!(traced(context, traceparent)))
   }
 }
