@@ -25,8 +25,11 @@ export interface PayoutChange {
   readonly reason: string | null
   readonly reference: string | null
   readonly at: Instant
-  /** Named on approval (with `at` as the approval time); kept as it was otherwise. */
-  readonly rail?: string
+  /**
+   * Given on approval only: the rail that carries the payout (null when none serves its destination),
+   * with `at` as the approval time; left out, both stay as they were.
+   */
+  readonly rail?: string | null
 }
 
 /** The approved payouts a rail has still to send, of one book, approved in [from, until). */
