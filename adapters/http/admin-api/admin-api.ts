@@ -6,6 +6,7 @@ import { adminLedgerEndpoints } from "./admin-ledger-routes.js"
 import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
 import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
+import { adminPayoutFileEndpoints } from "./admin-payout-file-routes.js"
 import { adminPayoutEndpoints } from "./admin-payout-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
@@ -23,6 +24,7 @@ export const adminApi = [
   ...adminWalletEndpoints,
   ...adminLedgerEndpoints,
   ...adminPayoutEndpoints,
+  ...adminPayoutFileEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

@@ -15,6 +15,8 @@ import { adminAuditEntry, type AuditedOperation } from "./admin-audit-entry.js"
 export interface AdminOperation extends AuditedOperation {
   /** The handler commits as it goes (see `Endpoint.commitsAsItGoes`): its entry is written after it. */
   readonly commitsAsItGoes?: boolean
+  /** A read the log holds as it holds changes (see `Endpoint.auditedRead`). */
+  readonly auditedRead?: boolean
 }
 
 /** GET and HEAD only read: they are not changes, and the log does not hold them. */

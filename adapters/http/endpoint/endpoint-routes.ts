@@ -29,7 +29,8 @@ const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
     ? adminEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, {
       operationId: endpoint.operationId,
       path: endpoint.path,
-      ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {})
+      ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {}),
+      ...(endpoint.auditedRead === true ? { auditedRead: true } : {})
     })
     : merchantEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, schemeOptions(endpoint))
   return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routerPath(endpoint.path), handler)

@@ -22,6 +22,7 @@ import type {
 } from "../../../core/refunds/refund.js"
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
+import type { PlatformBankAccountMissing } from "../../../core/payouts/platform-bank-account.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type {
@@ -95,6 +96,7 @@ export type ApiError =
   | PayoutNotFound
   | PayoutExceedsBalance
   | PayoutTransitionRefused
+  | PlatformBankAccountMissing
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported
