@@ -1,4 +1,4 @@
-import { DOMParser } from "@xmldom/xmldom"
+import { type Document, DOMParser, type Element } from "@xmldom/xmldom"
 import { describe, expect, it } from "vitest"
 import { Amount } from "../../core/money/amount.js"
 import type { Payout } from "../../core/payouts/payout.js"
@@ -20,7 +20,7 @@ const transfer = (n: number, amount: string, bic: string | null = "COBADEFFXXX")
 }
 
 const parse = (xml: string) => new DOMParser().parseFromString(xml, "application/xml")
-const texts = (doc: Document, name: string) => Array.from(doc.getElementsByTagNameNS(NS, name), (node) => node.textContent)
+const texts = (doc: Document, name: string) => Array.from(doc.getElementsByTagNameNS(NS, name), (node: Element) => node.textContent)
 
 /** Cents of an amount as SEPA writes it, exactly. */
 const cents = (text: string | null) => {

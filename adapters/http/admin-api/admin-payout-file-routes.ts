@@ -8,7 +8,6 @@ import { SEPA_PAIN_FORMAT, SepaFileRefused, sepaCreditTransfer } from "../../pay
 import * as Contract from "../contract/payout-file-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { ResourceNotFound } from "../response/edge-errors.js"
 import { FileAnswer, TextFile } from "../response/text-file.js"
 
 const TAG = "Admin: payouts"
@@ -67,14 +66,11 @@ const getBankAccount = endpoint({
   path: "/admin/v1/payouts/bank-account",
   operationId: "getPlatformBankAccount",
   summary: "The platform's bank account payouts leave from",
-  description: "The debtor of the manual rail's SEPA files; 404 until it is set.",
+  description: "The debtor of the manual rail's SEPA files; `data` is null until it is set.",
   tag: TAG,
   security: "admin",
-  success: { status: 200, description: "The account.", schema: Contract.PlatformBankAccount },
-  handler: Effect.flatMap(platformBankAccount, Option.match({
-    onNone: () => Effect.fail(new ResourceNotFound({ resource: "Platform bank account" })),
-    onSome: (account) => Effect.succeed({ data: account })
-  }))
+  success: { status: 200, description: "The account, or null.", schema: Contract.PlatformBankAccountOrNone },
+  handler: Effect.map(platformBankAccount, (account) => ({ data: Option.getOrNull(account) }))
 })
 
 const setBankAccount = endpoint({

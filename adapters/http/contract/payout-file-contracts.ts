@@ -44,7 +44,7 @@ export const platformBankAccountBody = bodyContract("PlatformBankAccountRequest"
   bic: bic({ description: "The bank's BIC, when its bank wants it in the file.", examples: ["BYLADEM1001"] })
 })
 
-export const PlatformBankAccount = dataOf(
-  Schema.Struct({ name: Schema.String, iban: Schema.String, bic: Schema.NullOr(Schema.String) }).annotations({ identifier: "PlatformBankAccount" }),
-  "PlatformBankAccountAnswer"
-)
+const Account = Schema.Struct({ name: Schema.String, iban: Schema.String, bic: Schema.NullOr(Schema.String) }).annotations({ identifier: "PlatformBankAccount" })
+
+export const PlatformBankAccount = dataOf(Account, "PlatformBankAccountAnswer")
+export const PlatformBankAccountOrNone = dataOf(Schema.NullOr(Account), "PlatformBankAccountOrNoneAnswer")

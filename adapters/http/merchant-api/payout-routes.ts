@@ -1,6 +1,8 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import { getPayout, listPayouts } from "../../../core/payouts/list-payouts.js"
 import type { Payout } from "../../../core/payouts/payout.js"
+import { payoutEntries, payoutEntriesCsv } from "../../../core/payouts/payout-entries.js"
 import { requestPayout } from "../../../core/payouts/request-payout.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import { jsonAmount } from "../contract/json-codec.js"
@@ -9,6 +11,7 @@ import * as Contract from "../contract/payout-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
+import { TextFile, wantsCsv } from "../response/text-file.js"
 
 /** A payout as the merchant API and the admin API answer it. */
 export const payoutJson = (payout: Payout) => ({
@@ -79,5 +82,37 @@ const get = endpoint({
   })
 })
 
-/** Money out (issue 35, item 3): ask for a payout, list them, read one. */
-export const payoutEndpoints = [create, list, get] as const
+const entries = endpoint({
+  method: "get",
+  path: "/api/v1/payouts/{payoutId}/entries",
+  operationId: "listPayoutEntries",
+  summary: "The ledger entries a payout settles",
+  description: "Its journal entries, oldest first: the request (wallet to payouts in transit), then paid (out to the platform's payouts paid) " +
+    "or returned (back to the wallet), each with its balanced lines. CSV with `?format=csv` or `Accept: text/csv`, one row per line. " +
+    "Another merchant's or environment's id is not found.",
+  tag: TAG,
+  security: "merchant",
+  parameters: [payoutIdInPath],
+  query: Contract.payoutEntriesQuery,
+  success: { status: 200, description: "The entries.", schema: Contract.PayoutEntryList, files: ["text/csv"] },
+  errors: ["PayoutNotFound"],
+  handler: (query) =>
+    Effect.gen(function*() {
+      const { entries: found, exponent, payout } = yield* payoutEntries(yield* CurrentMerchant, yield* payoutIdInPath.read)
+      const accept = (yield* HttpServerRequest.HttpServerRequest).headers["accept"]
+      if (wantsCsv(query.format, accept)) return new TextFile("text/csv; charset=utf-8", payoutEntriesCsv(found, exponent), `payout-${payout.id}-entries.csv`)
+      return {
+        data: found.map((entry) => ({
+          id: entry.id,
+          kind: entry.kind as "payout_requested" | "payout_paid" | "payout_returned",
+          created_at: toIsoString(entry.createdAt),
+          environment: entry.environment,
+          currency: entry.currency,
+          lines: entry.lines.map((line) => ({ account: line.account, amount: jsonAmount(line.amount) }))
+        }))
+      }
+    })
+})
+
+/** Money out (issue 35, item 3): ask for a payout, list them, read one and the entries it settles. */
+export const payoutEndpoints = [create, list, get, entries] as const
