@@ -45,7 +45,9 @@ const approve = endpoint({
   tag: TAG,
   security: "admin",
   parameters: [payoutIdInPath],
-  success: { status: 200, description: "The payout, approved.", schema: Contract.AdminPayoutEnvelope },
+  // The rail is called once the approval committed (never inside a transaction): its audit entry follows.
+  commitsAsItGoes: true,
+  success: { status: 200, description: "The payout, approved (or already paid or failed by its rail).", schema: Contract.AdminPayoutEnvelope },
   errors: ERRORS,
   handler: Effect.gen(function*() {
     return { data: adminPayoutJson(yield* approvePayout(yield* payoutIdInPath.read)) }
