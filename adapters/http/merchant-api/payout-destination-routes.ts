@@ -51,8 +51,11 @@ const create = endpoint({
   errors: ["PayoutDestinationLimitReached"],
   handler: Effect.gen(function*() {
     const read = yield* readJsonBody(Contract.createPayoutDestinationBody)
-    const type = read.values.type
-    if (type !== undefined) for (const field of Contract.REQUIRED_FOR_TYPE[type]) read.fields.present(field, { required: true })
+    // A body of no known type is read as a bank account's, the first kind there was.
+    for (const field of Contract.REQUIRED_FOR_TYPE[read.values.type ?? "bank_account"]) {
+      const sent = read.fields.present(field, {})
+      if (sent === undefined || (typeof sent === "string" && sent.trim() === "")) read.fields.fail(field, `The ${field.replaceAll("_", " ")} field is required.`)
+    }
     const body = yield* read.done((valid) => valid)
     const scope = yield* CurrentMerchant
     const destination = body.type === "stripe_account"
