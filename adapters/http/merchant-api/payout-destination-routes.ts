@@ -53,8 +53,11 @@ const create = endpoint({
     const read = yield* readJsonBody(Contract.createPayoutDestinationBody)
     // A body of no known type is read as a bank account's, the first kind there was.
     for (const field of Contract.REQUIRED_FOR_TYPE[read.values.type ?? "bank_account"]) {
-      const sent = read.fields.present(field, {})
-      if (sent === undefined || (typeof sent === "string" && sent.trim() === "")) read.fields.fail(field, `The ${field.replaceAll("_", " ")} field is required.`)
+      // Absent, or blank text its own rule let through (a rule that refused the value has said why already).
+      const value: unknown = read.values[field]
+      if (read.fields.present(field, {}) === undefined || (typeof value === "string" && value.trim() === "")) {
+        read.fields.fail(field, `The ${field.replaceAll("_", " ")} field is required.`)
+      }
     }
     const body = yield* read.done((valid) => valid)
     const scope = yield* CurrentMerchant
