@@ -23,6 +23,7 @@ const WATCHED = {
   pg: String.raw`/node_modules/(pg|@effect/sql-pg)/`,
   sqlite: String.raw`/node_modules/(better-sqlite3|@effect/sql-sqlite-node)/`,
   stripe: String.raw`/node_modules/stripe/`,
+  sepa: String.raw`/node_modules/sepa/`,
   openapi: String.raw`/dist/adapters/http/openapi/(document|reference-page)\.js$|/node_modules/@effect/platform/dist/esm/OpenApiJsonSchema\.js$`,
   metrics: String.raw`/dist/adapters/metrics/prometheus-renderer\.js$|/node_modules/(@opentelemetry/(sdk-metrics|exporter-prometheus)|@effect/opentelemetry)/`
 } as const

@@ -23,6 +23,7 @@ export const OPERATIONS = {
   createPayout: { method: "POST", path: "/api/v1/payouts" },
   listPayouts: { method: "GET", path: "/api/v1/payouts" },
   getPayout: { method: "GET", path: "/api/v1/payouts/{payoutId}" },
+  listPayoutEntries: { method: "GET", path: "/api/v1/payouts/{payoutId}/entries" },
   listEvents: { method: "GET", path: "/api/v1/events" },
   retrieveEvent: { method: "GET", path: "/api/v1/events/{eventId}" },
   redeliverEvent: { method: "POST", path: "/api/v1/events/{eventId}/redeliver" },

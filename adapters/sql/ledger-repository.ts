@@ -4,11 +4,10 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { isWalletAccount } from "../../core/ledger/account.js"
 import { isBalanced, type JournalEntry, JournalEntryKind } from "../../core/ledger/journal.js"
-import { Ledger } from "../../core/ledger/ledger.js"
+import { Ledger, type RecordedEntry } from "../../core/ledger/ledger.js"
 import { Amount } from "../../core/money/amount.js"
 import { Environment } from "../../core/shared/environment.js"
-import type { Instant } from "../../core/shared/instant.js"
-import { now } from "../../core/shared/instant.js"
+import { Instant, now } from "../../core/shared/instant.js"
 import { Int64 } from "./columns.js"
 import { dbCall } from "./query.js"
 import { int64, literal, serialId, table, text } from "./table.js"
@@ -32,6 +31,16 @@ export const journalLinesTable = table("journal_lines", {
 
 const EntryId = Schema.Struct({ id: Int64 })
 const Total = Schema.Struct({ total: Int64 })
+const EntryRows = Schema.Array(Schema.Struct({
+  id: Int64,
+  kind: JournalEntryKind,
+  reference: Schema.String,
+  created_at: Int64,
+  environment: Environment,
+  currency: Schema.String,
+  account: Schema.String,
+  amount: Int64
+}))
 const AccountRows = Schema.Array(Schema.Struct({ account: Schema.String, balance: Int64 }))
 
 /**
@@ -72,6 +81,30 @@ export const layer = Layer.effect(
           }
           yield* sql.withTransaction(Effect.flatMap(now, (at) => writeJournalEntry(sql, entry, at)))
         }).pipe(dbCall),
+      entriesOf: (reference, kinds) =>
+        kinds.length === 0 ? Effect.succeed([]) : sql`SELECT e.id, e.kind, e.reference, e.created_at, l.environment, l.currency, l.account, l.amount
+          FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.id
+          WHERE e.reference = ${reference} AND ${sql.in("e.kind", kinds)}
+          ORDER BY e.id`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(EntryRows)),
+          Effect.map((rows) => {
+            const entries = new Map<bigint, { entry: Omit<RecordedEntry, "lines">; lines: Array<RecordedEntry["lines"][number]> }>()
+            for (const row of rows) {
+              const held = entries.get(row.id) ?? {
+                entry: { id: Number(row.id), kind: row.kind, reference: row.reference, createdAt: Instant(row.created_at), environment: row.environment, currency: row.currency },
+                lines: []
+              }
+              held.lines.push({ account: row.account, amount: Amount(row.amount) })
+              entries.set(row.id, held)
+            }
+            // Lines in account order, as the trial balance lists them, whatever order the store returned them in.
+            return [...entries.values()].map(({ entry, lines }): RecordedEntry => ({
+              ...entry,
+              lines: lines.sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0))
+            }))
+          }),
+          dbCall
+        ),
       balances: (environment, currency) =>
         // PostgreSQL's SUM over BIGINT is NUMERIC; the cast keeps both dialects answering an integer.
         sql`SELECT account, CAST(SUM(amount) AS BIGINT) AS balance FROM journal_lines

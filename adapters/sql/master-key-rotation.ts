@@ -45,6 +45,8 @@ const resealColumn = (sql: SqlClient.SqlClient, keys: RotationKeys, spec: Column
     let alreadyCurrent = 0
     for (const row of rows) {
       const stored = String(row["sealed_value"])
+      // A row with nothing sealed in this column (a Stripe account destination has no IBAN) holds ''.
+      if (stored === "") continue
       const where = sql.and(spec.key.map((name) => sql`${sql(name)} = ${row[name] as string | number}`))
       const next = spec.form === "whole"
         ? Either.map(resealValue(keys, stored), (text) => ({ text, resealed: Option.isSome(text) ? 1 : 0, alreadyCurrent: Option.isSome(text) ? 0 : 1 }))

@@ -20,7 +20,8 @@ export const payoutDestinationsTable = table("payout_destinations", {
   sealed_iban: text,
   bic: nullable(text),
   currency: text,
-  created_at: int64
+  created_at: int64,
+  account_id: nullable(text)
 })
 
 const destinations = tableRows(payoutDestinationsTable, (row) => ({
@@ -33,7 +34,8 @@ const destinations = tableRows(payoutDestinationsTable, (row) => ({
   sealedIban: row.sealed_iban,
   bic: row.bic,
   currency: row.currency,
-  createdAt: Instant(row.created_at)
+  createdAt: Instant(row.created_at),
+  accountId: row.account_id
 }))
 
 export const layer = Layer.effect(
@@ -61,7 +63,8 @@ export const layer = Layer.effect(
             sealed_iban: destination.sealedIban,
             bic: destination.bic,
             currency: destination.currency,
-            created_at: destination.createdAt
+            created_at: destination.createdAt,
+            account_id: destination.accountId
           }))}`
           return true
         })).pipe(dbCall),
@@ -73,6 +76,8 @@ export const layer = Layer.effect(
           Effect.flatMap(destinations.first),
           dbCall
         ),
+      findForPayout: (id) =>
+        sql`SELECT * FROM payout_destinations WHERE id = ${id}`.pipe(Effect.flatMap(destinations.first), dbCall),
       remove: (merchantId, environment, id, at) =>
         sql`UPDATE payout_destinations SET deleted_at = ${at}
             WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment} AND deleted_at IS NULL

@@ -22,7 +22,9 @@ export const payoutsTable = table("payouts", {
   reason: nullable(text),
   reference: nullable(text),
   created_at: int64,
-  updated_at: int64
+  updated_at: int64,
+  rail: nullable(text),
+  approved_at: nullable(int64)
 })
 
 const payouts = tableRows(payoutsTable, (row) => ({
@@ -35,6 +37,8 @@ const payouts = tableRows(payoutsTable, (row) => ({
   status: row.status,
   reason: row.reason,
   reference: row.reference,
+  rail: row.rail,
+  approvedAt: row.approved_at === null ? null : Instant(row.approved_at),
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 }))
@@ -55,7 +59,9 @@ export const layer = Layer.effect(
           reason: payout.reason,
           reference: payout.reference,
           created_at: payout.createdAt,
-          updated_at: payout.updatedAt
+          updated_at: payout.updatedAt,
+          rail: payout.rail,
+          approved_at: payout.approvedAt
         }))}`.pipe(Effect.asVoid, dbCall),
       findScoped: (merchantId, environment, id) =>
         sql`SELECT * FROM payouts WHERE id = ${id} AND merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
@@ -68,8 +74,14 @@ export const layer = Layer.effect(
           orElse: () => sql`SELECT * FROM payouts WHERE id = ${id}`
         }).pipe(Effect.flatMap(payouts.first), dbCall),
       transition: (id, from, change) =>
-        sql`UPDATE payouts SET status = ${change.status}, reason = ${change.reason}, reference = ${change.reference}, updated_at = ${change.at}
+        sql`UPDATE payouts SET status = ${change.status}, reason = ${change.reason}, reference = ${change.reference}, updated_at = ${change.at}${
+          change.rail !== undefined ? sql`, rail = ${change.rail}, approved_at = ${change.at}` : sql``
+        }
           WHERE id = ${id} AND status = ${from} RETURNING *`.pipe(Effect.flatMap(payouts.first), dbCall),
+      listApproved: (query) =>
+        sql`SELECT * FROM payouts WHERE status = 'approved' AND approved_at >= ${query.from} AND approved_at < ${query.until}
+          AND rail = ${query.rail} AND environment = ${query.environment} AND currency = ${query.currency}
+          ORDER BY approved_at, id`.pipe(Effect.flatMap(payouts.all), dbCall),
       list: (query) =>
         sql`SELECT * FROM payouts WHERE ${
           sql.and([

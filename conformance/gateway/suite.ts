@@ -11,6 +11,7 @@ import { refundCases } from "./refund-cases.js"
 
 export type { CheckoutAtGateway, CustomerAction, GatewayDriver, GatewayNotification } from "./driver.js"
 export { deliver, type DeliveryPlan } from "./notification-delivery.js"
+export { payoutRailConformance, type PayoutRailDriver } from "./payout-rail-cases.js"
 
 export interface GatewayConformanceOptions {
   /** How to play the plugin's gateway and its customer. */

@@ -81,11 +81,11 @@ export const balanceCases = (it: StorageIt) => {
       const destination = unique("pd")
       yield* (yield* PayoutDestinationRepository).create({
         id: destination, merchantId: merchant.id, environment: "sandbox", type: "bank_account", accountHolder: "Shop",
-        ibanMasked: "DE89 **** 00", sealedIban: unique("sealed"), bic: null, currency: "EUR", createdAt: AT
+        ibanMasked: "DE89 **** 00", sealedIban: unique("sealed"), bic: null, accountId: null, currency: "EUR", createdAt: AT
       }, 20)
       const payout = (id: string) => ({
         id, merchantId: merchant.id, environment: "sandbox" as const, currency: "EUR", amount: units(1), destinationId: destination,
-        status: "pending" as const, reason: null, reference: null, createdAt: AT, updatedAt: AT
+        status: "pending" as const, reason: null, reference: null, rail: null, approvedAt: null, createdAt: AT, updatedAt: AT
       })
       const period = { merchantId: merchant.id, environment: "sandbox" as const, currency: "EUR", period: "2031-10-20" }
       const [first, second] = [unique("po"), unique("po")]

@@ -114,4 +114,29 @@ export const ledgerCases = (it: StorageIt) => {
       expect(books[walletAccount(merchant.id)]).toBe(-balance)
       expect(Object.values(books).reduce((sum, each) => sum + each, 0n)).toBe(0n)
     }))
+
+  it.effect("ledger: the entries naming a reference, of the kinds asked, oldest first, each with its lines", () =>
+    Effect.gen(function*() {
+      const wallets = yield* WalletRepository
+      const currency = ownCurrency()
+      const merchant = yield* makeMerchant()
+      const wallet = yield* makeWallet(merchant.id, { currency })
+      const reference = `po_${randomUUID().replaceAll("-", "")}`
+      yield* wallets.post({ walletId: wallet.id, kind: "adjustment", delta: units(50), reference })
+      yield* wallets.post({ walletId: wallet.id, kind: "payout_debit", delta: Amount(-units(20)), reference })
+      yield* wallets.post({ walletId: wallet.id, kind: "payout_return", delta: units(20), reference })
+      const entries = yield* (yield* Ledger).entriesOf(reference, ["payout_requested", "payout_paid", "payout_returned"])
+      expect(entries.map((entry) => [entry.kind, entry.reference, entry.environment, entry.currency])).toEqual([
+        ["payout_requested", reference, "sandbox", currency],
+        ["payout_returned", reference, "sandbox", currency]
+      ])
+      expect(entries[0]!.id).toBeLessThan(entries[1]!.id)
+      expect(entries[0]!.lines).toEqual([
+        { account: `merchant:${merchant.id}:payouts-in-transit`, amount: -units(20) },
+        { account: walletAccount(merchant.id), amount: units(20) }
+      ])
+      expect(typeof entries[0]!.createdAt).toBe("bigint")
+      expect(yield* (yield* Ledger).entriesOf("no-such-reference", ["payout_requested"])).toEqual([])
+      expect(yield* (yield* Ledger).entriesOf(reference, [])).toEqual([])
+    }))
 }

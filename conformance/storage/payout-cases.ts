@@ -33,6 +33,7 @@ const makeDestination = (merchantId: MerchantId, environment: Environment, curre
       ibanMasked: "DE89 **** **** **** **30 00",
       sealedIban: unique("v1.sealed"),
       bic: null,
+      accountId: null,
       currency,
       createdAt: AT
     }, 20)
@@ -49,6 +50,8 @@ const payout = (merchantId: MerchantId, environment: Environment, destinationId:
   status: "pending",
   reason: null,
   reference: null,
+  rail: null,
+  approvedAt: null,
   createdAt: plusSeconds(AT, second),
   updatedAt: plusSeconds(AT, second),
   ...overrides
@@ -126,5 +129,30 @@ export const payoutCases = (it: StorageIt) => {
       expect(balances[payoutsInTransitAccount(merchant.id)]).toBe(0n)
       expect(balances[PLATFORM_PAYOUTS_PAID]).toBe(-units(15))
       expect(Object.values(balances).reduce((sum, each) => sum + (each ?? 0n), 0n)).toBe(0n)
+    }))
+
+  it.effect("payouts: approval names the rail and the time; the still-approved of a rail, book and day are listed oldest approval first", () =>
+    Effect.gen(function*() {
+      const repo = yield* PayoutRepository
+      const merchant = yield* makeMerchant()
+      const destination = yield* makeDestination(merchant.id, "sandbox", "EUR")
+      const [early, late, paid, otherRail, otherDay, pending] = Array.from({ length: 6 }, (_, i) => payout(merchant.id, "sandbox", destination, i))
+      const dollars = payout(merchant.id, "sandbox", destination, 7, { currency: "USD" })
+      for (const row of [early, late, paid, otherRail, otherDay, pending, dollars]) yield* repo.insert(row!)
+      const approve = (row: Payout, second: number, rail: string | null = "manual") =>
+        repo.transition(row.id, "pending", { status: "approved", reason: null, reference: null, at: plusSeconds(AT, second), rail })
+      const approvedLate = yield* approve(late!, 200)
+      expect(Option.map(approvedLate, (row) => [row.rail, row.approvedAt])).toEqual(Option.some(["manual", plusSeconds(AT, 200)]))
+      yield* approve(early!, 100)
+      yield* approve(paid!, 150)
+      yield* approve(otherRail!, 160, "stripe-checkout")
+      yield* approve(otherDay!, 100_000)
+      yield* approve(dollars, 170)
+      // A later change keeps the rail and the approval time.
+      const markedPaid = yield* repo.transition(paid!.id, "approved", { status: "paid", reason: null, reference: "BANK", at: plusSeconds(AT, 300) })
+      expect(Option.map(markedPaid, (row) => [row.rail, row.approvedAt])).toEqual(Option.some(["manual", plusSeconds(AT, 150)]))
+      const listed = yield* repo.listApproved({ rail: "manual", environment: "sandbox", currency: "EUR", from: AT, until: plusSeconds(AT, 86_400) })
+      expect(listed.filter((row) => row.merchantId === merchant.id).map((row) => row.id)).toEqual([early!.id, late!.id])
+      expect(Option.map(yield* repo.findForUpdate(pending!.id), (row) => [row.rail, row.approvedAt])).toEqual(Option.some([null, null]))
     }))
 }

@@ -1,5 +1,6 @@
 import { expect } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { PayoutDestination } from "../../core/payouts/payout-destination.js"
 import { PayoutDestinationRepository } from "../../core/payouts/payout-destination-repository.js"
 import type { Environment } from "../../core/shared/environment.js"
@@ -19,6 +20,7 @@ const destination = (merchantId: MerchantId, environment: Environment, second: n
   ibanMasked: "DE89 **** **** **** **30 00",
   sealedIban: unique("v1.sealed"),
   bic: null,
+  accountId: null,
   currency: "EUR",
   createdAt: plusSeconds(AT, second),
   ...overrides
@@ -69,5 +71,23 @@ export const payoutDestinationCases = (it: StorageIt) => {
       yield* repo.remove(merchant.id, "sandbox", oldest!.id, AT)
       expect(yield* repo.create(destination(merchant.id, "sandbox", 11), 3)).toBe(true)
       expect(yield* repo.create(destination(merchant.id, "sandbox", 12), 3)).toBe(false)
+    }))
+
+  it.effect("payout destinations: a Stripe account keeps its account id; any destination is found for a payout by id, a deleted one too", () =>
+    Effect.gen(function*() {
+      const repo = yield* PayoutDestinationRepository
+      const merchant = yield* makeMerchant()
+      const stripe = destination(merchant.id, "sandbox", 1, {
+        type: "stripe_account", accountHolder: "", ibanMasked: "", sealedIban: "", accountId: "acct_1Nv0FGQ9RKHgCVdK"
+      })
+      const bank = destination(merchant.id, "sandbox", 2)
+      yield* repo.create(stripe, 20)
+      yield* repo.create(bank, 20)
+      expect(yield* repo.list(merchant.id, "sandbox")).toEqual([stripe, bank])
+      expect(yield* repo.findForPayout(stripe.id)).toEqual(Option.some(stripe))
+      yield* repo.remove(merchant.id, "sandbox", bank.id, AT)
+      expect(Option.isNone(yield* repo.find(merchant.id, "sandbox", bank.id))).toBe(true)
+      expect(yield* repo.findForPayout(bank.id)).toEqual(Option.some(bank))
+      expect(Option.isNone(yield* repo.findForPayout("pd_none"))).toBe(true)
     }))
 }

@@ -24,4 +24,14 @@ describe("definePlugin", () => {
     )
     expect(() => definePlugin({ ...plugin, capabilities: { refunds: true } })).toThrow("capabilities.refunds is true but refund is missing")
   })
+
+  it("takes the payouts capability with sendPayout and the destination types it pays, and refuses it half-declared", () => {
+    const declared = { ...plugin, capabilities: { payouts: true }, payoutDestinationTypes: ["stripe_account"] }
+    const rail = { ...declared, sendPayout: async () => ({ status: "pending" as const }) }
+    expect(definePlugin(rail)).toBe(rail)
+    expect(() => definePlugin(declared)).toThrow("capabilities.payouts is true but sendPayout is missing")
+    expect(() => definePlugin({ ...rail, payoutDestinationTypes: [] })).toThrow(`payoutDestinationTypes must be a non-empty list of "bank_account" and/or "stripe_account"`)
+    expect(() => definePlugin({ ...rail, payoutDestinationTypes: ["paypal"] })).toThrow("payoutDestinationTypes must be")
+    expect(() => definePlugin({ ...plugin, payoutDestinationTypes: ["stripe_account"] })).toThrow("payoutDestinationTypes needs capabilities.payouts")
+  })
 })

@@ -20,6 +20,8 @@ export interface PluginCapabilities {
   readonly refunds: boolean
   /** Refunds of part of a payment: without it, only whole payments are refunded to the source. */
   readonly partialRefunds: boolean
+  /** It is a payout rail: approved payouts to the destination types it names are sent with `sendPayout`. */
+  readonly payouts: boolean
 }
 
 /** The gateway record a call is for: several records may use one plugin with different configs. */
@@ -151,6 +153,37 @@ export interface RefundReport {
   readonly message?: string
 }
 
+/** Where a payout goes, as a rail sees it: the IBAN unsealed (a rail is trusted code, as every plugin is). */
+export type PayoutDestinationAtRail =
+  | { readonly type: "bank_account"; readonly accountHolder: string; readonly iban: string; readonly bic: string | null }
+  | { readonly type: "stripe_account"; readonly accountId: string }
+
+/** An approved payout handed to its rail. */
+export interface PayoutContext<Config> extends CallTrace {
+  readonly payoutId: string
+  readonly merchantId: number
+  readonly amount: DecimalString
+  readonly currency: string
+  readonly environment: Environment
+  readonly destination: PayoutDestinationAtRail
+  /** The payout's id: the same on every try, so the rail never pays one payout twice. */
+  readonly idempotencyKey: string
+  /** The config of the plugin's gateway record that serves the payout's currency (docs/plugins.md). */
+  readonly config: Config
+  readonly gateway: GatewayRef
+}
+
+/**
+ * How the rail took the payout: `paid` (the money left, `reference` names the transfer), `failed`
+ * (it will not leave: `reason`, and the funds go back to the wallet), or `pending` (settled later,
+ * by the operator or by a notification or sync).
+ */
+export interface PayoutReport {
+  readonly status: "paid" | "pending" | "failed"
+  readonly reference?: string
+  readonly reason?: string
+}
+
 /** The gateway refused or could not be reached. Effect-style plugins fail with it; Promise-style ones throw. */
 export class GatewayFailure extends Schema.TaggedError<GatewayFailure>()("GatewayFailure", {
   message: Schema.String,
@@ -192,6 +225,8 @@ export interface GatewayPluginDefinition<Config = unknown> {
   readonly capabilities?: Partial<PluginCapabilities>
   /** Config fields sealed at rest under the master key and never returned by the admin API. */
   readonly secretConfigKeys?: ReadonlyArray<string>
+  /** With the `payouts` capability: the payout destination types it pays to ("stripe_account"). */
+  readonly payoutDestinationTypes?: ReadonlyArray<string>
   /** Validates a gateway record's config; throws (or fails with GatewayConfigRejected) with the reason. */
   parseConfig(raw: unknown): Config | PromiseLike<Config> | Effect.Effect<Config, GatewayConfigRejected>
   beginCheckout(context: CheckoutContext<Config>): PluginAnswer<CheckoutStart>
@@ -201,10 +236,11 @@ export interface GatewayPluginDefinition<Config = unknown> {
   refund?(context: RefundContext<Config>): PluginAnswer<RefundReport>
   /** The gateway's settlement over a period, for reconciliation: optional, a plugin without it is reconciled by upload. */
   settlementReport?(context: SettlementContext<Config>): PluginAnswer<ReadonlyArray<SettlementReportLine>>
+  sendPayout?(context: PayoutContext<Config>): PluginAnswer<PayoutReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
-export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund" | "settlementReport"
+export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund" | "settlementReport" | "sendPayout"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -238,6 +274,9 @@ export interface HostedPlugin {
   readonly refund: (context: RefundContext<unknown>) => Effect.Effect<RefundReport, PluginCallFailed>
   /** Absent when the plugin gives no settlement report. */
   readonly settlementReport?: (context: SettlementContext<unknown>) => Effect.Effect<ReadonlyArray<SettlementReportLine>, PluginCallFailed>
+  /** Empty unless it has the `payouts` capability. */
+  readonly payoutDestinationTypes: ReadonlyArray<string>
+  readonly sendPayout: (context: PayoutContext<unknown>) => Effect.Effect<PayoutReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

@@ -68,3 +68,8 @@ export const SettlementReportSchema = Schema.Array(Schema.Struct({
   currency: CurrencyCode,
   settledAt: Schema.String.pipe(Schema.maxLength(40))
 }))
+export const PayoutReportSchema = Schema.Struct({
+  status: Schema.Literal("paid", "pending", "failed"),
+  reference: Schema.optionalWith(Reference, { exact: true }),
+  reason: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
+})

@@ -14,7 +14,15 @@ import {
   type PluginCall,
   PluginCallFailed
 } from "./gateway-plugin.js"
-import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SettlementReportSchema, SyncReportSchema } from "./plugin-answers.js"
+import {
+  CheckoutStartSchema,
+  NotificationReportSchema,
+  PayoutReportSchema,
+  RefundReportSchema,
+  ReturnReportSchema,
+  SettlementReportSchema,
+  SyncReportSchema
+} from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
 import type { SettlementContext } from "./settlement-report.js"
 import { currentTraceparent, withSpanWhenTraced } from "../shared/trace-context.js"
@@ -69,6 +77,7 @@ const answerOf = (plugin: string, call: PluginCall, invoke: () => unknown, rejec
 interface CallFacts {
   readonly gateway?: string
   readonly trx?: string
+  readonly payout?: string
 }
 
 /** The call's context as the plugin sees it: with the trace context of its span, when there is one. */
@@ -108,6 +117,7 @@ const guardedCall = <A, I>(
       call,
       ...(facts.gateway !== undefined ? { gateway: facts.gateway } : {}),
       ...(facts.trx !== undefined ? { trx_id: facts.trx } : {}),
+      ...(facts.payout !== undefined ? { payout_id: facts.payout } : {}),
       duration_ms: (yield* realClock.currentTimeMillis) - started
     }
     yield* Metric.increment(
@@ -126,7 +136,8 @@ const guardedCall = <A, I>(
       "plugin.id": plugin,
       "plugin.call": call,
       ...(facts.gateway !== undefined ? { "gateway.id": facts.gateway } : {}),
-      ...(facts.trx !== undefined ? { "payment.trx_id": facts.trx } : {})
+      ...(facts.trx !== undefined ? { "payment.trx_id": facts.trx } : {}),
+      ...(facts.payout !== undefined ? { "payout.id": facts.payout } : {})
     }
   }))
 
@@ -203,6 +214,12 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
           guardedCall(id, "settlementReport", Duration.times(timeout, 10), SettlementReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
             definition.settlementReport!(traced(context, traceparent)))
       }
-      : {})
+      : {}),
+    payoutDestinationTypes: capabilities.payouts ? definition.payoutDestinationTypes ?? [] : [],
+    sendPayout: (context) =>
+      definition.sendPayout === undefined || !capabilities.payouts
+        ? unsupported(id, "sendPayout")
+        : guardedCall(id, "sendPayout", timeout, PayoutReportSchema, { gateway: gatewayLabel(context.gateway), payout: context.payoutId }, (traceparent) =>
+          definition.sendPayout!(traced(context, traceparent)))
   }
 }

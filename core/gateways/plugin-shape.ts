@@ -13,8 +13,12 @@ const CAPABILITY_METHODS: Readonly<Record<keyof PluginCapabilities, string | und
   notifications: "handleNotification",
   statusSync: "syncStatus",
   refunds: "refund",
-  partialRefunds: undefined
+  partialRefunds: undefined,
+  payouts: "sendPayout"
 }
+
+/** The destination types a rail may name: those payout destinations can be (core/payouts/payout-destination.ts). */
+export const PAYOUT_DESTINATION_TYPES: ReadonlyArray<string> = ["bank_account", "stripe_account"]
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -49,6 +53,14 @@ const problemsOf = (plugin: Record<string, unknown>): ReadonlyArray<string> => {
       if (value === true && method !== undefined && typeof plugin[method] !== "function") problems.push(`capabilities.${name} is true but ${method} is missing`)
     }
     if (capabilities["partialRefunds"] === true && capabilities["refunds"] !== true) problems.push("capabilities.partialRefunds needs capabilities.refunds")
+    const types = plugin["payoutDestinationTypes"]
+    if (capabilities["payouts"] === true) {
+      if (!(Array.isArray(types) && types.length > 0 && types.every((type) => PAYOUT_DESTINATION_TYPES.includes(type)))) {
+        problems.push(`payoutDestinationTypes must be a non-empty list of ${PAYOUT_DESTINATION_TYPES.map((type) => JSON.stringify(type)).join(" and/or ")}`)
+      }
+    } else if (types !== undefined) {
+      problems.push("payoutDestinationTypes needs capabilities.payouts")
+    }
   }
   const secrets = plugin["secretConfigKeys"] ?? []
   if (!(Array.isArray(secrets) && secrets.every((key) => typeof key === "string" && key !== ""))) problems.push("secretConfigKeys must be a list of config field names")
@@ -73,5 +85,6 @@ export const capabilitiesOf = (plugin: GatewayPluginDefinition): PluginCapabilit
   notifications: plugin.capabilities?.notifications === true,
   statusSync: plugin.capabilities?.statusSync === true,
   refunds: plugin.capabilities?.refunds === true,
-  partialRefunds: plugin.capabilities?.partialRefunds === true
+  partialRefunds: plugin.capabilities?.partialRefunds === true,
+  payouts: plugin.capabilities?.payouts === true
 })

@@ -14,6 +14,8 @@ import { PayoutRepository } from "./payout-repository.js"
 export interface PayoutDetails {
   readonly reason?: string
   readonly reference?: string
+  /** On approval: the rail that will carry the payout (payout-rail.ts). */
+  readonly rail?: string | null
 }
 
 const DONE: Record<PayoutAction, string> = {
@@ -53,7 +55,8 @@ export const operatePayout = (id: string, action: PayoutAction, details: PayoutD
         status: to,
         reason: details.reason ?? payout.reason,
         reference: details.reference ?? payout.reference,
-        at: yield* now
+        at: yield* now,
+        ...(action === "approve" ? { rail: details.rail ?? null } : {})
       })
       if (Option.isNone(changed)) {
         const current = Option.getOrElse(yield* payouts.findForUpdate(id), () => payout)

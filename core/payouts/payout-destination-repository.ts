@@ -20,6 +20,8 @@ export class PayoutDestinationRepository extends Context.Tag("merchant-payments/
     readonly list: (merchantId: MerchantId, environment: Environment) => Effect.Effect<ReadonlyArray<PayoutDestination>, StorageError>
     /** One of the merchant's destinations in the environment, unless deleted: where a payout may go. */
     readonly find: (merchantId: MerchantId, environment: Environment, id: string) => Effect.Effect<Option.Option<PayoutDestination>, StorageError>
+    /** Any destination by id, a deleted one included: where an approved payout asked earlier still goes. */
+    readonly findForPayout: (id: string) => Effect.Effect<Option.Option<PayoutDestination>, StorageError>
     /**
      * Deletes one of the merchant's destinations in the environment: false when there is none by
      * that id there (another merchant's or environment's id included). The row is kept, marked

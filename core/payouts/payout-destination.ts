@@ -3,14 +3,15 @@ import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 
-/** Where a merchant's payouts go. Only bank accounts for now; the type leaves room for others. */
-export const PayoutDestinationType = Schema.Literal("bank_account")
+/** Where a merchant's payouts go: a bank account (IBAN), or a Stripe connected account (Stripe Connect). */
+export const PayoutDestinationType = Schema.Literal("bank_account", "stripe_account")
 export type PayoutDestinationType = typeof PayoutDestinationType.Type
 
 /**
  * A payout destination as the store keeps it and the API shows it. The full IBAN is only ever
  * held sealed (`sealedIban`): everything shown comes from the masked form, kept in clear beside it
- * so a list needs no master key.
+ * so a list needs no master key. A Stripe account has no holder, IBAN or BIC (those are '' and null):
+ * its `accountId` (acct_...) is what the transfer names, and is no secret.
  */
 export interface PayoutDestination {
   readonly id: string
@@ -21,6 +22,8 @@ export interface PayoutDestination {
   readonly ibanMasked: string
   readonly sealedIban: string
   readonly bic: string | null
+  /** The Stripe connected account of a `stripe_account`; null for a bank account. */
+  readonly accountId: string | null
   readonly currency: string
   readonly createdAt: Instant
 }

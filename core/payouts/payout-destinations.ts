@@ -56,12 +56,59 @@ export const createPayoutDestination = (scope: MerchantScope, request: NewBankAc
       ibanMasked: maskIban(request.iban),
       sealedIban: (yield* SecretBox).seal(request.iban),
       bic: request.bic,
+      accountId: null,
       currency: request.currency,
       createdAt: yield* now
     }
+    return yield* keep(destination)
+  })
+
+const keep = (destination: PayoutDestination) =>
+  Effect.gen(function*() {
     const created = yield* (yield* PayoutDestinationRepository).create(destination, MAX_PAYOUT_DESTINATIONS)
     if (!created) return yield* new PayoutDestinationLimitReached({ limit: MAX_PAYOUT_DESTINATIONS })
     return destination
+  })
+
+export interface NewStripeAccount {
+  readonly accountId: string
+  readonly currency: string
+}
+
+/** Stripe's connected account ids: `acct_` and letters and digits. */
+const STRIPE_ACCOUNT_ID = /^acct_[A-Za-z0-9]{1,250}$/
+
+/**
+ * Adds a Stripe connected account (Stripe Connect) the merchant's payouts may go to, in the caller's
+ * environment: paid by the Stripe plugin's transfers. The id is no secret; whether it is one of the
+ * platform's connected accounts is Stripe's to say when a transfer is made.
+ */
+export const createStripeAccountDestination = (scope: MerchantScope, request: NewStripeAccount) =>
+  Effect.gen(function*() {
+    if (!STRIPE_ACCOUNT_ID.test(request.accountId)) {
+      return yield* ValidationFailed.field("accountId", "The account id must be a Stripe connected account id (acct_...).")
+    }
+    const currencies = yield* (yield* MerchantCurrencyRepository).list(scope.merchant.id)
+    if (!currencies.includes(request.currency)) {
+      return yield* ValidationFailed.field(
+        "currency",
+        `The currency ${request.currency} is not one of the merchant's currencies (${currencies.join(", ") || "none enabled"}).`,
+        "INVALID_CURRENCY"
+      )
+    }
+    return yield* keep({
+      id: `pd_${(yield* (yield* Ids).uuid).replaceAll("-", "")}`,
+      merchantId: scope.merchant.id,
+      environment: scope.environment,
+      type: "stripe_account",
+      accountHolder: "",
+      ibanMasked: "",
+      sealedIban: "",
+      bic: null,
+      accountId: request.accountId,
+      currency: request.currency,
+      createdAt: yield* now
+    })
   })
 
 /** The caller's destinations in its environment, oldest first. */

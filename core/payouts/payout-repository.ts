@@ -25,6 +25,20 @@ export interface PayoutChange {
   readonly reason: string | null
   readonly reference: string | null
   readonly at: Instant
+  /**
+   * Given on approval only: the rail that carries the payout (null when none serves its destination),
+   * with `at` as the approval time; left out, both stay as they were.
+   */
+  readonly rail?: string | null
+}
+
+/** The approved payouts a rail has still to send, of one book, approved in [from, until). */
+export interface ApprovedPayoutQuery {
+  readonly rail: string
+  readonly environment: Environment
+  readonly currency: string
+  readonly from: Instant
+  readonly until: Instant
 }
 
 export class PayoutRepository extends Context.Tag("merchant-payments/PayoutRepository")<PayoutRepository, {
@@ -39,6 +53,8 @@ export class PayoutRepository extends Context.Tag("merchant-payments/PayoutRepos
    * that lost a race moves nothing).
    */
   readonly transition: (id: string, from: PayoutStatus, change: PayoutChange) => Effect.Effect<Option.Option<Payout>, StorageError>
+  /** Still approved, oldest approval first (then by id): what the manual rail's daily file lists. */
+  readonly listApproved: (query: ApprovedPayoutQuery) => Effect.Effect<ReadonlyArray<Payout>, StorageError>
   /** Newest first, by (created_at, id). */
   readonly list: (query: PayoutQuery) => Effect.Effect<ReadonlyArray<Payout>, StorageError>
 }>() {}

@@ -24,6 +24,10 @@ export interface Payout {
   readonly reason: string | null
   /** The bank's or rail's reference once paid; null before. */
   readonly reference: string | null
+  /** The rail that carries it (core/payouts/payout-rail.ts), named when it is approved; null before. */
+  readonly rail: string | null
+  /** When an operator approved it: the day the manual rail's file lists it under. */
+  readonly approvedAt: Instant | null
   readonly createdAt: Instant
   readonly updatedAt: Instant
 }

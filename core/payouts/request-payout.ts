@@ -76,6 +76,8 @@ export const requestPayout = (scope: MerchantScope, request: PayoutRequest) =>
         status: "pending",
         reason: null,
         reference: null,
+        rail: null,
+        approvedAt: null,
         createdAt: at,
         updatedAt: at
       }

@@ -155,7 +155,7 @@ export const payoutDestinationSuite = (name: string, store: () => StoreConfig) =
         fetch: (url, init) => handler(new Request(url, init))
       })
       const added = await client.createPayoutDestination({ type: "bank_account", account_holder: "Typed Shop", iban: IBAN, currency: "EUR" })
-      expect(added.data.iban_masked).toBe("DE89 **** **** **** **30 00")
+      expect(added.data).toMatchObject({ type: "bank_account", iban_masked: "DE89 **** **** **** **30 00" })
       expect((await client.listPayoutDestinations()).data.map((row) => row.id)).toEqual([added.data.id])
       expect(await client.deletePayoutDestination(added.data.id)).toEqual({ data: { id: added.data.id, deleted: true } })
       await expect(client.deletePayoutDestination(added.data.id)).rejects.toMatchObject({ status: 404 })

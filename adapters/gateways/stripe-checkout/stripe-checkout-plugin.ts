@@ -12,6 +12,7 @@ import { parseStripeCheckoutConfig, type StripeCheckoutConfig } from "./stripe-c
 import { assertKeyServes, makeStripeClients } from "./stripe-client.js"
 import { isMissing, StripeCallError, stripeCall } from "./stripe-errors.js"
 import { reportOfNotification } from "./stripe-notifications.js"
+import { sendStripeTransfer, STRIPE_PAYOUT_DESTINATIONS } from "./stripe-payouts.js"
 import { reportOfRefund } from "./stripe-refund-report.js"
 import { settlementLines } from "./stripe-settlement.js"
 import { belongsTo, chargedBy, isSessionId, reportOfSession } from "./stripe-session-outcome.js"
@@ -45,7 +46,7 @@ const refundFailed = (message: string): RefundReport => ({ status: "failed", mes
 const traceHeaders = (trace: CallTrace): Stripe.RequestOptions =>
   trace.traceparent === undefined ? {} : { headers: { traceparent: trace.traceparent } }
 
-/** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync and refunds included. */
+/** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync, refunds and Connect payouts included. */
 export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeCheckoutConfig> => {
   const clients = makeStripeClients()
   const clientFor = (config: StripeCheckoutConfig, environment: Environment): Promise<Stripe> => {
@@ -62,8 +63,9 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     currencies: "any",
     environments: ["sandbox", "production"],
-    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true },
+    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true },
     secretConfigKeys: ["secret_key", "webhook_secret"],
+    payoutDestinationTypes: STRIPE_PAYOUT_DESTINATIONS,
 
     parseConfig(raw) {
       return parseStripeCheckoutConfig(raw)
@@ -156,6 +158,9 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       // Stripe counts whole seconds: the period's first whole second on, up to the one holding its end.
       const period = { gte: Math.ceil(Date.parse(context.from) / 1000), lt: Math.ceil(Date.parse(context.to) / 1000) }
       return stripeCall(config, () => settlementLines(client, period, traceHeaders(context)))
+    },
+    sendPayout(context) {
+      return sendStripeTransfer(context, () => clientFor(context.config, context.environment), traceHeaders)
     }
   }
 }

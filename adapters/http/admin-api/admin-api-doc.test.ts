@@ -23,7 +23,7 @@ describe("docs/admin-api.md", () => {
     expect(new Set(documented).size, "a route documented twice").toBe(documented.length)
   })
 
-  it("gives each route a request and a JSON response example", () => {
+  it("gives each route a request and a response example: JSON, or the file a download answers", () => {
     const sections = doc.split(/^### /m).slice(1)
     expect(sections.length).toBe(documented.length)
     for (const section of sections) {
@@ -31,7 +31,7 @@ describe("docs/admin-api.md", () => {
       const [method, path] = heading.split(" ")
       // The request line shows the route with real ids in place of its parameters.
       expect(section, heading).toContain("```http\n" + `${method} ${path!.split("{")[0]}`)
-      expect(section, heading).toMatch(/Response: `\d{3}`\n\n```json\n[[{]/)
+      expect(section, heading).toMatch(/Response: `\d{3}`(?:\n\n```json\n[[{]| \(`Content-Disposition: attachment[^\n]*\n\n```(?:csv|xml)\n)/)
     }
   })
 })

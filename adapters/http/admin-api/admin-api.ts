@@ -7,6 +7,7 @@ import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
 import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
 import { adminReconciliationEndpoints } from "./admin-reconciliation-routes.js"
+import { adminPayoutFileEndpoints } from "./admin-payout-file-routes.js"
 import { adminPayoutEndpoints } from "./admin-payout-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
@@ -25,6 +26,7 @@ export const adminApi = [
   ...adminLedgerEndpoints,
   ...adminPayoutEndpoints,
   ...adminReconciliationEndpoints,
+  ...adminPayoutFileEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

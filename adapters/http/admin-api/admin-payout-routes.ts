@@ -1,5 +1,6 @@
 import * as Effect from "effect/Effect"
 import { listAllPayouts } from "../../../core/payouts/list-payouts.js"
+import { approvePayout } from "../../../core/payouts/approve-payout.js"
 import { operatePayout } from "../../../core/payouts/operate-payout.js"
 import type { Payout } from "../../../core/payouts/payout.js"
 import * as Contract from "../contract/payout-contracts.js"
@@ -39,14 +40,17 @@ const approve = endpoint({
   path: "/admin/v1/payouts/{id}/approve",
   operationId: "approvePayout",
   summary: "Approve a pending payout",
-  description: "It may then be sent and marked paid, or marked failed.",
+  description: "It is handed to the rail of its destination's type once approved: a bank account's (the manual rail) waits, approved, " +
+    "for the day's file and a mark-paid or mark-failed; a Stripe account's is transferred at once and answered paid, or failed with its funds returned.",
   tag: TAG,
   security: "admin",
   parameters: [payoutIdInPath],
-  success: { status: 200, description: "The payout, approved.", schema: Contract.AdminPayoutEnvelope },
+  // The rail is called once the approval committed (never inside a transaction): its audit entry follows.
+  commitsAsItGoes: true,
+  success: { status: 200, description: "The payout, approved (or already paid or failed by its rail).", schema: Contract.AdminPayoutEnvelope },
   errors: ERRORS,
   handler: Effect.gen(function*() {
-    return { data: adminPayoutJson(yield* operatePayout(yield* payoutIdInPath.read, "approve")) }
+    return { data: adminPayoutJson(yield* approvePayout(yield* payoutIdInPath.read)) }
   })
 })
 

@@ -1,5 +1,4 @@
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { reconcileFromGateway, reconcileUpload } from "../../../core/reconciliation/reconcile.js"
 import {
@@ -16,7 +15,7 @@ import * as Contract from "../contract/reconciliation-contracts.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { textBody } from "../request/request-body.js"
-import { TextAnswer } from "../response/api-response.js"
+import { FileAnswer, TextFile } from "../response/text-file.js"
 
 /** A settlement CSV of 250,000 lines of about 120 bytes, with room. */
 export const MAX_SETTLEMENT_CSV_BYTES = 48 * 1024 * 1024
@@ -149,7 +148,7 @@ const csv = endpoint({
   security: "admin",
   parameters: [reportIdInPath],
   query: Contract.lineCsvQuery,
-  success: { status: 200, description: "RFC 4180 CSV with a header line.", schema: Schema.instanceOf(TextAnswer), contentType: "text/csv" },
+  success: { status: 200, description: "RFC 4180 CSV with a header line.", schema: FileAnswer, files: ["text/csv"] },
   errors: ["ReconciliationReportNotFound"],
   handler: (query) =>
     Effect.gen(function*() {
@@ -157,7 +156,7 @@ const csv = endpoint({
       const { csv, report } = yield* reconciliationLinesCsv(id, query.outcome)
       const text = yield* Stream.runFold(csv, "", (all, chunk) => all + chunk)
       const name = `reconciliation-${report.id}${query.outcome !== undefined ? `-${query.outcome}` : ""}.csv`
-      return new TextAnswer(text, "text/csv; charset=utf-8", { "content-disposition": `attachment; filename="${name}"` })
+      return new TextFile("text/csv; charset=utf-8", text, name)
     })
 })
 

@@ -1,7 +1,7 @@
 import * as Schema from "effect/Schema"
 import { DEFAULT_PAYOUT_LIMIT, MAX_PAYOUT_LIMIT } from "../../../core/payouts/list-payouts.js"
 import { PayoutStatus } from "../../../core/payouts/payout.js"
-import { dataOf } from "./envelopes.js"
+import { dataOf, listOf } from "./envelopes.js"
 import { amount, currencyCode, string } from "./field-rules.js"
 import { cursorParameter, limitParameter, timeParameter } from "./keyset-parameters.js"
 import type { ListParameter } from "./parameters.js"
@@ -69,3 +69,30 @@ const payoutStatusParameter: ListParameter<PayoutStatus | undefined> = {
 
 export const payoutListQuery = queryOf({ limit: payoutLimitParameter, cursor: payoutCursorParameter, since, until })
 export const adminPayoutListQuery = queryOf({ status: payoutStatusParameter, limit: payoutLimitParameter, cursor: payoutCursorParameter, since, until })
+
+const entryFormatParameter: ListParameter<"json" | "csv" | undefined> = {
+  name: "format",
+  in: "query",
+  required: false,
+  description: "`csv` for CSV (as `Accept: text/csv` asks); JSON otherwise.",
+  schema: Schema.Literal("json", "csv"),
+  read: (query) => query.oneOf("format", ["json", "csv"] as const)
+}
+
+export const payoutEntriesQuery = queryOf({ format: entryFormatParameter })
+
+const JournalLine = Schema.Struct({
+  account: Schema.String.annotations({ description: "The ledger account (docs/decisions.md names them).", examples: ["merchant:7:wallet"] }),
+  amount: Money.annotations({ description: "Debit positive, credit negative." })
+})
+
+const PayoutEntry = Schema.Struct({
+  id: PositiveId,
+  kind: Schema.Literal("payout_requested", "payout_paid", "payout_returned"),
+  created_at: Timestamp,
+  environment: Environment,
+  currency: Schema.String,
+  lines: Schema.Array(JournalLine)
+}).annotations({ identifier: "PayoutEntry", description: "A journal entry of the payout: balanced lines over the ledger's accounts." })
+
+export const PayoutEntryList = listOf(PayoutEntry, "PayoutEntryList")

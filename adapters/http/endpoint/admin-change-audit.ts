@@ -17,6 +17,8 @@ export interface AdminOperation extends AuditedOperation {
   readonly commitsAsItGoes?: boolean
   /** The endpoint reads a text body of this type, not JSON. */
   readonly textBody?: TextBodyContract
+  /** A read the log holds as it holds changes (see `Endpoint.auditedRead`). */
+  readonly auditedRead?: boolean
 }
 
 /** GET and HEAD only read: they are not changes, and the log does not hold them. */

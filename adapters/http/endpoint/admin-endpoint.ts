@@ -41,7 +41,7 @@ export const requireAdminToken = Effect.gen(function*() {
 export const adminEndpoint = <E extends ApiError, R>(handler: Effect.Effect<ApiResponse, E, R>, operation: AdminOperation) =>
   Effect.gen(function*() {
     yield* requireAdminToken
-    if (yield* isChangeRequest) return renderApiResponse(yield* auditedChange(operation, yield* AdminToken, handler))
+    if ((yield* isChangeRequest) || operation.auditedRead === true) return renderApiResponse(yield* auditedChange(operation, yield* AdminToken, handler))
     const rawBody = yield* readJsonRawBody
     return renderApiResponse(yield* Effect.provideService(handler, RawBody, rawBody))
   }).pipe(

@@ -30,7 +30,8 @@ const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
       operationId: endpoint.operationId,
       path: endpoint.path,
       ...(endpoint.commitsAsItGoes === true ? { commitsAsItGoes: true } : {}),
-      ...(endpoint.textBody !== undefined ? { textBody: endpoint.textBody } : {})
+      ...(endpoint.textBody !== undefined ? { textBody: endpoint.textBody } : {}),
+      ...(endpoint.auditedRead === true ? { auditedRead: true } : {})
     })
     : merchantEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, schemeOptions(endpoint))
   return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routerPath(endpoint.path), handler)

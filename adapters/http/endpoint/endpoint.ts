@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { ApiError } from "../response/api-error.js"
+import type { TextFile } from "../response/text-file.js"
 import type { BodyContract } from "../contract/read-body.js"
 import type { QueryContract } from "../contract/query-contract.js"
 import type { ErrorTag, Operation } from "../openapi/operation.js"
@@ -49,7 +50,7 @@ export interface Endpoint<
   readonly path: Path
   readonly body?: B
   readonly security: EndpointSecurity
-  readonly success: { readonly status: number; readonly description: string; readonly schema: S; readonly contentType?: string }
+  readonly success: EndpointSuccess<S>
   /** Core input names whose request field is not their snake_case (`amount` sent as `payment_amount`). */
   readonly wireNames?: Readonly<Record<string, string>>
   /**
@@ -60,9 +61,22 @@ export interface Endpoint<
   readonly commitsAsItGoes?: true
   /** A body of text of one type (a CSV upload) instead of JSON: read with its own limit, given to the handler as RawBody. */
   readonly textBody?: TextBodyContract
+  /** An admin read worth recording as a change is (a file with account numbers in full): audited although a GET. */
+  readonly auditedRead?: true
   /** The query, decoded once before the handler, which is then given it; its parameters are in `parameters`. */
   readonly query?: QueryContract<Q>
-  readonly handler: EndpointHandler<Schema.Schema.Type<S>, ApiError, R, Q>
+  readonly handler: EndpointHandler<Schema.Schema.Type<S> | TextFile, ApiError, R, Q>
+}
+
+/**
+ * The answer: its JSON schema, and the file types (`text/csv`) the same answer may come as instead,
+ * when the request asks for one (the handler then answers a TextFile).
+ */
+export interface EndpointSuccess<S> {
+  readonly status: number
+  readonly description: string
+  readonly schema: S
+  readonly files?: ReadonlyArray<string>
 }
 
 /**
@@ -86,14 +100,15 @@ export const endpoint = <
     readonly path: Path
     readonly body?: B
     readonly security: EndpointSecurity
-    readonly success: { readonly status: number; readonly description: string; readonly schema: S; readonly contentType?: string }
+    readonly success: EndpointSuccess<S>
     readonly errors?: ReadonlyArray<Tags>
     readonly wireNames?: Readonly<Record<string, string>>
     readonly commitsAsItGoes?: true
     readonly textBody?: TextBodyContract
+    readonly auditedRead?: true
     readonly query?: QueryContract<Q>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
-    readonly handler: EndpointHandler<Schema.Schema.Type<S>, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R, NoInfer<Q>>
+    readonly handler: EndpointHandler<Schema.Schema.Type<S> | TextFile, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R, NoInfer<Q>>
   }
 ): Endpoint<S, R, Id, Path, B, Q> => ({
   ...declaration,

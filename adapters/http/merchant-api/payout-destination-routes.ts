@@ -1,24 +1,38 @@
 import * as Effect from "effect/Effect"
 import type { PayoutDestination } from "../../../core/payouts/payout-destination.js"
-import { createPayoutDestination, deletePayoutDestination, listPayoutDestinations } from "../../../core/payouts/payout-destinations.js"
+import {
+  createPayoutDestination,
+  createStripeAccountDestination,
+  deletePayoutDestination,
+  listPayoutDestinations
+} from "../../../core/payouts/payout-destinations.js"
 import { toIsoString } from "../../../core/shared/instant.js"
 import * as Contract from "../contract/payout-destination-contracts.js"
 import { textInPath } from "../contract/parameters.js"
-import { validBody } from "../contract/read-body.js"
+import { readJsonBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 import { ResourceNotFound } from "../response/edge-errors.js"
 
 /** A destination as answered: the masked IBAN only, never the sealed one. */
-const destinationJson = (destination: PayoutDestination) => ({
-  id: destination.id,
-  type: destination.type,
-  account_holder: destination.accountHolder,
-  iban_masked: destination.ibanMasked,
-  bic: destination.bic,
-  currency: destination.currency,
-  created_at: toIsoString(destination.createdAt)
-})
+const destinationJson = (destination: PayoutDestination) =>
+  destination.type === "stripe_account"
+    ? {
+      id: destination.id,
+      type: "stripe_account" as const,
+      account_id: destination.accountId ?? "",
+      currency: destination.currency,
+      created_at: toIsoString(destination.createdAt)
+    }
+    : {
+      id: destination.id,
+      type: "bank_account" as const,
+      account_holder: destination.accountHolder,
+      iban_masked: destination.ibanMasked,
+      bic: destination.bic,
+      currency: destination.currency,
+      created_at: toIsoString(destination.createdAt)
+    }
 
 const TAG = "Payout destinations"
 const destinationIdInPath = textInPath("destinationId", "The payout destination's id.")
@@ -27,21 +41,25 @@ const create = endpoint({
   method: "post",
   path: "/api/v1/payout-destinations",
   operationId: "createPayoutDestination",
-  summary: "Add a bank account payouts may go to",
-  description: "In the environment of the request. The IBAN is checked, stored sealed and answered masked.",
+  summary: "Add a bank account or a Stripe connected account payouts may go to",
+  description: "In the environment of the request. A bank account's IBAN is checked, stored sealed and answered masked; " +
+    "a Stripe connected account is paid by the Stripe plugin's Connect transfers.",
   tag: TAG,
   security: "merchant",
   body: Contract.createPayoutDestinationBody,
   success: { status: 201, description: "The destination (also for an idempotent replay).", schema: Contract.PayoutDestinationEnvelope },
   errors: ["PayoutDestinationLimitReached"],
   handler: Effect.gen(function*() {
-    const body = yield* validBody(Contract.createPayoutDestinationBody)
-    const destination = yield* createPayoutDestination(yield* CurrentMerchant, {
-      accountHolder: body.account_holder,
-      iban: body.iban,
-      bic: body.bic ?? null,
-      currency: body.currency
-    })
+    const body = yield* Contract.requireFieldsOfType(yield* readJsonBody(Contract.createPayoutDestinationBody)).done((valid) => valid)
+    const scope = yield* CurrentMerchant
+    const destination = body.type === "stripe_account"
+      ? yield* createStripeAccountDestination(scope, { accountId: body.account_id ?? "", currency: body.currency })
+      : yield* createPayoutDestination(scope, {
+        accountHolder: body.account_holder ?? "",
+        iban: body.iban ?? "",
+        bic: body.bic ?? null,
+        currency: body.currency
+      })
     return { data: destinationJson(destination) }
   })
 })

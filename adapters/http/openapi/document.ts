@@ -3,6 +3,7 @@ import type * as Schema from "effect/Schema"
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "../../../core/idempotency/idempotency-policy.js"
 import { bodyErrorCodes, bodySchema } from "../contract/read-body.js"
 import { ErrorBody } from "../contract/payment-resources.js"
+import { FileAnswer } from "../response/text-file.js"
 import { adminApi } from "../admin-api/admin-api.js"
 import { byStatus, type DocumentedError, documentedError } from "./error-responses.js"
 import type { ErrorTag, Operation } from "./operation.js"
@@ -53,11 +54,14 @@ export const openApiDocument = (options: { readonly serverUrl: string }) => {
   const operationObject = (operation: Operation) => {
     const responses: Record<string, unknown> = {}
     const { success } = operation
+    const files = Object.fromEntries((success.files ?? []).map((type) => [type, { schema: { type: "string" } }]))
     responses[String(success.status)] = {
       description: success.description,
-      ...(success.contentType !== undefined
-        ? { content: { [success.contentType]: { schema: { type: "string" } } } }
-        : success.schema !== undefined ? { content: { "application/json": { schema: schemaOf(success.schema) } } } : {})
+      ...(success.schema === FileAnswer
+        ? { content: files }
+        : success.schema !== undefined
+        ? { content: { "application/json": { schema: schemaOf(success.schema) }, ...files } }
+        : success.contentType !== undefined ? { content: { [success.contentType]: {} } } : {})
     }
     for (const other of operation.others ?? []) {
       responses[String(other.status)] = { description: other.description, ...(other.contentType !== undefined ? { content: { [other.contentType]: {} } } : {}) }

@@ -38,6 +38,8 @@ export interface Operation {
     /** A JSON body's schema; `contentType`, when given, says the body is of that type instead. */
     readonly schema?: Schema.Schema.AnyNoContext
     readonly contentType?: string
+    /** Files the same answer may come as instead of its JSON (`text/csv`): the schema `FileAnswer` means files only. */
+    readonly files?: ReadonlyArray<string>
   }
   readonly others?: ReadonlyArray<OtherResponse>
   /** What this operation itself can be refused with; the scheme's and the body's own are added. */

@@ -23,6 +23,7 @@ import type {
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { ReconciliationReportNotFound, SettlementReportUnsupported } from "../../../core/reconciliation/settlement.js"
+import type { PlatformBankAccountMissing } from "../../../core/payouts/platform-bank-account.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
@@ -101,6 +102,7 @@ export type ApiError =
   | PayoutTransitionRefused
   | WebhookEndpointLimitReached
   | WebhookEndpointNotFound
+  | PlatformBankAccountMissing
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported

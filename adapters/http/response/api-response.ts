@@ -7,19 +7,8 @@ export interface ApiResponse {
   readonly headers?: Readonly<Record<string, string>>
 }
 
-/** An answer that is not JSON (a CSV download): sent as its text, with its own type and headers. */
-export class TextAnswer {
-  constructor(
-    readonly text: string,
-    readonly contentType: string,
-    readonly headers: Readonly<Record<string, string>> = {}
-  ) {}
-}
-
 export const ok = (body: unknown): ApiResponse => ({ status: 200, body })
 export const created = (body: unknown): ApiResponse => ({ status: 201, body })
 
 export const renderApiResponse = (response: ApiResponse): RenderedResponse =>
-  response.body instanceof TextAnswer
-    ? { status: response.status, text: response.body.text, headers: { ...response.headers, ...response.body.headers }, contentType: response.body.contentType }
-    : renderBody(response.status, response.body, response.headers ?? {})
+  renderBody(response.status, response.body, response.headers ?? {})

@@ -276,6 +276,12 @@ export const describeError = (error: ApiError): ErrorDescription => {
       }
     case "PayoutTransitionRefused":
       return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { status: [`The payout is ${String(error.status)}.`] } }
+    case "PlatformBankAccountMissing":
+      return {
+        status: 409,
+        message: "The platform's bank account is not set: PUT /admin/v1/payouts/bank-account before asking for a SEPA file.",
+        errorCode: "INVALID_STATE"
+      }
     case "SubscriptionNotFound":
       return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
     case "SubscriptionTransitionRefused":

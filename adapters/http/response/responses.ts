@@ -4,6 +4,7 @@ import { Instant, toIsoString } from "../../../core/shared/instant.js"
 import type { ApiError } from "./api-error.js"
 import { describeError, type ErrorDescription, SERVER_ERROR } from "./error-table.js"
 import { renderJson } from "../contract/json-codec.js"
+import { TextFile } from "./text-file.js"
 import { wholeText } from "./whole-text.js"
 
 /** A response rendered to its exact text: what is sent, and what an idempotent replay sends again. */
@@ -11,18 +12,26 @@ export interface RenderedResponse {
   readonly status: number
   readonly text: string
   readonly headers: Readonly<Record<string, string>>
-  /** application/json unless the answer is text of another type. */
-  readonly contentType?: string
 }
 
-export const renderBody = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): RenderedResponse => ({
-  status,
-  text: renderJson(body),
-  headers
-})
+export const renderBody = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): RenderedResponse =>
+  body instanceof TextFile
+    ? {
+      status,
+      text: body.text,
+      headers: {
+        ...headers,
+        "content-type": body.contentType,
+        ...(body.filename !== undefined ? { "content-disposition": `attachment; filename="${body.filename}"` } : {})
+      }
+    }
+    : { status, text: renderJson(body), headers }
 
-export const toHttpResponse = (response: RenderedResponse) =>
-  wholeText(response.text, { status: response.status, contentType: response.contentType ?? "application/json", headers: response.headers })
+/** JSON unless the answer is a file that says its own type. */
+export const toHttpResponse = (response: RenderedResponse) => {
+  const { "content-type": contentType = "application/json", ...headers } = response.headers
+  return wholeText(response.text, { status: response.status, contentType, headers })
+}
 
 const renderDescribed = (described: ErrorDescription): Effect.Effect<RenderedResponse> =>
   Effect.map(Clock.currentTimeNanos, (nanos) =>

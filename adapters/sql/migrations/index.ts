@@ -20,6 +20,7 @@ import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
 import payouts from "./0017_payouts.js"
 import webhookEndpoints from "./0019_webhook_endpoints.js"
+import payoutRails from "./0020_payout_rails.js"
 import balances from "./0021_balances.js"
 import reconciliation from "./0022_reconciliation.js"
 
@@ -43,6 +44,7 @@ export const migrations = {
   "0016_payout_destinations": payoutDestinations,
   "0017_payouts": payouts,
   "0019_webhook_endpoints": webhookEndpoints,
+  "0020_payout_rails": payoutRails,
   "0021_balances": balances,
   "0022_reconciliation": reconciliation
 }

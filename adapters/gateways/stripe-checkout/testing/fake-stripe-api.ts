@@ -1,4 +1,4 @@
-import { checkoutSession, errorBody, type JsonObject, refundObject, stripeId } from "./fake-stripe-objects.js"
+import { checkoutSession, errorBody, type JsonObject, refundObject, stripeId, transferObject } from "./fake-stripe-objects.js"
 
 /**
  * The fake's API behaviour without the HTTP around it: form params in, status and JSON out.
@@ -17,11 +17,21 @@ export interface RecordedRefund {
   readonly params: Readonly<Record<string, string>>
 }
 
+export interface RecordedTransfer {
+  readonly transfer: JsonObject
+  readonly idempotencyKey: string | null
+}
+
 export interface FakeStripeState {
   readonly livemode: boolean
   readonly apiBase: () => string
   readonly sessions: Map<string, JsonObject>
   readonly refunds: Map<string, RecordedRefund>
+  readonly transfers: Map<string, RecordedTransfer>
+  /** The platform's connected accounts: a transfer names one of them. */
+  readonly connectedAccounts: Set<string>
+  /** The platform's available balance per currency, in minor units: a transfer beyond it is refused. */
+  readonly available: Map<string, bigint>
   nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
 }
 
@@ -113,4 +123,30 @@ export const createRefund = (state: FakeStripeState, params: FormParams, idempot
   })
   state.refunds.set(refund["id"] as string, { refund, idempotencyKey, params: Object.fromEntries(params) })
   return { status: 200, body: refund }
+}
+
+/** POST /v1/transfers: to one of the platform's connected accounts, out of its available balance. */
+export const createTransfer = (state: FakeStripeState, params: FormParams, idempotencyKey: string | null): ApiAnswer => {
+  const amount = params.get("amount")
+  const currency = params.get("currency")
+  const destination = params.get("destination")
+  if (amount === undefined || !INTEGER.test(amount) || amount === "0") return invalid("Invalid positive integer", "amount")
+  if (currency === undefined || !/^[a-z]{3}$/.test(currency)) return invalid("Invalid currency", "currency")
+  if (destination === undefined) return invalid("Missing required param: destination.", "destination")
+  if (!state.connectedAccounts.has(destination)) return invalid(`No such destination: '${destination}'`, "destination", "resource_missing")
+  const available = state.available.get(currency) ?? 0n
+  if (BigInt(amount) > available) {
+    return invalid("You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card.", undefined, "balance_insufficient")
+  }
+  state.available.set(currency, available - BigInt(amount))
+  const transfer = transferObject({
+    amount: Number(amount),
+    currency,
+    destination,
+    livemode: state.livemode,
+    metadata: nested(params, "metadata"),
+    transferGroup: params.get("transfer_group") ?? null
+  })
+  state.transfers.set(transfer["id"] as string, { transfer, idempotencyKey })
+  return { status: 200, body: transfer }
 }

@@ -100,6 +100,36 @@ export const refundObject = (fields: RefundFields): JsonObject => ({
   ...(fields.failureReason !== null ? { failure_reason: fields.failureReason } : {})
 })
 
+export interface TransferFields {
+  readonly amount: number
+  readonly currency: string
+  readonly destination: string
+  readonly livemode: boolean
+  readonly metadata: Readonly<Record<string, string>>
+  readonly transferGroup: string | null
+}
+
+/** A `transfer` to a connected account (Stripe Connect): the money is in the account's balance once created. */
+export const transferObject = (fields: TransferFields): JsonObject => ({
+  id: stripeId("tr_"),
+  object: "transfer",
+  amount: fields.amount,
+  amount_reversed: 0,
+  balance_transaction: stripeId("txn_"),
+  created: nowSeconds(),
+  currency: fields.currency,
+  description: null,
+  destination: fields.destination,
+  destination_payment: stripeId("py_"),
+  livemode: fields.livemode,
+  metadata: { ...fields.metadata },
+  reversals: { object: "list", data: [], has_more: false, total_count: 0, url: "/v1/transfers/reversals" },
+  reversed: false,
+  source_transaction: null,
+  source_type: "card",
+  transfer_group: fields.transferGroup
+})
+
 /** A webhook `event` carrying a snapshot of the session, as Stripe delivers it. */
 export const eventObject = (type: string, session: JsonObject, created: number): JsonObject => ({
   id: stripeId("evt_"),

@@ -1,11 +1,11 @@
 import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type ApiAnswer, createRefund, createSession, type FakeStripeState, missing, type RecordedRefund } from "./fake-stripe-api.js"
+import { type ApiAnswer, createRefund, createSession, createTransfer, type FakeStripeState, missing, type RecordedRefund, type RecordedTransfer } from "./fake-stripe-api.js"
 import { balanceTransaction, chargeOf, listPage } from "./fake-stripe-balance.js"
 import { errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
 
-export type { RecordedRefund } from "./fake-stripe-api.js"
+export type { RecordedRefund, RecordedTransfer } from "./fake-stripe-api.js"
 
 export const FAKE_STRIPE_SECRET_KEY = "sk_test_fakeStripeKey0000000000000000"
 
@@ -69,6 +69,9 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     apiBase: () => base,
     sessions: new Map(),
     refunds: new Map(),
+    transfers: new Map(),
+    connectedAccounts: new Set(),
+    available: new Map(),
     nextRefundStatus: null
   }
   const idempotent = new Map<string, StoredAnswer>()
@@ -77,6 +80,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
   const requests: Array<RecordedRequest> = []
   let hanging = false
   let refundFailure: number | null = null
+  let transferFailure: number | null = null
 
   const route = (method: string, path: string, params: URLSearchParams, key: string | null): ApiAnswer => {
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)
@@ -96,6 +100,14 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
         return { status, body: errorBody(ERROR_TYPES[status] ?? "api_error", `The fake failed this refund on purpose (HTTP ${status}).`) }
       }
       return createRefund(state, flat, key)
+    }
+    if (method === "POST" && path === "/v1/transfers") {
+      if (transferFailure !== null) {
+        const status = transferFailure
+        transferFailure = null
+        return { status, body: errorBody(ERROR_TYPES[status] ?? "api_error", `The fake failed this transfer on purpose (HTTP ${status}).`) }
+      }
+      return createTransfer(state, flat, key)
     }
     if (method === "GET" && refundMatch !== null) {
       const recorded = state.refunds.get(decodeURIComponent(refundMatch[1]!))
@@ -208,6 +220,20 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     /** The next refund created gets this status (Stripe's test cards decide it there). */
     nextRefundStatus: (status: "succeeded" | "pending" | "requires_action" | "failed" | "canceled", failureReason: string | null = null) => {
       state.nextRefundStatus = { status, failureReason }
+    },
+    /** A connected account of the platform (Stripe Connect), which transfers may name. */
+    connectAccount: (id: string) => {
+      state.connectedAccounts.add(id)
+    },
+    /** Adds to the platform's available balance in a currency (minor units): what transfers draw on. */
+    fund: (currency: string, minor: bigint) => {
+      state.available.set(currency.toLowerCase(), (state.available.get(currency.toLowerCase()) ?? 0n) + minor)
+    },
+    available: (currency: string): bigint => state.available.get(currency.toLowerCase()) ?? 0n,
+    transfers: (): ReadonlyArray<RecordedTransfer> => [...state.transfers.values()],
+    /** The next transfer request is answered with this HTTP status in Stripe's error envelope, without running. */
+    failNextTransfer: (status: number) => {
+      transferFailure = status
     },
     /** While on, requests are read and never answered: a gateway that hangs. */
     hang: (on: boolean) => {

@@ -3,6 +3,7 @@ import type { Environment } from "../../../../core/shared/environment.js"
 import type {
   CheckoutContext,
   NotificationContext,
+  PayoutContext,
   RefundContext,
   ReturnContext,
   SyncContext
@@ -71,11 +72,16 @@ export const makeHarness = (fake: FakeStripe, callTimeoutMillis = 2000) => {
   const notification = (delivery: SignedDelivery, environment: Environment = "sandbox"): NotificationContext<unknown> => ({
     rawBody: delivery.rawBody, headers: delivery.headers, config: parsed(), environment, gateway: GATEWAY
   })
+  /** An approved payout to a connected account, as the kit hands it to the plugin (idempotency key: the payout's id). */
+  const payout = (fields: { readonly payoutId: string; readonly amount: string; readonly currency: string; readonly accountId: string; readonly environment?: Environment }): PayoutContext<unknown> => ({
+    payoutId: fields.payoutId, merchantId: 42, amount: fields.amount, currency: fields.currency, environment: fields.environment ?? "sandbox",
+    destination: { type: "stripe_account", accountId: fields.accountId }, idempotencyKey: fields.payoutId, gateway: GATEWAY, config: parsed()
+  })
   /** Checkout begun at the fake; the session id the customer is sent to. */
   const begin = async (payment: Payment): Promise<string> => {
     const start = await run(plugin.beginCheckout(checkout(payment)))
     if (!("redirect" in start)) throw new Error("expected a redirect")
     return sessionIdFromRedirect(start.redirect)
   }
-  return { plugin, config, parsed, checkout, returned, sync, refund, notification, begin }
+  return { plugin, config, parsed, checkout, returned, sync, refund, notification, payout, begin }
 }

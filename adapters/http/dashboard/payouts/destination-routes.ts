@@ -43,10 +43,10 @@ const add = Effect.gen(function*() {
   const field = (name: string) => (form.get(name) ?? "").trim()
   const sent = { account_holder: field("account_holder"), iban: field("iban"), bic: field("bic"), currency: field("currency") }
   const refuse = (problems: BankAccountFormState["problems"]) => answerInstead(listAnswer(frame, 422, { ...sent, problems }))
-  const body = yield* readBody(Contract.createPayoutDestinationBody, { type: "bank_account", ...sent }).done((valid) => valid).pipe(
+  const body = yield* Contract.requireFieldsOfType(readBody(Contract.createPayoutDestinationBody, { type: "bank_account", ...sent })).done((valid) => valid).pipe(
     Effect.catchTag("ValidationFailed", (error) => refuse(fieldProblems(error)))
   )
-  yield* createPayoutDestination(scopeOf(frame), { accountHolder: body.account_holder, iban: body.iban, bic: body.bic ?? null, currency: body.currency }).pipe(
+  yield* createPayoutDestination(scopeOf(frame), { accountHolder: body.account_holder ?? "", iban: body.iban ?? "", bic: body.bic ?? null, currency: body.currency }).pipe(
     Effect.catchTags({
       ValidationFailed: (error) => refuse(fieldProblems(error)),
       PayoutDestinationLimitReached: (error) => answerInstead(listAnswer(frame, 422, { ...sent, problems: {} }, problemText(error)))
