@@ -15,8 +15,12 @@ export const walletAccount = (merchantId: MerchantId): LedgerAccount => `merchan
 
 /** Money on its way to a merchant's bank: credited when a payout is requested, debited back when it is paid, failed or rejected. */
 export const payoutsInTransitAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:payouts-in-transit`
-/** Later work (issue 35): money held against a dispute, held as a rolling reserve. */
+/**
+ * Money held against a merchant's open disputes: credited with the disputed amount when a dispute
+ * opens, debited when it closes (back to the wallet when won, to the gateway when lost).
+ */
 export const disputeHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:dispute-hold`
+/** Later work (issue 35): money held as a rolling reserve. */
 export const reserveHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:reserve-hold`
 
 /** The platform's fee revenue: credited with each payment's fee. */

@@ -11,7 +11,10 @@ export const JournalEntryKind = Schema.Literal(
   "opening",
   "payout_requested",
   "payout_paid",
-  "payout_returned"
+  "payout_returned",
+  "dispute_opened",
+  "dispute_won",
+  "dispute_lost"
 )
 export type JournalEntryKind = typeof JournalEntryKind.Type
 

@@ -20,7 +20,9 @@ const KIND: Record<StatementEntry["kind"], string> = {
   refund_debit: "Refund",
   adjustment: "Adjustment",
   payout_debit: "Payout",
-  payout_return: "Payout returned"
+  payout_return: "Payout returned",
+  dispute_debit: "Dispute",
+  dispute_return: "Dispute won"
 }
 
 const walletPicker = (view: StatementView) =>
