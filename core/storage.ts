@@ -13,6 +13,7 @@ import type { PaymentFlags } from "./payments/payment-flags.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { PayoutDestinationRepository } from "./payouts/payout-destination-repository.js"
 import type { PayoutRepository } from "./payouts/payout-repository.js"
+import type { DisputeRepository } from "./disputes/dispute-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
 import type { GatewayRefunds } from "./refunds/gateway-refund.js"
 import type { RefundRepository } from "./refunds/refund-repository.js"
@@ -51,3 +52,4 @@ export type Storage =
   | DashboardSessionRepository
   | PayoutDestinationRepository
   | PayoutRepository
+  | DisputeRepository

@@ -15,6 +15,7 @@ import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as Payouts from "./payout-repository.js"
+import * as Disputes from "./dispute-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Refunds from "./refund-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
@@ -51,5 +52,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   MerchantUsers.layer,
   DashboardSessions.layer,
   PayoutDestinations.layer,
-  Payouts.layer
+  Payouts.layer,
+  Disputes.layer
 )

@@ -10,6 +10,7 @@ import { merchantUserCases } from "./merchant-user-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { payoutCases } from "./payout-cases.js"
+import { disputeCases } from "./dispute-cases.js"
 import { payoutDestinationCases } from "./payout-destination-cases.js"
 import { refundCases } from "./refund-cases.js"
 import { checkoutAttemptCases } from "./checkout-attempt-cases.js"
@@ -49,4 +50,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     statementCases(it)
     payoutDestinationCases(it)
     payoutCases(it)
+    disputeCases(it)
   })

@@ -41,3 +41,4 @@ export { MerchantUserRepository } from "../../core/merchant-users/merchant-user-
 export { DashboardSessionRepository } from "../../core/merchant-users/dashboard-session-repository.js"
 export { PayoutDestinationRepository } from "../../core/payouts/payout-destination-repository.js"
 export { PayoutRepository } from "../../core/payouts/payout-repository.js"
+export { DisputeRepository } from "../../core/disputes/dispute-repository.js"

@@ -19,6 +19,7 @@ import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
 import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
 import payouts from "./0017_payouts.js"
+import disputes from "./0018_disputes.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -38,7 +39,8 @@ export const migrations = {
   "0014_webhook_sequences_and_lanes": webhookSequencesAndLanes,
   "0015_journal": journal,
   "0016_payout_destinations": payoutDestinations,
-  "0017_payouts": payouts
+  "0017_payouts": payouts,
+  "0018_disputes": disputes
 }
 
 const migrate = Migrator.make({})

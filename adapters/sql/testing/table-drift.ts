@@ -16,6 +16,7 @@ import { paymentFlagsTable } from "../payment-flag-repository.js"
 import { paymentsTable } from "../payment-rows.js"
 import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
+import { disputesTable } from "../dispute-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
@@ -64,6 +65,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   // Matched in WHERE: a deleted destination is kept for payouts, never listed.
   { table: payoutDestinationsTable, unread: ["deleted_at"] },
   { table: payoutsTable },
+  { table: disputesTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
