@@ -19,6 +19,8 @@ export interface PluginCapabilities {
   readonly refunds: boolean
   /** Refunds of part of a payment: without it, only whole payments are refunded to the source. */
   readonly partialRefunds: boolean
+  /** A merchant's evidence on a dispute is sent on to the gateway: `submitDisputeEvidence`. */
+  readonly disputeEvidence: boolean
 }
 
 /** The gateway record a call is for: several records may use one plugin with different configs. */
@@ -122,6 +124,30 @@ export type NotificationReport =
     readonly reply?: GatewayReply
   }
   | { readonly ignore: true; readonly reply?: GatewayReply }
+  /** A dispute on one of the kit's payments, verified by the plugin (an unverified one is ignored, never reported). */
+  | { readonly dispute: DisputeReport; readonly reply?: GatewayReply }
+
+/**
+ * What a gateway said of a dispute, by its own id for it: opened, updated (its deadline or review),
+ * or closed with an outcome. The same report delivered twice changes nothing the second time.
+ */
+export interface DisputeReport {
+  readonly event: "opened" | "updated" | "closed"
+  /** The gateway's own id for the dispute: how later reports find it. */
+  readonly gatewayDisputeId: string
+  /** The kit's payment it disputes. */
+  readonly trxId: string
+  /** The disputed amount, when opened (else the payment's remainder). */
+  readonly amount?: DecimalString
+  readonly currency?: string
+  readonly reason?: string
+  /** ISO 8601: until when the network takes evidence. */
+  readonly evidenceDueBy?: string
+  /** An update's stage: still waiting for evidence, or under review. */
+  readonly status?: "needs_response" | "under_review"
+  /** A close's outcome. */
+  readonly outcome?: "won" | "lost"
+}
 
 export interface SyncContext<Config> extends PaymentAtGateway<Config> {
   readonly gatewayReference: string | null
@@ -147,6 +173,22 @@ export type GatewayRefundStatus = "succeeded" | "pending" | "failed"
 export interface RefundReport {
   readonly status: GatewayRefundStatus
   readonly gatewayRefundReference?: string
+  readonly message?: string
+}
+
+/** A merchant's evidence on a dispute, to send on to the gateway. */
+export interface DisputeEvidenceContext<Config> extends PaymentAtGateway<Config> {
+  /** The kit's dispute id. */
+  readonly disputeId: string
+  /** The gateway's own id for the dispute; null for one the kit opened itself (sandbox). */
+  readonly gatewayDisputeId: string | null
+  readonly text: string
+  readonly files: ReadonlyArray<{ readonly name: string; readonly contentBase64: string }>
+}
+
+/** "refused": the gateway would not take it; `message` says why, and is shown to the merchant. */
+export interface DisputeEvidenceReport {
+  readonly status: "submitted" | "refused"
   readonly message?: string
 }
 
@@ -198,10 +240,19 @@ export interface GatewayPluginDefinition<Config = unknown> {
   handleNotification?(context: NotificationContext<Config>): PluginAnswer<NotificationReport>
   syncStatus?(context: SyncContext<Config>): PluginAnswer<SyncReport>
   refund?(context: RefundContext<Config>): PluginAnswer<RefundReport>
+  /** Optional (capability `disputeEvidence`): plugins of this API version written before disputes need not have it. */
+  submitDisputeEvidence?(context: DisputeEvidenceContext<Config>): PluginAnswer<DisputeEvidenceReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
-export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund"
+export type PluginCall =
+  | "parseConfig"
+  | "beginCheckout"
+  | "handleReturn"
+  | "handleNotification"
+  | "syncStatus"
+  | "refund"
+  | "submitDisputeEvidence"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -233,6 +284,7 @@ export interface HostedPlugin {
   readonly handleNotification: (context: NotificationContext<unknown>) => Effect.Effect<NotificationReport, PluginCallFailed>
   readonly syncStatus: (context: SyncContext<unknown>) => Effect.Effect<SyncReport, PluginCallFailed>
   readonly refund: (context: RefundContext<unknown>) => Effect.Effect<RefundReport, PluginCallFailed>
+  readonly submitDisputeEvidence: (context: DisputeEvidenceContext<unknown>) => Effect.Effect<DisputeEvidenceReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

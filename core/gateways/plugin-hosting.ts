@@ -14,7 +14,7 @@ import {
   type PluginCall,
   PluginCallFailed
 } from "./gateway-plugin.js"
-import { CheckoutStartSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
+import { CheckoutStartSchema, DisputeEvidenceReportSchema, NotificationReportSchema, RefundReportSchema, ReturnReportSchema, SyncReportSchema } from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
 import { currentTraceparent, withSpanWhenTraced } from "../shared/trace-context.js"
 
@@ -194,6 +194,11 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.refund === undefined || !capabilities.refunds
         ? unsupported(id, "refund")
         : guardedCall(id, "refund", timeout, RefundReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
-          definition.refund!(traced(context, traceparent)))
+          definition.refund!(traced(context, traceparent))),
+    submitDisputeEvidence: (context) =>
+      definition.submitDisputeEvidence === undefined || !capabilities.disputeEvidence
+        ? unsupported(id, "submitDisputeEvidence")
+        : guardedCall(id, "submitDisputeEvidence", timeout, DisputeEvidenceReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+          definition.submitDisputeEvidence!(traced(context, traceparent)))
   }
 }

@@ -13,7 +13,8 @@ const CAPABILITY_METHODS: Readonly<Record<keyof PluginCapabilities, string | und
   notifications: "handleNotification",
   statusSync: "syncStatus",
   refunds: "refund",
-  partialRefunds: undefined
+  partialRefunds: undefined,
+  disputeEvidence: "submitDisputeEvidence"
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -73,5 +74,6 @@ export const capabilitiesOf = (plugin: GatewayPluginDefinition): PluginCapabilit
   notifications: plugin.capabilities?.notifications === true,
   statusSync: plugin.capabilities?.statusSync === true,
   refunds: plugin.capabilities?.refunds === true,
-  partialRefunds: plugin.capabilities?.partialRefunds === true
+  partialRefunds: plugin.capabilities?.partialRefunds === true,
+  disputeEvidence: plugin.capabilities?.disputeEvidence === true
 })
