@@ -17,10 +17,18 @@ import type {
   PaymentFullyRefunded,
   PaymentNotRefundable,
   RefundExceedsBalance,
+  RefundHeldByDisputes,
   RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "../../../core/refunds/refund.js"
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
+import type {
+  DisputeEvidenceOverdue,
+  DisputeEvidenceRefused,
+  DisputeNotFound,
+  DisputeRefused,
+  DisputeTransitionRefused
+} from "../../../core/disputes/dispute.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
@@ -95,6 +103,12 @@ export type ApiError =
   | PayoutNotFound
   | PayoutExceedsBalance
   | PayoutTransitionRefused
+  | DisputeNotFound
+  | DisputeTransitionRefused
+  | DisputeEvidenceOverdue
+  | DisputeEvidenceRefused
+  | DisputeRefused
+  | RefundHeldByDisputes
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported
