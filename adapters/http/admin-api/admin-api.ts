@@ -7,6 +7,7 @@ import { adminMerchantEndpoints } from "./admin-merchant-routes.js"
 import { adminMerchantUserEndpoints } from "./admin-merchant-user-routes.js"
 import { adminPaymentEndpoints } from "./admin-payment-routes.js"
 import { adminPayoutEndpoints } from "./admin-payout-routes.js"
+import { adminDisputeEndpoints } from "./admin-dispute-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
 import { adminWalletEndpoints } from "./admin-wallet-routes.js"
@@ -23,6 +24,7 @@ export const adminApi = [
   ...adminWalletEndpoints,
   ...adminLedgerEndpoints,
   ...adminPayoutEndpoints,
+  ...adminDisputeEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

@@ -3,6 +3,7 @@ import { eventEndpoints } from "./event-routes.js"
 import { paymentEndpoints } from "./payment-routes.js"
 import { payoutDestinationEndpoints } from "./payout-destination-routes.js"
 import { payoutEndpoints } from "./payout-routes.js"
+import { disputeEndpoints } from "./dispute-routes.js"
 import { refundEndpoints } from "./refund-routes.js"
 import { siteInfoEndpoints } from "./site-info-routes.js"
 import { subscriptionEndpoints } from "./subscription-routes.js"
@@ -11,4 +12,4 @@ import { subscriptionEndpoints } from "./subscription-routes.js"
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...balanceEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...eventEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...balanceEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints] as const
