@@ -1,4 +1,4 @@
-import { checkoutSession, errorBody, type JsonObject, refundObject, stripeId } from "./fake-stripe-objects.js"
+import { checkoutSession, errorBody, type JsonObject, paymentIntentObject, refundObject, stripeId } from "./fake-stripe-objects.js"
 
 /**
  * The fake's API behaviour without the HTTP around it: form params in, status and JSON out.
@@ -22,6 +22,8 @@ export interface FakeStripeState {
   readonly apiBase: () => string
   readonly sessions: Map<string, JsonObject>
   readonly refunds: Map<string, RecordedRefund>
+  /** Each session's `payment_intent_data[metadata]`: the PaymentIntent made when it is paid carries it. */
+  readonly intentMetadata: Map<string, Readonly<Record<string, string>>>
   nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
 }
 
@@ -78,6 +80,7 @@ export const createSession = (state: FakeStripeState, params: FormParams): ApiAn
     paymentMethodTypes: params.has("payment_method_types[0]") ? listed(params, "payment_method_types") : ["card"]
   })
   state.sessions.set(id, session)
+  state.intentMetadata.set(id, nested(params, "payment_intent_data[metadata]"))
   return { status: 200, body: session }
 }
 
@@ -113,4 +116,11 @@ export const createRefund = (state: FakeStripeState, params: FormParams, idempot
   })
   state.refunds.set(refund["id"] as string, { refund, idempotencyKey, params: Object.fromEntries(params) })
   return { status: 200, body: refund }
+}
+
+/** The PaymentIntent a paid (or payLater) session made, with the metadata its checkout asked for. */
+export const retrievePaymentIntent = (state: FakeStripeState, id: string): ApiAnswer => {
+  const session = [...state.sessions.values()].find((candidate) => candidate["payment_intent"] === id)
+  if (session === undefined) return missing("payment_intent", id, "intent")
+  return { status: 200, body: paymentIntentObject(id, session, state.intentMetadata.get(session["id"] as string) ?? {}) }
 }
