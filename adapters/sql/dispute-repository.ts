@@ -14,7 +14,7 @@ import { tableRows } from "./row-mapper.js"
 import { bySchema, int64, literal, nullable, safeInt, table, text } from "./table.js"
 
 /** Evidence files as stored: the name, the decoded size and the bytes in base64. */
-const EvidenceFiles = Schema.Array(Schema.Struct({ name: Schema.String, size: Schema.Number, content_base64: Schema.String }))
+const EvidenceFiles = Schema.Array(Schema.Struct({ name: Schema.String, size: Schema.NonNegativeInt, content_base64: Schema.String }))
 
 export const disputesTable = table("disputes", {
   id: text,
