@@ -9,6 +9,8 @@ import { GatewayRepository } from "../core/gateways/gateway-repository.js"
 import type { Gateway } from "../core/gateways/gateway.js"
 import { trialBalance } from "../core/ledger/trial-balance.js"
 import { createMerchant, replaceCurrencies } from "../core/merchants/merchant-admin.js"
+import type { Merchant } from "../core/merchants/merchant.js"
+import { submitDisputeEvidence } from "../core/disputes/submit-evidence.js"
 import { CheckoutAttempts } from "../core/payments/checkout-attempts.js"
 import { finishPayment } from "../core/payments/finish-payment.js"
 import { initiatePayment } from "../core/payments/initiate-payment.js"
@@ -28,6 +30,7 @@ describe("gateway dispute reports", () => {
   let other: Gateway
   let trxId: string
   let walletId: number
+  let merchant: Merchant
 
   beforeAll(async () => {
     runtime = ManagedRuntime.make(kitLayer(testKitConfig({ kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-dispute-reports-")), "store.db") })))
@@ -45,12 +48,13 @@ describe("gateway dispute reports", () => {
       })
       yield* (yield* CheckoutAttempts).begin(session.payment.trxId, gateway.id, yield* now, null)
       yield* finishPayment(session.payment.trxId, { outcome: "paid", gatewayId: gateway.id })
-      return { gateway, other, trxId: session.payment.trxId, walletId: wallet.id }
+      return { gateway, other, trxId: session.payment.trxId, walletId: wallet.id, merchant }
     }))
     gateway = made.gateway
     other = made.other
     trxId = made.trxId
     walletId = made.walletId
+    merchant = made.merchant
   })
   afterAll(() => runtime.dispose())
 
@@ -81,5 +85,13 @@ describe("gateway dispute reports", () => {
     const stranger = await kit.run(acceptDisputeReport(other, { event: "opened", gatewayDisputeId: "du_3", trxId }))
     expect(stranger).toEqual({ _tag: "Ignored", reason: "not begun with this gateway" })
     expect((await kit.run(trialBalance("production", "USD"))).sum).toBe(0n)
+  })
+
+  it("takes no evidence past the network's deadline: 409's refusal, the dispute still waiting", async () => {
+    const opened = await kit.run(acceptDisputeReport(gateway, { event: "opened", gatewayDisputeId: "du_4", trxId, amount: "1.00", evidenceDueBy: "2020-01-01T00:00:00Z" }))
+    const dispute = opened._tag === "Disputed" ? opened.dispute : undefined
+    expect(dispute?.status).toBe("needs_response")
+    const late = await kit.run(Effect.flip(submitDisputeEvidence({ merchant, environment: "production" }, dispute!.id, { text: "Too late?", files: [] })))
+    expect(late).toMatchObject({ _tag: "DisputeEvidenceOverdue", message: "The evidence was due by 2020-01-01T00:00:00.000000Z; the network no longer takes it." })
   })
 })
