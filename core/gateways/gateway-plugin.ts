@@ -2,6 +2,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
+import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -124,30 +125,7 @@ export type NotificationReport =
     readonly reply?: GatewayReply
   }
   | { readonly ignore: true; readonly reply?: GatewayReply }
-  /** A dispute on one of the kit's payments, verified by the plugin (an unverified one is ignored, never reported). */
   | { readonly dispute: DisputeReport; readonly reply?: GatewayReply }
-
-/**
- * What a gateway said of a dispute, by its own id for it: opened, updated (its deadline or review),
- * or closed with an outcome. The same report delivered twice changes nothing the second time.
- */
-export interface DisputeReport {
-  readonly event: "opened" | "updated" | "closed"
-  /** The gateway's own id for the dispute: how later reports find it. */
-  readonly gatewayDisputeId: string
-  /** The kit's payment it disputes. */
-  readonly trxId: string
-  /** The disputed amount, when opened (else the payment's remainder). */
-  readonly amount?: DecimalString
-  readonly currency?: string
-  readonly reason?: string
-  /** ISO 8601: until when the network takes evidence. */
-  readonly evidenceDueBy?: string
-  /** An update's stage: still waiting for evidence, or under review. */
-  readonly status?: "needs_response" | "under_review"
-  /** A close's outcome. */
-  readonly outcome?: "won" | "lost"
-}
 
 export interface SyncContext<Config> extends PaymentAtGateway<Config> {
   readonly gatewayReference: string | null
@@ -176,21 +154,7 @@ export interface RefundReport {
   readonly message?: string
 }
 
-/** A merchant's evidence on a dispute, to send on to the gateway. */
-export interface DisputeEvidenceContext<Config> extends PaymentAtGateway<Config> {
-  /** The kit's dispute id. */
-  readonly disputeId: string
-  /** The gateway's own id for the dispute; null for one the kit opened itself (sandbox). */
-  readonly gatewayDisputeId: string | null
-  readonly text: string
-  readonly files: ReadonlyArray<{ readonly name: string; readonly contentBase64: string }>
-}
-
-/** "refused": the gateway would not take it; `message` says why, and is shown to the merchant. */
-export interface DisputeEvidenceReport {
-  readonly status: "submitted" | "refused"
-  readonly message?: string
-}
+export type DisputeEvidenceContext<Config> = PaymentAtGateway<Config> & DisputeEvidence
 
 /** The gateway refused or could not be reached. Effect-style plugins fail with it; Promise-style ones throw. */
 export class GatewayFailure extends Schema.TaggedError<GatewayFailure>()("GatewayFailure", {
@@ -240,19 +204,11 @@ export interface GatewayPluginDefinition<Config = unknown> {
   handleNotification?(context: NotificationContext<Config>): PluginAnswer<NotificationReport>
   syncStatus?(context: SyncContext<Config>): PluginAnswer<SyncReport>
   refund?(context: RefundContext<Config>): PluginAnswer<RefundReport>
-  /** Optional (capability `disputeEvidence`): plugins of this API version written before disputes need not have it. */
   submitDisputeEvidence?(context: DisputeEvidenceContext<Config>): PluginAnswer<DisputeEvidenceReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
-export type PluginCall =
-  | "parseConfig"
-  | "beginCheckout"
-  | "handleReturn"
-  | "handleNotification"
-  | "syncStatus"
-  | "refund"
-  | "submitDisputeEvidence"
+export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund" | "submitDisputeEvidence"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is

@@ -1,5 +1,6 @@
 import type Stripe from "stripe"
-import type { DisputeReport, NotificationReport } from "../../../core/gateways/gateway-plugin.js"
+import type { NotificationReport } from "../../../core/gateways/gateway-plugin.js"
+import type { DisputeReport } from "../../../core/gateways/plugin-disputes.js"
 import { fromStripeMinor } from "./stripe-amounts.js"
 
 export const DISPUTE_EVENTS = new Set(["charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed"])

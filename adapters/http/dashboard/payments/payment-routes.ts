@@ -9,8 +9,7 @@ import { listPayments } from "../../../../core/payments/list-payments.js"
 import { paymentHistory } from "../../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../../core/payments/verify-payment.js"
 import { refundOncePerKey } from "../../../../core/refunds/refund-once.js"
-import { refundableAmount } from "../../../../core/refunds/refund-math.js"
-import { DisputeRepository } from "../../../../core/disputes/dispute-repository.js"
+import { refundableNow } from "../../../../core/refunds/refundable-now.js"
 import { RefundExceedsBalance } from "../../../../core/refunds/refund.js"
 import { redeliverEvent } from "../../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../../contract/merchant-list-parameters.js"
@@ -124,7 +123,7 @@ const refundForm = Effect.gen(function*() {
 const reviewRefund = Effect.gen(function*() {
   const { frame, payment, key, reason, exponent, minor, refuse } = yield* refundForm
   // What the payment's disputes hold is not refundable: refused here, as the refund itself would.
-  const left = refundableAmount(payment, yield* (yield* DisputeRepository).heldOfPayment(payment.trxId))
+  const left = yield* refundableNow(payment)
   if (minor > left) return yield* refuse(422, problemText(new RefundExceedsBalance({ amount: left, currency: payment.currency, exponent })))
   const amountText = (yield* moneyText)(minor, payment.currency)
   return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(minor, exponent), reason, idempotencyKey: key }))
