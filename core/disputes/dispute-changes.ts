@@ -1,11 +1,14 @@
 import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import { Ledger } from "../ledger/ledger.js"
 import { movementLines } from "../ledger/movements.js"
 import { Amount } from "../money/amount.js"
+import { disputesOpened } from "../shared/metrics.js"
 import type { StorageError } from "../shared/storage-error.js"
 import type { BalanceOverflow, InsufficientBalance, WalletNotFound } from "../wallets/wallet.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
+import { publishAccountEvent } from "../webhooks/account-events.js"
 import { type Dispute, type DisputeStatus, DisputeTransitionRefused } from "./dispute.js"
 import { type DisputeChange, DisputeRepository } from "./dispute-repository.js"
 
@@ -22,6 +25,10 @@ const posted = <A>(effect: Effect.Effect<A, InsufficientBalance | BalanceOverflo
     BalanceOverflow: (error) => Effect.die(error),
     WalletNotFound: (error) => Effect.die(error)
   }))
+
+/** The merchant's event about the dispute as it now stands, in the change's transaction. */
+const announce = (type: "dispute.created" | "dispute.updated" | "dispute.closed", dispute: Dispute) =>
+  publishAccountEvent({ merchantId: dispute.merchantId, environment: dispute.environment, type, objectId: dispute.id, data: { kind: "dispute", dispute } })
 
 /**
  * The one place a dispute is written, and its money moves with it, in the caller's transaction: every
@@ -41,8 +48,9 @@ export const disputeOpened = (dispute: Dispute) =>
       memo: dispute.reason
     }))
     yield* (yield* DisputeRepository).insert(dispute)
+    yield* announce("dispute.created", dispute)
     return dispute
-  })
+  }).pipe(Effect.tap((dispute) => Metric.increment(Metric.tagged(disputesOpened, "environment", dispute.environment))))
 
 /**
  * Moves a dispute from the status it was read in; closing it moves its hold: back to the wallet when
@@ -68,5 +76,6 @@ export const disputeMoved = (dispute: Dispute, change: DisputeChange) =>
         lines: movementLines({ kind: "dispute_lost", merchantId: dispute.merchantId, amount: dispute.amount })
       })
     }
+    yield* announce(change.status === "won" || change.status === "lost" ? "dispute.closed" : "dispute.updated", moved.value)
     return moved.value
   })

@@ -67,6 +67,12 @@ export const gatewayCalls = Metric.counter("merchant_payments_gateway_calls_tota
   incremental: true
 })
 
+/** Disputes opened (by an operator in sandbox or a gateway's report), counted as recorded: a transaction rolled back after (rare) leaves it one ahead. */
+export const disputesOpened = Metric.counter("merchant_payments_disputes_opened_total", {
+  description: "Disputes opened, by environment",
+  incremental: true
+})
+
 /** Lines of reconciled settlement reports, by outcome (matched, missing_in_kit, ...): a discrepancy count to alert on. */
 export const reconciliationLines = Metric.counter("merchant_payments_reconciliation_lines_total", {
   description: "Lines of reconciled settlement reports, by outcome",

@@ -7,7 +7,7 @@ import * as Contract from "../contract/dispute-contracts.js"
 import { textInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { disputeJson } from "../merchant-api/dispute-routes.js"
+import { disputeJson } from "../response/dispute-json.js"
 
 /** The merchant API's dispute, naming its merchant: an operator sees every merchant's. */
 export const adminDisputeJson = (dispute: Dispute) => ({ ...disputeJson(dispute), merchant_id: dispute.merchantId })

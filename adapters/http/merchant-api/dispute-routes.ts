@@ -1,32 +1,12 @@
 import * as Effect from "effect/Effect"
-import type { Dispute } from "../../../core/disputes/dispute.js"
 import { getDispute, listDisputes } from "../../../core/disputes/list-disputes.js"
 import { submitDisputeEvidence } from "../../../core/disputes/submit-evidence.js"
-import { toIsoString } from "../../../core/shared/instant.js"
 import * as Contract from "../contract/dispute-contracts.js"
-import { jsonAmount } from "../contract/json-codec.js"
 import { textInPath } from "../contract/parameters.js"
 import { validBody } from "../contract/read-body.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
-
-/** A dispute as the merchant API and the admin API answer it: the evidence's files by name and size, never their bytes. */
-export const disputeJson = (dispute: Dispute) => ({
-  id: dispute.id,
-  status: dispute.status,
-  trx_id: dispute.paymentTrxId,
-  amount: jsonAmount(dispute.amount),
-  fee: jsonAmount(dispute.fee),
-  currency: dispute.currency,
-  reason: dispute.reason,
-  environment: dispute.environment,
-  evidence_due_by: toIsoString(dispute.evidenceDueBy),
-  evidence: dispute.evidenceText === null
-    ? null
-    : { text: dispute.evidenceText, files: dispute.evidenceFiles.map((file) => ({ name: file.name, size: file.size })) },
-  created_at: toIsoString(dispute.createdAt),
-  updated_at: toIsoString(dispute.updatedAt)
-})
+import { disputeJson } from "../response/dispute-json.js"
 
 const TAG = "Disputes"
 const disputeIdInPath = textInPath("disputeId", "The dispute's id.")
