@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantClient, type MerchantClient, verifyWebhook } from "../client/index.js"
+import { standardWebhooksAccept } from "../testing/http/loopback.js"
 import { type Received, type RecordingReceiverHost, startRecordingReceiverHost } from "./suites/recording-receiver-host.js"
 import { until } from "./suites/until.js"
 
@@ -19,20 +19,6 @@ interface Issued {
   readonly api_key: string
   readonly client_secret: string
   readonly webhook_secret: string
-}
-
-/** The reference library, given the issued secret as it is. */
-const standardVerifies = (secret: string, delivery: Received): boolean => {
-  try {
-    new Webhook(secret).verify(delivery.body, {
-      "webhook-id": String(delivery.headers["webhook-id"]),
-      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
-      "webhook-signature": String(delivery.headers["webhook-signature"])
-    })
-    return true
-  } catch {
-    return false
-  }
 }
 
 /** The contract's X-Signature: hex HMAC-SHA256 of the raw body keyed with the secret's bytes, written out here as a receiver would. */
@@ -99,9 +85,9 @@ describe("webhook endpoints: account events and payment events delivered to subs
     expect(body.data).toMatchObject({ status: "paid", reference: "BANK-42", id: paidAnswer.data.id })
     expect(JSON.parse(created.body).data.status).toBe("pending")
 
-    expect(standardVerifies(issued.webhook_secret, paid)).toBe(true)
+    expect(standardWebhooksAccept(issued.webhook_secret, paid)).toBe(true)
     expect(xSignatureVerifies(issued.webhook_secret, paid)).toBe(true)
-    expect(standardVerifies(issued.webhook_secret, { ...paid, body: paid.body.replace("30.25", "30.26") })).toBe(false)
+    expect(standardWebhooksAccept(issued.webhook_secret, { ...paid, body: paid.body.replace("30.25", "30.26") })).toBe(false)
     expect(paid.headers["webhook-id"]).toBe(paid.headers["x-event-id"])
     expect(paid.headers["x-environment"]).toBe("sandbox")
     const check = verifyWebhook({ rawBody: paid.body, webhookSecret: issued.webhook_secret, clientSecret: issued.client_secret, signature: String(paid.headers["x-signature"]) })
@@ -124,7 +110,7 @@ describe("webhook endpoints: account events and payment events delivered to subs
     await admin("POST", `/payouts/${payout.id}/reject`, { reason: "Not the shop's account" })
     const failed = await deliveryAt("/payouts", "payout.failed", (body) => body.data.id === payout.id)
     expect(JSON.parse(failed.body)).toMatchObject({ status: "rejected", data: { status: "rejected", reason: "Not the shop's account" } })
-    expect(standardVerifies(issued.webhook_secret, failed)).toBe(true)
+    expect(standardWebhooksAccept(issued.webhook_secret, failed)).toBe(true)
   }, 60_000)
 
   it("sends payment.completed to the payment's ipn_url and to a subscribed endpoint, the same bytes, each its own event", async () => {
@@ -140,7 +126,7 @@ describe("webhook endpoints: account events and payment events delivered to subs
     expect(toEndpoint.body).toBe(toIpn.body)
     expect(toEndpoint.headers["webhook-id"]).not.toBe(toIpn.headers["webhook-id"])
     for (const delivery of [toIpn, toEndpoint]) {
-      expect(standardVerifies(issued.webhook_secret, delivery)).toBe(true)
+      expect(standardWebhooksAccept(issued.webhook_secret, delivery)).toBe(true)
       expect(xSignatureVerifies(issued.webhook_secret, delivery)).toBe(true)
     }
     // A refund is not payment.completed: the endpoint subscribed to that alone is not sent it, the ipn_url is.

@@ -1,10 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server } from "node:http"
 import { DOMParser } from "@xmldom/xmldom"
-import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createMerchantClient, type MerchantClient } from "../../client/index.js"
 import { createMerchantPayments, type MerchantPayments } from "../../hosts/embedding/index.js"
 import { parseSamples, valueOf } from "../../adapters/metrics/testing/prometheus-samples.js"
+import { closing, listen, type RecordingReceiver, startRecordingReceiver, verifiedByStandardWebhooks } from "../../testing/http/loopback.js"
 import { formTokenOf } from "../../testing/http/platform-dashboard.js"
 import { until } from "./until.js"
 
@@ -12,15 +12,6 @@ const ADMIN_TOKEN = "adm_money-out-walkthrough-token"
 const PAIN = "urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"
 const OWNER = { "x-test-merchant": "", "x-test-role": "owner" }
 
-interface Delivery {
-  readonly path: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
-const closing = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
 /** A JSON amount in cents, exactly: the test does no floating point on money either. */
 const cents = (value: string | number) => {
   const [whole, fraction = ""] = String(value).split(".")
@@ -41,8 +32,7 @@ const header = (request: IncomingMessage, name: string) => {
  */
 export const moneyOutWalkthroughSuite = (name: string, database: () => string) =>
   describe(`money out, walked through from outside: ${name}`, () => {
-    const received: Array<Delivery> = []
-    let receiver: Server
+    let receiver: RecordingReceiver
     let server: Server
     let payments: MerchantPayments
     let origin = ""
@@ -79,7 +69,7 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       })
     const balanceEur = async () => (await client.request("listBalances", {})).data.find((wallet) => wallet.currency_code === "EUR")!
     const deliveryOf = (event: string, id: string) =>
-      received.find((each) => {
+      receiver.received.find((each) => {
         const body = JSON.parse(each.body)
         return body.event === event && body.data.id === id
       })
@@ -87,23 +77,10 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       await until(() => deliveryOf(event, id) !== undefined, 20_000, `${event} of ${id} at the endpoint`)
       return deliveryOf(event, id)!
     }
-    /** The reference library's verdict, given the webhook secret as issued. */
-    const verifiedByStandardWebhooks = (delivery: Delivery) =>
-      new Webhook(webhookSecret).verify(delivery.body, {
-        "webhook-id": String(delivery.headers["webhook-id"]),
-        "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
-        "webhook-signature": String(delivery.headers["webhook-signature"])
-      })
 
     beforeAll(async () => {
-      receiver = createServer((request, response) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-          received.push({ path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
-          response.writeHead(204).end()
-        })
-      })
-      hook = await listen(receiver)
+      receiver = await startRecordingReceiver()
+      hook = receiver.url
       server = createServer((request, response) => payments.handler(request, response))
       origin = await listen(server)
       payments = await createMerchantPayments({
@@ -142,7 +119,7 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
     afterAll(async () => {
       await payments?.close()
       if (server !== undefined) await closing(server)
-      if (receiver !== undefined) await closing(receiver)
+      await receiver?.close()
     })
 
     it("pays a merchant out from the dashboard to the SEPA file, answers and wins a dispute, and leaves every book at zero", async () => {
@@ -193,12 +170,8 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       expect(await adminOk("POST", `/payouts/${payoutId}/mark-paid`, { reference: "SEPA-WALK-1" })).toMatchObject({ status: "paid", reference: "SEPA-WALK-1" })
       const paidEvent = await delivered("payout.paid", payoutId)
       expect(paidEvent.path).toBe("/account")
-      expect(verifiedByStandardWebhooks(paidEvent)).toMatchObject({ event: "payout.paid", status: "paid", data: { id: payoutId, status: "paid", amount: 50 } })
-      expect(() => new Webhook(webhookSecret).verify(paidEvent.body.replace("SEPA-WALK-1", "SEPA-WALK-2"), {
-        "webhook-id": String(paidEvent.headers["webhook-id"]),
-        "webhook-timestamp": String(paidEvent.headers["webhook-timestamp"]),
-        "webhook-signature": String(paidEvent.headers["webhook-signature"])
-      })).toThrow()
+      expect(verifiedByStandardWebhooks(webhookSecret, paidEvent)).toMatchObject({ event: "payout.paid", status: "paid", data: { id: payoutId, status: "paid", amount: 50 } })
+      expect(() => verifiedByStandardWebhooks(webhookSecret, { ...paidEvent, body: paidEvent.body.replace("SEPA-WALK-1", "SEPA-WALK-2") })).toThrow()
 
       // A sandbox dispute on the payment: opened, answered with evidence, won.
       const before = await balanceEur()
@@ -213,7 +186,7 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       expect(await adminOk("POST", `/sandbox/disputes/${opened.id}/close`, { outcome: "won" })).toMatchObject({ id: opened.id, status: "won" })
       expect(cents((await balanceEur()).balance)).toBe(cents(before.balance) - 1_500n)
       for (const event of ["dispute.created", "dispute.updated", "dispute.closed"]) {
-        expect(verifiedByStandardWebhooks(await delivered(event, opened.id))).toMatchObject({ event, data: { id: opened.id } })
+        expect(verifiedByStandardWebhooks(webhookSecret, await delivered(event, opened.id))).toMatchObject({ event, data: { id: opened.id } })
       }
 
       // Every book sums to zero: the platform's fee, the gateway's clearing, the payout paid, the dispute's fee.

@@ -1,16 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { createServer } from "node:http"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createMerchantPayments, type MerchantPayments } from "../../hosts/embedding/index.js"
+import { closing, listen, type Received, startRecordingReceiver } from "../../testing/http/loopback.js"
 
-/** One delivery as a loopback receiver got it: its headers and its body's exact text. */
-export interface Received {
-  /** The path (and query) it was POSTed to: which of the receiver's URLs. */
-  readonly path: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
+export type { Received } from "../../testing/http/loopback.js"
 
 /** The admin API's answer: its status and parsed body. */
 export interface AdminAnswer {
@@ -30,25 +25,13 @@ export interface RecordingReceiverHost {
   readonly close: () => Promise<void>
 }
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
-
-const closing = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()))
-
 /**
  * The kit on a fresh SQLite file behind node:http, driven through its admin HTTP API, and a loopback
  * receiver that answers 204 to every delivery and keeps it: what an integration sees from outside.
  */
 export const startRecordingReceiverHost = async (options: { readonly adminToken: string; readonly masterKey: string }): Promise<RecordingReceiverHost> => {
-  const received: Array<Received> = []
-  const receiver = createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-      received.push({ path: request.url ?? "/", headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
-      response.writeHead(204).end()
-    })
-  })
-  const hook = await listen(receiver)
+  const receiver = await startRecordingReceiver()
+  const { received, url: hook } = receiver
   let payments: MerchantPayments | undefined
   const server = createServer((request, response) => payments!.handler(request, response))
   const origin = await listen(server)
@@ -74,7 +57,7 @@ export const startRecordingReceiverHost = async (options: { readonly adminToken:
     close: async () => {
       await kit.close()
       await closing(server)
-      await closing(receiver)
+      await receiver.close()
     }
   }
 }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http"
+import { listen } from "../../testing/http/loopback.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,8 +12,6 @@ import { AdminApiError, createMerchantPayments, type MerchantPayments } from "./
 
 const MASTER_KEY = "11".repeat(32)
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
 
 const form = (fields: Readonly<Record<string, string>>) => ({
   method: "POST",

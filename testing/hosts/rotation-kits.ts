@@ -1,6 +1,7 @@
 /** Kits served over loopback HTTP, the built CLI, and the store's own view, for the master key rotation suites. */
 import { spawn } from "node:child_process"
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import { listen } from "../http/loopback.js"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either, type Layer, ManagedRuntime } from "effect"
 import { createMerchantClient, type MerchantClient } from "../../client/index.js"
@@ -9,8 +10,6 @@ import { open } from "../../core/signing/secret-box.js"
 import { createMerchantPayments, type IssuedCredentials, type MerchantPayments, type MerchantPaymentsOptions } from "../../hosts/embedding/index.js"
 import { baseEnv, MAIN, ROOT } from "./child-hosts.js"
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
 
 export interface ServedKit {
   readonly payments: MerchantPayments

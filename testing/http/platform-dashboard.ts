@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from "node:http"
+import { createServer, type IncomingMessage } from "node:http"
+import { listen } from "./loopback.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -45,8 +46,6 @@ const header = (request: IncomingMessage, name: string) => {
   return typeof value === "string" ? value : undefined
 }
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)))
 
 const answerOf = async (response: Response): Promise<Answer> => ({ status: response.status, location: response.headers.get("location"), text: await response.text() })
 
