@@ -10,9 +10,8 @@ const refused = (message: string): DisputeEvidenceReport => ({ status: "refused"
 
 /**
  * The merchant's evidence on a Stripe dispute, submitted at once: the text as `uncategorized_text`, a
- * file uploaded to Stripe (purpose dispute_evidence) and named as `uncategorized_file`. A dispute the
- * kit opened itself has no Stripe id, and more files than Stripe's one uncategorized field are refused
- * before anything is sent; a refusal Stripe would repeat (a closed dispute, a file type it does not
+ * file uploaded to Stripe (purpose dispute_evidence) and named as `uncategorized_file`. More files than
+ * Stripe's one uncategorized field are refused before anything is sent; a refusal Stripe would repeat (a closed dispute, a file type it does not
  * take) is the merchant's to read; anything else (network, 5xx, a refused key) is thrown.
  */
 export const submitStripeEvidence = async (
@@ -21,7 +20,8 @@ export const submitStripeEvidence = async (
   headers: (trace: CallTrace) => Stripe.RequestOptions
 ): Promise<DisputeEvidenceReport> => {
   const { config, gatewayDisputeId } = context
-  if (gatewayDisputeId === null) return refused("this dispute was not opened at Stripe, so Stripe has nothing to take evidence for")
+  // A dispute the kit simulated (sandbox) is unknown to Stripe: the evidence stays on record with it, as the sandbox gateway's does.
+  if (gatewayDisputeId === null) return { status: "submitted" }
   if (context.files.length > MAX_STRIPE_EVIDENCE_FILES) {
     return refused("Stripe takes one uncategorized file per dispute: combine the documents into one PDF and send it again")
   }
