@@ -1,5 +1,6 @@
 import type Stripe from "stripe"
-import type { CallTrace, DisputeEvidenceContext, DisputeEvidenceReport } from "../../../core/gateways/gateway-plugin.js"
+import type { CallTrace, DisputeEvidenceContext } from "../../../core/gateways/gateway-plugin.js"
+import type { DisputeEvidenceReport } from "../../../core/gateways/plugin-disputes.js"
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { StripeCallError, stripeCall } from "./stripe-errors.js"
 
