@@ -95,8 +95,14 @@ const Counted = Schema.Array(Schema.Struct({ outcome: ReconciliationOutcome, n: 
 /** Rows per INSERT: 12 parameters each stays far below both stores' limits on bound values. */
 const INSERT_BATCH = 1000
 
-/** The kinds of line the gateway keeps for its own money: never matched to a record of the kit. */
-const GATEWAY_ONLY_TYPES = "('fee', 'payout')"
+/**
+ * A line and a kit record of the same reference and type claim each other; a dispute's two (the
+ * amount withdrawn, the amount reinstated when won) also by their sign. `line` and `record` name the
+ * two sides' aliases.
+ */
+const sameClaim = (line: string, record: string) =>
+  `${record}.reference = ${line}.gateway_reference AND ${record}.type = ${line}.type
+    AND (${line}.type <> 'dispute' OR (${record}.amount < 0) = (${line}.gateway_amount < 0))`
 
 export const layer = Layer.effect(
   ReconciliationRepository,
@@ -161,15 +167,40 @@ export const layer = Layer.effect(
             LEFT JOIN journal_lines jl ON jl.entry_id = je.id AND jl.account = ${GATEWAY_CLEARING}
             WHERE gr.gateway_id = ${report.gatewayId} AND r.environment = ${report.environment}
               AND gr.created_at >= ${report.kitFrom} AND gr.created_at < ${report.kitTo}`
+          // A dispute the gateway reported, by its id for it: the amount withdrawn when it opened, and
+          // the amount given back when won (won is final: its last change is when), each a record. Disputes the kit
+          // opened itself (sandbox) have no gateway and are no report's.
+          yield* sql`INSERT INTO reconciliation_kit_records (report_id, reference, type, record, amount, currency, at)
+            SELECT ${id}, d.gateway_dispute_id, 'dispute', d.id, -d.amount, d.currency, d.created_at
+            FROM disputes d
+            WHERE d.gateway_id = ${report.gatewayId} AND d.environment = ${report.environment} AND d.gateway_dispute_id IS NOT NULL
+              AND d.created_at >= ${report.kitFrom} AND d.created_at < ${report.kitTo}`
+          yield* sql`INSERT INTO reconciliation_kit_records (report_id, reference, type, record, amount, currency, at)
+            SELECT ${id}, d.gateway_dispute_id, 'dispute', d.id, d.amount, d.currency, d.updated_at
+            FROM disputes d
+            WHERE d.gateway_id = ${report.gatewayId} AND d.environment = ${report.environment} AND d.gateway_dispute_id IS NOT NULL
+              AND d.status = 'won' AND d.updated_at >= ${report.kitFrom} AND d.updated_at < ${report.kitTo}`
+          // A payout paid with a reference, when it was paid (paid is final): those this gateway's plugin carried as its
+          // rail (Stripe Connect transfers) are the report's; another rail's (the manual rail's bank
+          // transfers) only when a payout line names its reference.
+          yield* sql`INSERT INTO reconciliation_kit_records (report_id, reference, type, record, amount, currency, at)
+            SELECT ${id}, p.reference, 'payout', p.id, -p.amount, p.currency, p.updated_at
+            FROM payouts p
+            WHERE p.status = 'paid' AND p.environment = ${report.environment} AND p.reference IS NOT NULL
+              AND p.updated_at >= ${report.kitFrom} AND p.updated_at < ${report.kitTo}
+              AND (p.rail = (SELECT g.plugin FROM gateways g WHERE g.id = ${report.gatewayId})
+                OR EXISTS (SELECT 1 FROM reconciliation_lines l
+                  WHERE l.report_id = ${id} AND l.gateway_reference = p.reference AND l.type = 'payout'))`
           // Each line finds its record by reference and type, on the scratch table's index.
           yield* sql`UPDATE reconciliation_lines
             SET kit_record = k.record, kit_amount = k.amount, kit_currency = k.currency, kit_at = k.at
             FROM reconciliation_kit_records k
             WHERE reconciliation_lines.report_id = ${id} AND k.report_id = ${id}
-              AND k.reference = reconciliation_lines.gateway_reference AND k.type = reconciliation_lines.type
-              AND reconciliation_lines.type NOT IN ${sql.literal(GATEWAY_ONLY_TYPES)}`
+              AND ${sql.literal(sameClaim("reconciliation_lines", "k"))}
+              AND reconciliation_lines.type <> 'fee'`
+          // The gateway's fees, and payouts no payout of the kit's explains (to the platform's own bank), are its own money.
           yield* sql`UPDATE reconciliation_lines SET outcome = CASE
-              WHEN type IN ${sql.literal(GATEWAY_ONLY_TYPES)} THEN 'gateway_only'
+              WHEN type = 'fee' OR (type = 'payout' AND kit_record IS NULL) THEN 'gateway_only'
               WHEN kit_record IS NULL THEN 'missing_in_kit'
               WHEN kit_amount = gateway_amount AND kit_currency = currency THEN 'matched'
               ELSE 'amount_differs' END
@@ -183,7 +214,7 @@ export const layer = Layer.effect(
             FROM reconciliation_kit_records k
             WHERE k.report_id = ${id} AND k.at >= ${report.from} AND k.at < ${report.to}
               AND NOT EXISTS (SELECT 1 FROM reconciliation_lines l
-                WHERE l.report_id = ${id} AND l.gateway_reference = k.reference AND l.type = k.type)`
+                WHERE l.report_id = ${id} AND ${sql.literal(sameClaim("l", "k"))})`
           yield* sql`DELETE FROM reconciliation_kit_records WHERE report_id = ${id}`
           const counted = yield* Schema.decodeUnknown(Counted)(
             yield* sql`SELECT outcome, COUNT(*) AS n FROM reconciliation_lines WHERE report_id = ${id} GROUP BY outcome`

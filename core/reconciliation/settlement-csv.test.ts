@@ -51,6 +51,11 @@ describe("the settlement CSV", () => {
       "Line 3, column environment: every line must be of one environment (sandbox)."
     ])
     expect(refusal(HEADER + GOOD + GOOD)).toEqual({ gateway_reference: ["Line 3, column gateway_reference: another payment line has this reference."] })
+    // A dispute has two lines, withdrawn and (when won) reinstated: only a second of one sign is refused.
+    const withdrawn = "card-usd,sandbox,du_1,dispute,-5.00,USD,2030-01-02T00:00:00Z\n"
+    const reinstated = "card-usd,sandbox,du_1,dispute,5.00,USD,2030-01-20T00:00:00Z\n"
+    expect(refusal(HEADER + withdrawn + reinstated)).toBeUndefined()
+    expect(refusal(HEADER + withdrawn + reinstated + withdrawn)).toEqual({ gateway_reference: ["Line 4, column gateway_reference: another dispute line has this reference and sign."] })
     expect(refusal(HEADER + "card-usd,sandbox,cs_1,chargeback,1.00,USD,2030-01-02T00:00:00Z\n")?.["type"]?.[0]).toMatch(/^Line 2, column type: it must be one of payment, refund/)
     expect(refusal(HEADER + "card-usd,sandbox,cs_1,payment,1.00,XQQ,2030-01-02T00:00:00Z\n")).toEqual({
       currency: ["Line 2, column currency: \"XQQ\" is not a currency this deployment knows."]

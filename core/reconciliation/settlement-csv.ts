@@ -4,7 +4,7 @@ import { parseSignedAmount } from "../money/parse.js"
 import { Environment } from "../shared/environment.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { ValidationFailed } from "../shared/validation.js"
-import { MATCHED_TYPES, type SettlementLine, SettlementLineType } from "./settlement.js"
+import { claimKey, MATCHED_TYPES, type SettlementLine, SettlementLineType } from "./settlement.js"
 
 /**
  * The kit's settlement CSV (docs/admin-api.md, reconciliation): RFC 4180, a header naming these
@@ -131,9 +131,9 @@ export const parseSettlementCsv = (text: string, rules: SettlementCsvRules): Eit
       const settledAt = fromIsoString(cell("settled_at"))
       if (settledAt === undefined) return refuse(lineNo, "settled_at", "it must be an ISO 8601 date-time with an offset, such as 2026-11-01T09:30:00Z.")
       if (settledAt < rules.from || settledAt >= rules.to) return refuse(lineNo, "settled_at", "it must be inside the report's period [from, to).")
-      const key = `${type}\n${reference}`
+      const key = claimKey(type as SettlementLineType, reference, Amount(amount.right))
       if (MATCHED_TYPES.includes(type as SettlementLineType)) {
-        if (seen.has(key)) return refuse(lineNo, "gateway_reference", `another ${type} line has this reference.`)
+        if (seen.has(key)) return refuse(lineNo, "gateway_reference", `another ${type} line has this reference${type === "dispute" ? " and sign" : ""}.`)
         seen.add(key)
       }
       lines.push({ lineNo, gatewayReference: reference, type: type as SettlementLineType, amount: Amount(amount.right), currency, settledAt })

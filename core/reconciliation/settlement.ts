@@ -5,16 +5,23 @@ import type { GatewayId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 
 /**
- * What a settlement line records. `payment` and `refund` are matched to the kit's records of the
- * gateway; `dispute` would be too, and the kit has none yet, so it is missing in the kit; `fee` and
- * `payout` are the gateway's own money (what it kept, what it sent the platform's bank), which the
+ * What a settlement line records (docs/decisions.md, reconciliation). `payment` and `refund` are
+ * matched to the kit's records of the gateway by its reference; `dispute` to the kit's disputes by the
+ * gateway's dispute id, twice over: the amount withdrawn when it opened (negative) and, when won, the
+ * amount reinstated (positive), each its own line and record; `payout` to the kit's payouts by the
+ * reference their rail gave (a Stripe Connect transfer's tr_ id), and otherwise the gateway's own
+ * money sent to the platform's bank; `fee` is always the gateway's own (what it kept), which the
  * kit's ledger does not hold per transaction.
  */
 export const SettlementLineType = Schema.Literal("payment", "refund", "dispute", "fee", "payout")
 export type SettlementLineType = typeof SettlementLineType.Type
 
-/** The types the kit keeps records of, one per gateway reference. */
+/** The types the kit keeps records of, one per gateway reference (and, for a dispute, direction). */
 export const MATCHED_TYPES: ReadonlyArray<SettlementLineType> = ["payment", "refund", "dispute"]
+
+/** What one line may claim once in a report: its type and reference, and a dispute's direction. */
+export const claimKey = (type: SettlementLineType, reference: string, amount: Amount): string =>
+  type === "dispute" ? `${type}\n${amount < 0n ? "withdrawn" : "reinstated"}\n${reference}` : `${type}\n${reference}`
 
 /**
  * How a line came out (docs/decisions.md, reconciliation): both sides agree; the gateway has it and

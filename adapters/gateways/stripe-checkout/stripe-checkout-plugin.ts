@@ -10,6 +10,7 @@ import {
 import { stripeAmountParam, toStripeMinor } from "./stripe-amounts.js"
 import { parseStripeCheckoutConfig, type StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { assertKeyServes, makeStripeClients } from "./stripe-client.js"
+import { submitStripeEvidence } from "./stripe-dispute-evidence.js"
 import { isMissing, StripeCallError, stripeCall } from "./stripe-errors.js"
 import { reportOfNotification } from "./stripe-notifications.js"
 import { sendStripeTransfer, STRIPE_PAYOUT_DESTINATIONS } from "./stripe-payouts.js"
@@ -46,7 +47,7 @@ const refundFailed = (message: string): RefundReport => ({ status: "failed", mes
 const traceHeaders = (trace: CallTrace): Stripe.RequestOptions =>
   trace.traceparent === undefined ? {} : { headers: { traceparent: trace.traceparent } }
 
-/** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync, refunds and Connect payouts included. */
+/** Stripe Checkout: the customer pays on Stripe's hosted page; webhooks, status sync, refunds, Connect payouts and dispute evidence included. */
 export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeCheckoutConfig> => {
   const clients = makeStripeClients()
   const clientFor = (config: StripeCheckoutConfig, environment: Environment): Promise<Stripe> => {
@@ -63,7 +64,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     currencies: "any",
     environments: ["sandbox", "production"],
-    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true },
+    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true, disputeEvidence: true },
     secretConfigKeys: ["secret_key", "webhook_secret"],
     payoutDestinationTypes: STRIPE_PAYOUT_DESTINATIONS,
 
@@ -173,6 +174,10 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     },
     sendPayout(context) {
       return sendStripeTransfer(context, () => clientFor(context.config, context.environment), traceHeaders)
+    },
+
+    submitDisputeEvidence(context) {
+      return submitStripeEvidence(context, () => clientFor(context.config, context.environment), traceHeaders)
     }
   }
 }

@@ -53,6 +53,30 @@ describe("stripe-checkout settlement report", () => {
     expect(listed[1]!.params["starting_after"]).toMatch(/^txn_/)
   })
 
+  it("names a dispute's withdrawal, its fee and its reinstatement by Stripe's dispute id, and a Connect transfer by its tr_ id", async () => {
+    const usd = await paidSession("40.00", "USD")
+    const dispute = fake.openDispute(usd.sessionId, { amount: 2500 })
+    fake.settleDispute(dispute["id"] as string, 1500)
+    fake.closeDispute(dispute["id"] as string, "won")
+    fake.reinstateDispute(dispute["id"] as string)
+    fake.connectAccount("acct_settled")
+    fake.fund("usd", 10_000n)
+    const sent = await run(stripe.plugin.sendPayout(stripe.payout({ payoutId: "po_kit_settled", amount: "30.00", currency: "USD", accountId: "acct_settled" })))
+    fake.settleTransfer(sent.reference!)
+
+    const from = new Date((nowSeconds() - DAY) * 1000).toISOString()
+    const to = new Date((nowSeconds() + DAY) * 1000).toISOString()
+    const lines = await run(stripe.plugin.settlementReport!({ environment: "sandbox", gateway: GATEWAY, config: stripe.parsed(), from, to }))
+    const named = (reference: string) => lines.filter((line) => line.gatewayReference === reference).map(({ type, amount }) => ({ type, amount }))
+    expect(named(dispute["id"] as string)).toEqual([
+      { type: "dispute", amount: "-25.00" },
+      { type: "fee", amount: "-15.00" },
+      { type: "dispute", amount: "25.00" }
+    ])
+    expect(sent.reference).toMatch(/^tr_/)
+    expect(named(sent.reference!)).toEqual([{ type: "payout", amount: "-30.00" }])
+  })
+
   it("fails the call when Stripe refuses the key, so the run is answered as the gateway being out of reach", async () => {
     const config = stripe.parsed({ secret_key: "sk_test_wrongKey000000000000000000000" })
     const failure = await run(Effect.flip(stripe.plugin.settlementReport!({

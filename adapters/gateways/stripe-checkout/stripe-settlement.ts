@@ -25,6 +25,8 @@ const typeOf = (transaction: Stripe.BalanceTransaction): SettlementReportLine["t
       return "dispute"
     case "payout":
     case "payout_reversal":
+    case "transfer":
+    case "transfer_reversal":
       return "payout"
     case "fee":
     case "tax":
@@ -46,7 +48,9 @@ export interface SettlementPeriod {
  * lines. The kit knows a payment by its Checkout Session, and a balance transaction names the charge,
  * so the period's sessions (listed first, from a day before it) map each PaymentIntent to its
  * session; a charge of no listed session keeps the charge's id, and is then missing in the kit. A
- * refund is known by its own id, as `refund` reported it. Stripe's fee on a transaction is a `fee`
+ * refund is known by its own id, as `refund` reported it; a dispute by Stripe's dispute id (its amount
+ * withdrawn, then reinstated when won), a Connect transfer by its tr_ id (what sendPayout reported), and
+ * Stripe's payouts to the platform's own bank by their po_ id. Stripe's fee on a transaction is a `fee`
  * line of the same reference; categories the kit has no use for (currency conversions, top-ups) are left out.
  */
 export const settlementLines = async (client: Stripe, period: SettlementPeriod, options: Stripe.RequestOptions): Promise<Array<SettlementReportLine>> => {

@@ -93,8 +93,8 @@ export const ReconciliationLine = Schema.Struct({
   currency: Schema.String,
   gateway_amount: Schema.NullOr(Money).annotations({ description: "Signed: positive took money in for the platform. Null when the gateway has no such line." }),
   settled_at: NullableTimestamp,
-  kit_record: Schema.NullOr(Schema.String).annotations({ description: "The kit's trx_id or refund id." }),
-  kit_amount: Schema.NullOr(Money).annotations({ description: "The gateway-clearing line of the record's journal entry, signed alike." }),
+  kit_record: Schema.NullOr(Schema.String).annotations({ description: "The kit's trx_id, refund id, dispute id or payout id." }),
+  kit_amount: Schema.NullOr(Money).annotations({ description: "The gateway-clearing line of the record's journal entry (a dispute's or payout's own amount), signed alike." }),
   kit_currency: Schema.NullOr(Schema.String),
   kit_at: NullableTimestamp
 }).annotations({ identifier: "ReconciliationLine" })

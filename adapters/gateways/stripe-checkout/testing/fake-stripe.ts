@@ -13,6 +13,7 @@ import {
   retrievePaymentIntent
 } from "./fake-stripe-api.js"
 import { balanceTransaction, chargeOf, listPage } from "./fake-stripe-balance.js"
+import { createFile, type FakeDisputeState, updateDispute, type UploadedFile } from "./fake-stripe-disputes.js"
 import { disputeObject, errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
 
 export type { RecordedRefund, RecordedTransfer } from "./fake-stripe-api.js"
@@ -49,11 +50,11 @@ interface StoredAnswer {
 
 const ERROR_TYPES: Readonly<Record<number, string>> = { 400: "invalid_request_error", 402: "card_error", 404: "invalid_request_error", 429: "rate_limit_error" }
 
-const readBody = (request: IncomingMessage): Promise<string> =>
+const readBody = (request: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    request.on("end", () => resolve(Buffer.concat(chunks)))
     request.on("error", reject)
   })
 
@@ -85,6 +86,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     intentMetadata: new Map(),
     nextRefundStatus: null
   }
+  const disputeState: FakeDisputeState = { disputes: new Map(), files: new Map() }
   const idempotent = new Map<string, StoredAnswer>()
   /** The account's balance transactions, as settlement lists them. */
   const balance: Array<JsonObject> = []
@@ -97,6 +99,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)
     const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path)
     const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
+    const disputeMatch = /^\/v1\/disputes\/([^/]+)$/.exec(path)
     if (method === "GET" && intentMatch !== null) return retrievePaymentIntent(state, decodeURIComponent(intentMatch[1]!))
     const flat = new Map(params)
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
@@ -114,6 +117,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
       }
       return createRefund(state, flat, key)
     }
+    if (method === "POST" && disputeMatch !== null) return updateDispute(disputeState, decodeURIComponent(disputeMatch[1]!), flat)
     if (method === "POST" && path === "/v1/transfers") {
       if (transferFailure !== null) {
         const status = transferFailure
@@ -132,13 +136,19 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://fake-stripe")
     const method = request.method ?? "GET"
-    const body = await readBody(request)
+    const raw = await readBody(request)
+    const body = raw.toString("utf8")
     if (hanging) return
     if (method === "GET" && /^\/pay\/cs_/.test(url.pathname)) {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
       return response.end("<!doctype html><title>Fake Stripe Checkout</title><p>Pay with the fake.</p>")
     }
-    const params = new URLSearchParams(method === "GET" ? url.search : body)
+    const contentType = request.headers["content-type"] ?? ""
+    // A file upload is multipart: its fields are recorded as params, the file by its name.
+    const form = contentType.startsWith("multipart/form-data") ? await new Response(raw, { headers: { "content-type": contentType } }).formData() : null
+    const params = form !== null
+      ? new URLSearchParams([...form.entries()].map(([name, value]): [string, string] => [name, typeof value === "string" ? value : value.name]))
+      : new URLSearchParams(method === "GET" ? url.search : body)
     const key = request.headers["idempotency-key"] as string | undefined ?? null
     requests.push({
       method,
@@ -149,6 +159,9 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     if (request.headers.authorization !== `Bearer ${secretKey}`) {
       const masked = `${secretKey.slice(0, 8)}****${secretKey.slice(-4)}`
       return send(response, { status: 401, body: errorBody("invalid_request_error", `Invalid API Key provided: ${masked}`) })
+    }
+    if (form !== null) {
+      return send(response, method === "POST" && url.pathname === "/v1/files" ? await createFile(disputeState, form) : route(method, url.pathname, params, key))
     }
     if (method !== "POST" || key === null) return send(response, route(method, url.pathname, params, key))
     const fingerprint = `${method} ${url.pathname} ${body}`
@@ -252,6 +265,54 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
         rawBody: new TextEncoder().encode(payload),
         headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signStripePayload(payload, signing.secret, timestamp) }
       }
+    },
+    /**
+     * A dispute Stripe opened on a paid session's charge, kept so evidence can be sent to it; the
+     * object as Stripe's charge.dispute.created carries it (amount in minor units, the total by default).
+     */
+    openDispute: (sessionId: string, fields: { readonly id?: string; readonly amount?: number; readonly status?: string; readonly reason?: string } = {}): JsonObject => {
+      const session = sessionOf(sessionId)
+      const object = disputeObject({
+        id: fields.id ?? stripeId("dp_"),
+        paymentIntent: session["payment_intent"] as string,
+        amount: fields.amount ?? (session["amount_total"] as number),
+        currency: session["currency"] as string,
+        livemode: state.livemode,
+        reason: fields.reason ?? "fraudulent",
+        status: fields.status ?? "needs_response",
+        dueBy: nowSeconds() + 7 * 86_400
+      })
+      disputeState.disputes.set(object["id"] as string, object)
+      return structuredClone(object)
+    },
+    dispute: (id: string): JsonObject | undefined => structuredClone(disputeState.disputes.get(id)),
+    /** Closes a dispute as the network decided (no event sent; settlement and evidence see it). */
+    closeDispute: (id: string, status: "won" | "lost") => {
+      const dispute = disputeState.disputes.get(id)
+      if (dispute === undefined) throw new Error(`the fake has no dispute ${id}`)
+      dispute["status"] = status
+    },
+    uploadedFile: (id: string): UploadedFile | undefined => disputeState.files.get(id),
+    /** Stripe withdrew a dispute's amount from the balance (its fee kept): reporting category dispute, source the dispute. */
+    settleDispute: (id: string, fee: number): JsonObject => {
+      const dispute = disputeState.disputes.get(id)!
+      const transaction = balanceTransaction({ reportingCategory: "dispute", amount: -(dispute["amount"] as number), fee, currency: dispute["currency"] as string, source: structuredClone(dispute) })
+      balance.push(transaction)
+      return transaction
+    },
+    /** A won dispute's amount reinstated: reporting category dispute_reversal, source the dispute. */
+    reinstateDispute: (id: string): JsonObject => {
+      const dispute = disputeState.disputes.get(id)!
+      const transaction = balanceTransaction({ reportingCategory: "dispute_reversal", amount: dispute["amount"] as number, currency: dispute["currency"] as string, source: structuredClone(dispute) })
+      balance.push(transaction)
+      return transaction
+    },
+    /** A Connect transfer left the platform's balance: reporting category transfer, source the transfer. */
+    settleTransfer: (id: string): JsonObject => {
+      const { transfer } = state.transfers.get(id)!
+      const transaction = balanceTransaction({ reportingCategory: "transfer", amount: -(transfer["amount"] as number), currency: transfer["currency"] as string, source: structuredClone(transfer) })
+      balance.push(transaction)
+      return transaction
     },
     refundsFor: (paymentIntent: string): ReadonlyArray<RecordedRefund> =>
       [...state.refunds.values()].filter(({ refund }) => refund["payment_intent"] === paymentIntent),

@@ -2,6 +2,7 @@ import { Effect, Logger, LogLevel } from "effect"
 import type { Environment } from "../../../../core/shared/environment.js"
 import type {
   CheckoutContext,
+  DisputeEvidenceContext,
   NotificationContext,
   PayoutContext,
   RefundContext,
@@ -77,11 +78,20 @@ export const makeHarness = (fake: FakeStripe, callTimeoutMillis = 2000) => {
     payoutId: fields.payoutId, merchantId: 42, amount: fields.amount, currency: fields.currency, environment: fields.environment ?? "sandbox",
     destination: { type: "stripe_account", accountId: fields.accountId }, idempotencyKey: fields.payoutId, gateway: GATEWAY, config: parsed()
   })
+  /** A merchant's evidence on a dispute, as the kit hands it to the plugin. */
+  const evidence = (
+    payment: Payment,
+    fields: { readonly gatewayDisputeId: string | null; readonly text: string; readonly files?: ReadonlyArray<{ readonly name: string; readonly contentBase64: string }> }
+  ): DisputeEvidenceContext<unknown> => ({
+    trxId: payment.trxId, amount: payment.amount, currency: payment.currency, environment: payment.environment ?? "sandbox",
+    gateway: GATEWAY, config: parsed(), disputeId: `dp_kit_${payment.trxId}`, gatewayDisputeId: fields.gatewayDisputeId,
+    text: fields.text, files: fields.files ?? []
+  })
   /** Checkout begun at the fake; the session id the customer is sent to. */
   const begin = async (payment: Payment): Promise<string> => {
     const start = await run(plugin.beginCheckout(checkout(payment)))
     if (!("redirect" in start)) throw new Error("expected a redirect")
     return sessionIdFromRedirect(start.redirect)
   }
-  return { plugin, config, parsed, checkout, returned, sync, refund, notification, payout, begin }
+  return { plugin, config, parsed, checkout, returned, sync, refund, notification, payout, evidence, begin }
 }
