@@ -7,7 +7,7 @@ import { Amount } from "../../core/money/amount.js"
 import { Environment } from "../../core/shared/environment.js"
 import { MerchantId, WalletId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
-import { Int64 } from "./columns.js"
+import { Int64, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, nullable, safeInt, serialId, table, text } from "./table.js"
@@ -34,6 +34,13 @@ export const automaticPayoutsTable = table("automatic_payouts", {
   created_at: int64
 })
 
+export const balanceAnnouncementsTable = table("balance_announcements", {
+  merchant_id: safeInt,
+  environment: literal(Environment),
+  currency: text,
+  announced_through: int64
+})
+
 const holds = tableRows(reserveHoldsTable, (row): ReserveHold => ({
   id: row.id,
   merchantId: MerchantId(row.merchant_id),
@@ -48,6 +55,10 @@ const holds = tableRows(reserveHoldsTable, (row): ReserveHold => ({
 
 const RecentRow = Schema.Struct({ total: Int64, earliest: Schema.NullOr(Int64) })
 const TotalRow = Schema.Struct({ total: Int64 })
+const UnannouncedRows = Schema.Array(Schema.Struct({
+  merchant_id: SafeInt, environment: Environment, currency: Schema.String, announced_through: Schema.NullOr(Int64)
+}))
+const LastRow = Schema.Struct({ last: Schema.NullOr(Int64) })
 const TotalsRows = Schema.Array(Schema.Struct({ environment: Environment, currency: Schema.String, total: Int64 }))
 
 export const layer = Layer.effect(
@@ -113,6 +124,46 @@ export const layer = Layer.effect(
           payout_id: payoutId,
           created_at: at
         }))} ON CONFLICT (merchant_id, environment, currency, period) DO NOTHING RETURNING payout_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          dbCall
+        ),
+      unannouncedBooks: (through, limit) =>
+        sql`SELECT p.merchant_id, p.environment, p.currency, a.announced_through, MIN(p.completed_at) AS waiting_since
+          FROM payments p LEFT JOIN balance_announcements a
+            ON a.merchant_id = p.merchant_id AND a.environment = p.environment AND a.currency = p.currency
+          WHERE p.status = 'success' AND p.net > 0 AND p.completed_at <= ${through}
+            AND (a.announced_through IS NULL OR p.completed_at > a.announced_through)
+          GROUP BY p.merchant_id, p.environment, p.currency, a.announced_through
+          ORDER BY waiting_since, p.merchant_id, p.environment, p.currency LIMIT ${limit}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(UnannouncedRows)),
+          Effect.map((rows) => rows.map((row) => ({
+            merchantId: MerchantId(row.merchant_id),
+            environment: row.environment,
+            currency: row.currency,
+            announcedThrough: row.announced_through === null ? null : Instant(row.announced_through)
+          }))),
+          dbCall
+        ),
+      lastCompleted: (book, after, through) =>
+        sql`SELECT MAX(completed_at) AS last FROM payments
+          WHERE merchant_id = ${book.merchantId} AND environment = ${book.environment} AND status = 'success'
+            AND currency = ${book.currency} AND net > 0 AND completed_at <= ${through}
+            ${after === null ? sql`` : sql`AND completed_at > ${after}`}`.pipe(
+          Effect.flatMap((rows) => Schema.decodeUnknown(LastRow)(rows[0])),
+          Effect.map((row) => row.last === null ? null : Instant(row.last)),
+          dbCall
+        ),
+      markAnnounced: (book, from, to) =>
+        (from === null
+          ? sql`INSERT INTO balance_announcements ${sql.insert(balanceAnnouncementsTable.values({
+            merchant_id: book.merchantId,
+            environment: book.environment,
+            currency: book.currency,
+            announced_through: to
+          }))} ON CONFLICT (merchant_id, environment, currency) DO NOTHING RETURNING merchant_id`
+          : sql`UPDATE balance_announcements SET announced_through = ${to}
+            WHERE merchant_id = ${book.merchantId} AND environment = ${book.environment} AND currency = ${book.currency}
+              AND announced_through = ${from} RETURNING merchant_id`).pipe(
           Effect.map((rows) => rows.length > 0),
           dbCall
         )

@@ -11,7 +11,8 @@ import { PayoutRepository } from "../../core/payouts/payout-repository.js"
 import { PayoutDestinationRepository } from "../../core/payouts/payout-destination-repository.js"
 import { fromSeconds, plusSeconds } from "../../core/shared/instant.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
-import { makeMerchant, makeWallet, paidPayment, unique, units } from "./fixtures.js"
+import { PaymentRepository } from "../../core/payments/payment-repository.js"
+import { makeMerchant, makeWallet, newPayment, paidPayment, unique, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
 const AT = fromSeconds(1_950_000_000)
@@ -113,5 +114,41 @@ export const balanceCases = (it: StorageIt) => {
       expect(yield* ledger.balanceOf("sandbox", "JPY", reserveHoldAccount(merchant.id))).toBe(0n)
       expect(yield* ledger.balanceOf("production", "JPY", reserveHoldAccount(merchant.id))).toBe(0n)
       expect(yield* wallets.ledgerSum(wallet.id)).toBe(units(100))
+    }))
+
+  it.effect("balance announcements: books with payments past their watermark, longest waiting first; the watermark moved once from where it was", () =>
+    Effect.gen(function*() {
+      const balances = yield* BalanceRepository
+      const merchant = yield* makeMerchant()
+      const at = (seconds: number) => plusSeconds(AT, seconds)
+      const eur = { merchantId: merchant.id, environment: "sandbox" as const, currency: "EUR" }
+      const mine = (through: number) =>
+        Effect.map(balances.unannouncedBooks(at(through), 100_000), (books) => books.filter((book) => book.merchantId === merchant.id))
+      yield* paidPayment(merchant.id, { createdAt: AT, paidAt: at(10) }, { currency: "EUR", amount: units(4) })
+      yield* paidPayment(merchant.id, { createdAt: AT, paidAt: at(100) }, { currency: "EUR", amount: units(5) })
+      yield* paidPayment(merchant.id, { createdAt: AT, paidAt: at(50) }, { currency: "USD", amount: units(6) })
+      yield* paidPayment(merchant.id, { createdAt: AT, paidAt: at(20) }, { currency: "EUR", amount: units(7), environment: "production" })
+      // Begun, never paid: no book's business.
+      yield* (yield* PaymentRepository).insert(newPayment(merchant.id, { currency: "JPY", expiresAt: at(86_400) }), AT)
+      expect(yield* mine(5)).toEqual([])
+      expect(yield* mine(60)).toEqual([
+        { ...eur, announcedThrough: null },
+        { ...eur, environment: "production", announcedThrough: null },
+        { ...eur, currency: "USD", announcedThrough: null }
+      ])
+      expect(yield* balances.lastCompleted(eur, null, at(99))).toEqual(at(10))
+      expect(yield* balances.lastCompleted(eur, null, at(100))).toEqual(at(100))
+      expect(yield* balances.lastCompleted(eur, at(10), at(99))).toBeNull()
+      expect(yield* balances.lastCompleted({ ...eur, currency: "GBP" }, null, at(500))).toBeNull()
+
+      expect(yield* balances.markAnnounced(eur, null, at(10))).toBe(true)
+      expect(yield* balances.markAnnounced(eur, null, at(10))).toBe(false)
+      expect(yield* balances.markAnnounced(eur, at(50), at(100))).toBe(false)
+      expect((yield* mine(60)).map((book) => [book.environment, book.currency])).toEqual([["production", "EUR"], ["sandbox", "USD"]])
+      expect((yield* mine(500)).find((book) => book.environment === "sandbox" && book.currency === "EUR")).toEqual({ ...eur, announcedThrough: at(10) })
+      expect(yield* balances.markAnnounced(eur, at(10), at(100))).toBe(true)
+      expect((yield* mine(500)).filter((book) => book.environment === "sandbox" && book.currency === "EUR")).toEqual([])
+      yield* paidPayment(merchant.id, { createdAt: AT, paidAt: at(200) }, { currency: "EUR", amount: units(1) })
+      expect((yield* mine(500)).filter((book) => book.environment === "sandbox" && book.currency === "EUR")).toEqual([{ ...eur, announcedThrough: at(100) }])
     }))
 }

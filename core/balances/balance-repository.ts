@@ -38,6 +38,12 @@ export interface PayoutPeriod extends WalletBook {
   readonly period: string
 }
 
+/** A book with successful payments completed after its watermark (the last payment announced available). */
+export interface UnannouncedBook extends WalletBook {
+  /** When the last payment announced completed; null before the book's first announcement. */
+  readonly announcedThrough: Instant | null
+}
+
 export class BalanceRepository extends Context.Tag("merchant-payments/BalanceRepository")<BalanceRepository, {
   /** The wallet book's successful payments completed after `since` (a payment completed exactly `delay` ago is no longer pending). */
   readonly recentNet: (book: WalletBook, since: Instant) => Effect.Effect<RecentNet, StorageError>
@@ -58,4 +64,14 @@ export class BalanceRepository extends Context.Tag("merchant-payments/BalanceRep
    * store's, so two hosts ticking at once make one payout.
    */
   readonly claimPeriod: (period: PayoutPeriod, payoutId: string, at: Instant) => Effect.Effect<boolean, StorageError>
+  /** Books with successful payments completed after their watermark and no later than `through`, the longest waiting first. */
+  readonly unannouncedBooks: (through: Instant, limit: number) => Effect.Effect<ReadonlyArray<UnannouncedBook>, StorageError>
+  /** When the book's last successful payment completed after `after` (null: any time) and no later than `through`; null when none did. */
+  readonly lastCompleted: (book: WalletBook, after: Instant | null, through: Instant) => Effect.Effect<Instant | null, StorageError>
+  /**
+   * Moves the book's watermark from `from` (null: it has none) to `to`; false when it was not at
+   * `from` (another pass moved it first). The key and the condition are the store's, so of two hosts
+   * announcing the same payments one does.
+   */
+  readonly markAnnounced: (book: WalletBook, from: Instant | null, to: Instant) => Effect.Effect<boolean, StorageError>
 }>() {}

@@ -8,6 +8,7 @@ import { now } from "../shared/instant.js"
 import { merchantBalances } from "../wallets/merchant-balances.js"
 import type { Wallet } from "../wallets/wallet.js"
 import { BalanceRepository } from "./balance-repository.js"
+import type { PayoutSettings } from "./payout-settings.js"
 import { PayoutSettingsRepository } from "./payout-settings-repository.js"
 import { walletAvailability } from "./wallet-availability.js"
 
@@ -25,27 +26,28 @@ export interface WalletBalance {
   readonly nextAvailableAt: Instant | null
 }
 
+/** One wallet split into available, pending, reserved and in payouts at `at`: what GET /api/v1/balances and `balance.available` show. */
+export const walletBalance = (wallet: Wallet, settings: PayoutSettings, at: Instant) =>
+  Effect.gen(function*() {
+    const book = { merchantId: wallet.merchantId, environment: wallet.environment, currency: wallet.currency }
+    const availability = yield* walletAvailability(wallet, settings, at)
+    // The account is credit-normal (negative while money is on its way): the amount is its opposite.
+    const inTransit = yield* (yield* Ledger).balanceOf(wallet.environment, wallet.currency, payoutsInTransitAccount(wallet.merchantId))
+    return {
+      wallet,
+      available: availability.available,
+      pending: availability.pending,
+      reserved: yield* (yield* BalanceRepository).reserved(book),
+      inPayouts: Amount(-inTransit),
+      nextAvailableAt: availability.nextAvailableAt
+    } satisfies WalletBalance
+  })
+
 /** The caller's wallets in its environment, by currency, each split into available, pending, reserved and in payouts. */
 export const merchantBalanceSheet = (scope: MerchantScope) =>
   Effect.gen(function*() {
     const wallets = yield* merchantBalances(scope)
     const settings = yield* (yield* PayoutSettingsRepository).get(scope.merchant.id)
-    const balances = yield* BalanceRepository
-    const ledger = yield* Ledger
     const at = yield* now
-    return yield* Effect.forEach(wallets, (wallet) =>
-      Effect.gen(function*() {
-        const book = { merchantId: wallet.merchantId, environment: wallet.environment, currency: wallet.currency }
-        const availability = yield* walletAvailability(wallet, settings, at)
-        // The account is credit-normal (negative while money is on its way): the amount is its opposite.
-        const inTransit = yield* ledger.balanceOf(wallet.environment, wallet.currency, payoutsInTransitAccount(wallet.merchantId))
-        return {
-          wallet,
-          available: availability.available,
-          pending: availability.pending,
-          reserved: yield* balances.reserved(book),
-          inPayouts: Amount(-inTransit),
-          nextAvailableAt: availability.nextAvailableAt
-        } satisfies WalletBalance
-      }))
+    return yield* Effect.forEach(wallets, (wallet) => walletBalance(wallet, settings, at))
   })

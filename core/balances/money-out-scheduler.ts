@@ -7,6 +7,7 @@ import { fromMillis, now, plusSeconds } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
 import { SchedulerLease } from "../subscriptions/scheduler-lease.js"
 import { SchedulerBusy, SchedulerConfig } from "../subscriptions/scheduler.js"
+import { announceAvailableBalances } from "./balance-announcements.js"
 import { runAutomaticPayouts } from "./automatic-payouts.js"
 import { releaseDueReserves } from "./reserve-holds.js"
 
@@ -14,18 +15,24 @@ import { releaseDueReserves } from "./reserve-holds.js"
 export interface MoneyOutReport {
   readonly reservesReleased: number
   readonly automaticPayouts: number
+  /** Books announced `balance.available` because pending payments passed their delay. */
+  readonly balancesAnnounced: number
 }
 
 const LEASE_NAME = "money-out-scheduler"
 const LEASE_SECONDS = 300
 
-/** One pass on business time: reserve holds whose time is up go back to their wallets, then the periods' automatic payouts. */
+/**
+ * One pass on business time: reserve holds whose time is up go back to their wallets, the books whose
+ * pending payments passed their delay are announced, then the periods' automatic payouts.
+ */
 export const moneyOutTick = (batchSize: number) =>
   Effect.gen(function*() {
     const at = yield* now
     const reservesReleased = yield* releaseDueReserves(at, batchSize)
+    const balancesAnnounced = yield* announceAvailableBalances(at, batchSize)
     const automaticPayouts = yield* runAutomaticPayouts(at)
-    return { reservesReleased, automaticPayouts } satisfies MoneyOutReport
+    return { reservesReleased, automaticPayouts, balancesAnnounced } satisfies MoneyOutReport
   })
 
 /**
@@ -50,7 +57,7 @@ export const loopLayer = (options: { readonly interval?: Duration.DurationInput;
   Layer.scopedDiscard(Effect.gen(function*() {
     const pass = runMoneyOutOnce.pipe(
       Effect.tap((report) =>
-        report.reservesReleased + report.automaticPayouts > 0 ? Effect.logInfo("money-out scheduler pass", report) : Effect.void),
+        report.reservesReleased + report.automaticPayouts + report.balancesAnnounced > 0 ? Effect.logInfo("money-out scheduler pass", report) : Effect.void),
       Effect.catchTag("SchedulerBusy", () => Effect.void),
       Effect.catchAllCause((cause) => Effect.logWarning("money-out scheduler pass failed; retrying next minute", cause))
     )

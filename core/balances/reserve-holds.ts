@@ -1,4 +1,5 @@
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { exponentOfHeld } from "../money/currency-catalog.js"
 import { Amount } from "../money/amount.js"
 import type { Instant } from "../shared/instant.js"
@@ -6,6 +7,7 @@ import { plusSeconds } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import type { Wallet } from "../wallets/wallet.js"
+import { announceBalance } from "./balance-announcements.js"
 import { BalanceRepository } from "./balance-repository.js"
 import { holdsReserve } from "./payout-settings.js"
 import { PayoutSettingsRepository } from "./payout-settings-repository.js"
@@ -50,7 +52,7 @@ export const holdReserve = (wallet: Wallet, trxId: string, net: Amount, at: Inst
 /**
  * Returns the holds whose time is up to their wallets, each in its own transaction: the hold is
  * marked released only if it was not already (so with hosts racing, one of them moves the money),
- * and the wallet credit is written with it. How many were released.
+ * and the wallet credit is written with it, and `balance.available` announced with it. How many were released.
  */
 export const releaseDueReserves = (at: Instant, limit: number) =>
   Effect.gen(function*() {
@@ -65,6 +67,8 @@ export const releaseDueReserves = (at: Instant, limit: number) =>
         yield* wallets.post({ walletId: hold.walletId, kind: "reserve_release", delta: hold.amount, reference: hold.reference }).pipe(
           Effect.catchTags({ InsufficientBalance: Effect.die, BalanceOverflow: Effect.die, WalletNotFound: Effect.die })
         )
+        const wallet = yield* wallets.findForUpdate(hold.walletId)
+        if (Option.isSome(wallet)) yield* announceBalance(wallet.value, at)
         return true
       }))
       if (moved) released++

@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type { WalletBalance } from "../balances/balance-sheet.js"
 import type { Dispute } from "../disputes/dispute.js"
 import type { Payout } from "../payouts/payout.js"
 import type { Environment } from "../shared/environment.js"
@@ -16,6 +17,7 @@ import type { AccountEventType } from "./event-types.js"
 export type AccountObject =
   | { readonly kind: "payout"; readonly payout: Payout }
   | { readonly kind: "dispute"; readonly dispute: Dispute }
+  | { readonly kind: "balance"; readonly balance: WalletBalance }
 
 export interface AccountEvent {
   readonly type: AccountEventType

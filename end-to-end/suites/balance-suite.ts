@@ -5,6 +5,8 @@ import { httpApp } from "../../adapters/http/app.js"
 import { runMoneyOutOnce } from "../../core/balances/money-out-scheduler.js"
 import { reserveHoldAccount, walletAccount } from "../../core/ledger/account.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
+import type { Environment } from "../../core/shared/environment.js"
+import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
 import { initiatePayment } from "../../core/payments/initiate-payment.js"
@@ -45,22 +47,22 @@ interface Shop {
   readonly wallet: Wallet
 }
 
-/** An approved merchant of EUR without fees, with sandbox credentials and an empty sandbox EUR wallet. */
-const openShop = (name: string) =>
+/** An approved merchant of EUR without fees, with credentials and an empty EUR wallet in `environment` (sandbox unless said). */
+const openShop = (name: string, environment: Environment = "sandbox") =>
   Effect.gen(function*() {
     const merchant = yield* createMerchant({ name, status: "approved" })
     yield* replaceCurrencies(merchant.id, ["EUR"])
-    const credentials = yield* issueCredentials(merchant.id, "sandbox")
-    const wallet = yield* createWallet(merchant.id, "EUR", "sandbox")
-    const caller: TestCaller = { environment: "sandbox", merchantKey: credentials.merchantKey, apiKey: credentials.apiKey, clientSecret: credentials.clientSecret }
+    const credentials = yield* issueCredentials(merchant.id, environment)
+    const wallet = yield* createWallet(merchant.id, "EUR", environment)
+    const caller: TestCaller = { environment, merchantKey: credentials.merchantKey, apiKey: credentials.apiKey, clientSecret: credentials.clientSecret }
     return { merchant, caller, wallet } satisfies Shop
   })
 
 let references = 0
-/** A payment of `amount` EUR begun and paid now: its net credited to the shop's wallet. */
+/** A payment of `amount` EUR in the shop's environment begun and paid now: its net credited to the shop's wallet. */
 const pay = (shop: Shop, amount: string) =>
   Effect.gen(function*() {
-    const session = yield* initiatePayment({ merchant: shop.merchant, environment: "sandbox" }, {
+    const session = yield* initiatePayment({ merchant: shop.merchant, environment: shop.caller.environment }, {
       amount: { kind: "string", value: amount },
       currency: "EUR",
       refTrx: `balances-${shop.merchant.id}-${++references}`,
@@ -135,8 +137,8 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
       expect(asked.status, asked.text).toBe(201)
       expect(await balanceOf(a, shop)).toMatchObject({ balance: 40.04, available: 40.04, pending: 0, reserved: 10.01, in_payouts: 50 })
 
-      // Not yet due: nothing released.
-      expect(await a.moneyOut()).toEqual(Either.right({ reservesReleased: 0, automaticPayouts: 0 }))
+      // Not yet due: nothing released; the payment past its delay is announced (to no endpoint).
+      expect(await a.moneyOut()).toEqual(Either.right({ reservesReleased: 0, automaticPayouts: 0, balancesAnnounced: 1 }))
       await advance(3 * DAY)
       // Through the admin API, as an operator on the manual clock would.
       const released = await a.calls.admin("POST", "/scheduler/money-out/run")
@@ -189,6 +191,67 @@ export const balanceSuite = (name: string, store: () => StoreConfig, options: { 
       await Promise.all(hosts.map((host) => host.moneyOut()))
       expect((await payouts()).map((each) => each.amount)).toEqual([30, 100])
       expect((await trialBalance()).sum).toBe(0)
+    })
+
+    /** The `balance.available` events queued for the shop, oldest first, with their bodies. */
+    const announced = (shop: Shop) =>
+      a.run(Effect.flatMap(WebhookOutbox, (outbox) =>
+        outbox.events({ merchantId: shop.merchant.id, environment: shop.caller.environment, limit: 100, type: "balance.available" })))
+        .then((events) => [...events].reverse().map((event) => ({ url: event.url, objectId: event.objectId, body: JSON.parse(event.body) })))
+
+    it("balance.available: once when a production payment's 2-day delay has passed, however often and on however many hosts the scheduler runs; once when its reserve is released", async () => {
+      const shop = await a.run(openShop("Announced shop", "production"))
+      await settle(shop, { reserve_percent: "10", reserve_days: 3 })
+      const hook = "https://93.184.216.34/balances"
+      const endpoint = await a.calls.merchant(shop.caller, "POST", "/api/v1/webhook-endpoints", { url: hook, events: ["balance.available"] })
+      expect(endpoint.status, endpoint.text).toBe(201)
+      await a.run(pay(shop, "100.00"))
+      // Completed a moment ago: pending, nothing to announce (payment.completed says it was paid).
+      await a.moneyOut()
+      expect(await announced(shop)).toEqual([])
+      expect(await balanceOf(a, shop)).toMatchObject({ environment: "production", available: 0, pending: 90, reserved: 10 })
+
+      await advance(2 * DAY)
+      const hosts = [a, ...(b === undefined ? [] : [b])]
+      const { moneyOutTick } = await import("../../core/balances/money-out-scheduler.js")
+      await Promise.all(hosts.flatMap((host) => [host.run(moneyOutTick(100)), host.run(moneyOutTick(100))]))
+      await a.moneyOut()
+      const afterDelay = await announced(shop)
+      expect(afterDelay).toHaveLength(1)
+      // The balance as GET /api/v1/balances answers it for the currency.
+      const readAfterDelay = await balanceOf(a, shop)
+      expect(readAfterDelay).toMatchObject({ balance: 90, available: 90, pending: 0, reserved: 10, in_payouts: 0, next_available_at: null })
+      expect(afterDelay[0]).toEqual({
+        url: hook,
+        objectId: "balance_EUR",
+        body: { event: "balance.available", status: "available", message: expect.any(String), timestamp: expect.any(Number), data: readAfterDelay }
+      })
+
+      await advance(DAY)
+      await Promise.all(hosts.map((host) => host.moneyOut()))
+      await a.moneyOut()
+      const afterRelease = await announced(shop)
+      expect(afterRelease).toHaveLength(2)
+      const readAfterRelease = await balanceOf(a, shop)
+      expect(readAfterRelease).toMatchObject({ balance: 100, available: 100, pending: 0, reserved: 0 })
+      expect(afterRelease[1]!.body.data).toEqual(readAfterRelease)
+    })
+
+    it("balance.available: nothing queued for a shop with no endpoint subscribed to it, nor for a payment available at once", async () => {
+      const quiet = await a.run(openShop("Quiet shop", "production"))
+      const other = await a.calls.merchant(quiet.caller, "POST", "/api/v1/webhook-endpoints", { url: "https://93.184.216.34/payouts", events: ["payout.*"] })
+      expect(other.status, other.text).toBe(201)
+      await a.run(pay(quiet, "20.00"))
+      const immediate = await a.run(openShop("Immediate shop"))
+      await a.calls.merchant(immediate.caller, "POST", "/api/v1/webhook-endpoints", { url: "https://93.184.216.34/all", events: ["*"] })
+      await a.run(pay(immediate, "5.00"))
+      await advance(2 * DAY)
+      await a.moneyOut()
+      await a.moneyOut()
+      expect(await announced(quiet)).toEqual([])
+      expect(await balanceOf(a, quiet)).toMatchObject({ available: 20, pending: 0 })
+      expect(await announced(immediate)).toEqual([])
+      expect(await balanceOf(a, immediate)).toMatchObject({ available: 5, pending: 0 })
     })
 
     if (options.twoHosts === true) {

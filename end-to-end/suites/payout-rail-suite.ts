@@ -86,6 +86,12 @@ export const payoutRailSuite = (name: string, store: () => StoreConfig) =>
       for (const id of tenths) {
         const approved = await calls.admin("POST", `/payouts/${id}/approve`)
         expect([approved.status, approved.body.data.status, approved.body.data.reference]).toEqual([200, "approved", null])
+        // The rail and the approval time, alike to the operator, the merchant and the admin list.
+        expect(approved.body.data).toMatchObject({ rail: "manual", approved_at: approved.body.data.updated_at })
+        const { merchant_id: _merchant, ...asMerchantSees } = approved.body.data
+        expect((await calls.merchant(shop.caller, "GET", `/api/v1/payouts/${id}`)).body.data).toEqual(asMerchantSees)
+        const listed = (await calls.admin("GET", "/payouts?status=approved&limit=100")).body.data as ReadonlyArray<any>
+        expect(listed.find((each) => each.id === id)).toEqual(approved.body.data)
       }
       const csv = await download(`date=${today()}&environment=sandbox&currency=EUR`)
       expect([csv.status, csv.type]).toEqual([200, "text/csv; charset=utf-8"])
@@ -134,6 +140,7 @@ export const payoutRailSuite = (name: string, store: () => StoreConfig) =>
       const id = await ask("12.34", connected)
       const approved = await calls.admin("POST", `/payouts/${id}/approve`)
       expect([approved.status, approved.body.data.status]).toEqual([200, "paid"])
+      expect(approved.body.data).toMatchObject({ rail: "stripe-checkout", approved_at: expect.stringMatching(/Z$/) })
       const [transfer] = fake.transfers().filter(({ idempotencyKey }) => idempotencyKey === id)
       expect(approved.body.data.reference).toBe(transfer!.transfer["id"])
       expect(transfer!.transfer).toMatchObject({ amount: 1234, currency: "eur", destination: CONNECTED })

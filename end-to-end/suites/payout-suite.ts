@@ -99,6 +99,8 @@ export const payoutSuite = (name: string, store: () => StoreConfig) =>
         environment: "sandbox",
         reason: null,
         reference: null,
+        rail: null,
+        approved_at: null,
         created_at: expect.stringMatching(/Z$/),
         updated_at: asked.body.data.created_at
       })

@@ -32,14 +32,14 @@ const runMoneyOut = endpoint({
   method: "post",
   path: "/admin/v1/scheduler/money-out/run",
   operationId: "runMoneyOut",
-  summary: "One money-out pass now: reserve releases and automatic payouts",
+  summary: "One money-out pass now: reserve releases, balance announcements and automatic payouts",
   tag: "Admin: scheduler",
   security: "admin",
   success: { status: 200, description: "What the pass did.", schema: Resources.MoneyOutReport },
   errors: ["SchedulerBusy"],
   commitsAsItGoes: true,
   handler: Effect.map(runMoneyOutOnce, (report) => ({
-    data: { reserves_released: report.reservesReleased, automatic_payouts: report.automaticPayouts }
+    data: { reserves_released: report.reservesReleased, automatic_payouts: report.automaticPayouts, balances_announced: report.balancesAnnounced }
   }))
 })
 

@@ -106,7 +106,8 @@ export const SchedulerReport = Schema.Struct({
 export const MoneyOutReport = Schema.Struct({
   data: Schema.Struct({
     reserves_released: Integer,
-    automatic_payouts: Integer
+    automatic_payouts: Integer,
+    balances_announced: Integer.annotations({ description: "Books announced balance.available: pending payments passed their payout delay." })
   })
 }).annotations({ identifier: "MoneyOutReport" })
 

@@ -39,6 +39,8 @@ const payoutFields = {
   environment: Environment,
   reason: Schema.NullOr(Schema.String).annotations({ description: "Why it was rejected or failed." }),
   reference: Schema.NullOr(Schema.String).annotations({ description: "The transfer's reference once paid." }),
+  rail: Schema.NullOr(Schema.String).annotations({ description: "The payout rail that carries it (`manual`, or a plugin's such as `stripe`), named when it is approved; null before." }),
+  approved_at: Schema.NullOr(Timestamp).annotations({ description: "When an operator approved it; null before (and for a payout rejected)." }),
   created_at: Timestamp,
   updated_at: Timestamp
 }

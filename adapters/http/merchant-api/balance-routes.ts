@@ -1,10 +1,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { merchantBalanceSheet } from "../../../core/balances/balance-sheet.js"
-import { toIsoString } from "../../../core/shared/instant.js"
 import { Environment, Money } from "../contract/value-schemas.js"
 import { endpoint } from "../endpoint/endpoint.js"
-import { jsonAmount } from "../contract/json-codec.js"
+import { balanceJson } from "../response/balance-json.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 
 const Balance = Schema.Struct({
@@ -35,19 +34,7 @@ const balances = endpoint({
   tag: "Wallets",
   security: "merchant",
   success: { status: 200, description: "The balances.", schema: Balances },
-  handler: Effect.map(Effect.flatMap(CurrentMerchant, merchantBalanceSheet), (sheet) => ({
-    data: sheet.map(({ wallet, ...split }) => ({
-      currency_code: wallet.currency,
-      environment: wallet.environment,
-      balance: jsonAmount(wallet.balance),
-      active: wallet.active,
-      available: jsonAmount(split.available),
-      pending: jsonAmount(split.pending),
-      reserved: jsonAmount(split.reserved),
-      in_payouts: jsonAmount(split.inPayouts),
-      next_available_at: split.nextAvailableAt === null ? null : toIsoString(split.nextAvailableAt)
-    }))
-  }))
+  handler: Effect.map(Effect.flatMap(CurrentMerchant, merchantBalanceSheet), (sheet) => ({ data: sheet.map(balanceJson) }))
 })
 
 export const balanceEndpoints = [balances] as const

@@ -11,6 +11,7 @@ import { type AccountEvent, AccountEventBody } from "../../../core/webhooks/acco
 import type { AccountEventType } from "../../../core/webhooks/event-types.js"
 import { TEST_EVENT, TestEventBody } from "../../../core/webhooks/test-event.js"
 import { echoedFields } from "./payment-serializers.js"
+import { balanceJson } from "./balance-json.js"
 import { disputeJson } from "./dispute-json.js"
 import { payoutJson } from "./payout-json.js"
 import { invoiceJson, subscriptionJson } from "./subscription-json.js"
@@ -103,13 +104,18 @@ const ACCOUNT_MESSAGES: Record<AccountEventType, string> = {
   "balance.available": "Funds became available for payout."
 }
 
-/** The object of an account event as the API answers it (GET /api/v1/payouts/{id} for a payout, GET /api/v1/disputes/{id} for a dispute). */
+/**
+ * The object of an account event as the API answers it (GET /api/v1/payouts/{id} for a payout, GET
+ * /api/v1/disputes/{id} for a dispute, the currency's entry of GET /api/v1/balances for a balance).
+ */
 const accountObject = (event: AccountEvent) => {
   switch (event.data.kind) {
     case "payout":
       return { status: event.data.payout.status, json: payoutJson(event.data.payout) }
     case "dispute":
       return { status: event.data.dispute.status, json: disputeJson(event.data.dispute) }
+    case "balance":
+      return { status: "available", json: balanceJson(event.data.balance) }
   }
 }
 

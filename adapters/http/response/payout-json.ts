@@ -12,6 +12,8 @@ export const payoutJson = (payout: Payout) => ({
   environment: payout.environment,
   reason: payout.reason,
   reference: payout.reference,
+  rail: payout.rail,
+  approved_at: payout.approvedAt === null ? null : toIsoString(payout.approvedAt),
   created_at: toIsoString(payout.createdAt),
   updated_at: toIsoString(payout.updatedAt)
 })

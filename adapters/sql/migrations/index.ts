@@ -24,6 +24,7 @@ import webhookEndpoints from "./0019_webhook_endpoints.js"
 import payoutRails from "./0020_payout_rails.js"
 import balances from "./0021_balances.js"
 import reconciliation from "./0022_reconciliation.js"
+import balanceAnnouncements from "./0023_balance_announcements.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -48,7 +49,8 @@ export const migrations = {
   "0019_webhook_endpoints": webhookEndpoints,
   "0020_payout_rails": payoutRails,
   "0021_balances": balances,
-  "0022_reconciliation": reconciliation
+  "0022_reconciliation": reconciliation,
+  "0023_balance_announcements": balanceAnnouncements
 }
 
 const migrate = Migrator.make({})

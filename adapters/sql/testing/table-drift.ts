@@ -17,7 +17,7 @@ import { paymentsTable } from "../payment-rows.js"
 import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
-import { automaticPayoutsTable, reserveHoldsTable } from "../balance-repository.js"
+import { automaticPayoutsTable, balanceAnnouncementsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { disputesTable } from "../dispute-repository.js"
 import { refundsTable } from "../refund-repository.js"
@@ -73,6 +73,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutSettingsTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
+  { table: balanceAnnouncementsTable },
   { table: reconciliationReportsTable },
   { table: reconciliationLinesTable },
   { table: disputesTable },
