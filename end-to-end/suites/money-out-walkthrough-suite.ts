@@ -105,6 +105,8 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       await adminOk("POST", `/merchants/${merchantId}/wallets`, { currency_code: "EUR", environment: "sandbox" })
       await adminOk("POST", "/gateways", { plugin: "sandbox", name: "Sandbox card", currency_code: "EUR", method: "sandbox" })
       await adminOk("PUT", "/payouts/bank-account", { name: "Walkthrough Platform AG", iban: "DE02 1203 0000 0000 2020 51", bic: "BYLADEM1001" })
+      // A rolling reserve of 10 % for 30 days: held from the payment, outside what can be paid out.
+      await adminOk("PUT", `/merchants/${merchantId}/payout-settings`, { reserve_percent: "10", reserve_days: 30 })
       const issued = await adminOk("POST", `/merchants/${merchantId}/credentials`, { environment: "sandbox" })
       webhookSecret = issued.webhook_secret
       client = createMerchantClient({
@@ -135,6 +137,11 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       await client.simulatePayment(trxId, "success")
       const paid = await balanceEur()
       expect(cents(paid.balance)).toBeGreaterThan(5_000n)
+      // A tenth of the net is held (rounded half up to the cent), the rest is the balance and available.
+      const off = cents(paid.reserved) * 10n - (cents(paid.balance) + cents(paid.reserved))
+      expect(off >= -5n && off <= 5n, `reserve ${String(paid.reserved)} of net ${String(paid.balance)} + it`).toBe(true)
+      expect(cents(paid.reserved)).toBeGreaterThan(0n)
+      expect(cents(paid.available)).toBe(cents(paid.balance))
 
       // The payout, asked for in the dashboard by the merchant's owner.
       const page = await (await dashboard("/dashboard/payouts?environment=sandbox")).text()
@@ -199,6 +206,7 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       expect(cents(account(`merchant:${merchantId}:wallet`))).toBe(-cents((await balanceEur()).balance))
       expect(account("platform:payouts-paid")).toBe(-50)
       expect(account(`merchant:${merchantId}:dispute-hold`)).toBe(0)
+      expect(cents(account(`merchant:${merchantId}:reserve-hold`))).toBe(-cents(paid.reserved))
       expect(account(`merchant:${merchantId}:payouts-in-transit`)).toBe(0)
 
       // What an operator's dashboards read.
@@ -206,5 +214,6 @@ export const moneyOutWalkthroughSuite = (name: string, database: () => string) =
       const samples = parseSamples(metrics)
       expect(valueOf(samples, "merchant_payments_payouts_total", { environment: "sandbox", status: "paid" })).toBeGreaterThanOrEqual(1)
       expect(valueOf(samples, "merchant_payments_disputes_opened_total", { environment: "sandbox" })).toBeGreaterThanOrEqual(1)
+      expect(valueOf(samples, "merchant_payments_reserve_held", { environment: "sandbox", currency: "EUR" })).toBe(Number(paid.reserved))
     }, 120_000)
   })
