@@ -7,6 +7,7 @@ import { messagePage } from "./layout.js"
 import { dashboardPath } from "./visitor.js"
 import { dashboardApiConfigPages } from "./api-config/api-config-routes.js"
 import { dashboardAssetPages } from "./assets/asset-routes.js"
+import { dashboardBalancePages } from "./balances/balance-routes.js"
 import { dashboardAuditPages } from "./audit/audit-routes.js"
 import { dashboardDeveloperPages } from "./developers/developer-routes.js"
 import { dashboardOverviewPages } from "./overview/overview-routes.js"
@@ -24,6 +25,7 @@ export const dashboardPages = [
   ...dashboardSignInPages,
   ...dashboardOverviewPages,
   ...dashboardPaymentPages,
+  ...dashboardBalancePages,
   ...dashboardPayoutPages,
   ...dashboardPayoutDestinationPages,
   ...dashboardSubscriptionPages,

@@ -8,6 +8,7 @@ import type { DashboardVisitor } from "./dashboard-visitor.js"
 export const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/payments", label: "Payments" },
+  { path: "/balances", label: "Balances" },
   { path: "/payouts", label: "Payouts" },
   { path: "/subscriptions", label: "Subscriptions" },
   { path: "/webhooks", label: "Webhooks" },
