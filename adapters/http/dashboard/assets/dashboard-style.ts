@@ -67,12 +67,13 @@ ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c}
 dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
 dl.figures dd{margin:0;font-size:.9rem}
+.grid.balances{grid-template-columns:repeat(auto-fill,minmax(min(100%,20rem),36rem));align-items:start}
 dl.breakdown{margin:1rem 0 0}
 dl.breakdown>div{display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem;padding:.75rem 0;border-top:1px solid #e3e6eb}
 dl.breakdown dt{font-weight:600}
 dl.breakdown dd{margin:0}
-dl.breakdown dd.amount{font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap;text-align:end}
-dl.breakdown dd.when,dl.breakdown dd.why{grid-column:1/-1;font-size:.9rem}
+dl.breakdown dd.amount{font-size:1.1rem;margin:0;font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap;text-align:end}
+dl.breakdown dd.when,dl.breakdown dd.why,dl.breakdown dd.next{grid-column:1/-1;font-size:.9rem}
 dl.breakdown dd.when{font-weight:600}
 dl.breakdown dd.why{color:#5b6475}
 figure.chart{margin:0 0 1rem}

@@ -37,8 +37,10 @@ const SCHEDULES: Record<PayoutSettings["payoutSchedule"], string> = {
 }
 
 /** One figure of a currency: its name, its amount, and a sentence saying what it is. */
-const figure = (id: string, label: string, amount: string, why: Html | string, extra: Html | string = "") =>
-  html`<div id="${id}"><dt>${label}</dt><dd class="amount">${amount}</dd>${extra === "" ? "" : html`<dd class="when">${extra}</dd>`}<dd class="why">${why}</dd></div>`
+const figure = (id: string, label: string, amount: string, why: string, parts: { readonly when?: Html; readonly next?: Html } = {}) =>
+  html`<div id="${id}"><dt>${label}</dt><dd class="amount">${amount}</dd>${parts.when === undefined ? "" : html`<dd class="when">${parts.when}</dd>`}<dd class="why">${why}</dd>${
+    parts.next === undefined ? "" : html`<dd class="next">${parts.next}</dd>`
+  }</div>`
 
 const currencyCard = (view: BalancePageView, balance: WalletBalance) => {
   const { frame, money, settings } = view
@@ -46,7 +48,7 @@ const currencyCard = (view: BalancePageView, balance: WalletBalance) => {
   const write = (amount: WalletBalance["available"]) => money(amount, currency)
   const delay = delayDaysIn(settings, frame.environment)
   const key = `${currency}`
-  const pendingWhen = balance.nextAvailableAt === null ? "" : html`becomes available on ${timeText(balance.nextAvailableAt)}`
+  const pendingWhen = balance.nextAvailableAt === null ? undefined : html`becomes available on ${timeText(balance.nextAvailableAt)}`
   const pendingWhy = delay === 0
     ? "Payments become available at once here: nothing waits."
     : `The net of payments completed in the last ${days(delay)}: each becomes available ${days(delay)} after it completed. Part of the balance.`
@@ -57,9 +59,10 @@ const currencyCard = (view: BalancePageView, balance: WalletBalance) => {
 <p class="muted">Balance</p><p class="figure">${write(balance.wallet.balance)}</p>
 <p class="muted">What your ${currency} wallet holds: available and pending together${balance.wallet.balance < 0n ? "; below zero, the debt is recovered from later payments" : ""}.</p>
 <dl class="breakdown">${[
-    figure(`available-${key}`, "Available", write(balance.available),
-      html`Can be paid out now: the balance less what is pending. <a href="${linkTo(frame, "/payouts")}">Request a payout</a>`),
-    figure(`pending-${key}`, "Pending", write(balance.pending), pendingWhy, pendingWhen),
+    figure(`available-${key}`, "Available", write(balance.available), "Can be paid out now: the balance less what is pending.", {
+      next: html`<a href="${linkTo(frame, "/payouts")}">Request a payout</a>`
+    }),
+    figure(`pending-${key}`, "Pending", write(balance.pending), pendingWhy, pendingWhen === undefined ? {} : { when: pendingWhen }),
     figure(`reserved-${key}`, "Reserved", write(balance.reserved), reservedWhy),
     figure(`in-payouts-${key}`, "In payouts", write(balance.inPayouts),
       "Requested as payouts and not yet paid. A rejected or failed payout returns to the balance. Not part of it.")
@@ -77,6 +80,6 @@ const rulesCard = (view: BalancePageView) =>
 export const balancePage = (view: BalancePageView) => {
   const cards = view.sheet.length === 0
     ? html`<section class="card" aria-label="Balances"><p>No balance yet: the platform opens a balance for each currency you take.</p></section>`
-    : html`<div class="grid balances">${view.sheet.map((balance) => currencyCard(view, balance))}</div>`
-  return framedPage(view.frame, "/balances", "Balances", html`${cards}${rulesCard(view)}`)
+    : view.sheet.map((balance) => currencyCard(view, balance))
+  return framedPage(view.frame, "/balances", "Balances", html`<div class="grid balances">${cards}${rulesCard(view)}</div>`)
 }
