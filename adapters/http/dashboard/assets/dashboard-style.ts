@@ -63,6 +63,15 @@ ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size
 .status.paid{background:#e7f6ec;color:#14532d}
 .status.approved{background:#e8eefc;color:#1e3a8a}
 .status.rejected{background:#fdecec;color:#7f1d1d}
+.status.needs_response{background:#fff4cc;color:#5c4400}
+.status.under_review{background:#e8eefc;color:#1e3a8a}
+.status.won{background:#e7f6ec;color:#14532d}
+.status.lost{background:#fdecec;color:#7f1d1d}
+.due{display:inline-flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:baseline}
+.due strong{padding:0 .4rem;border-radius:4px}
+.due.soon strong{background:#fff4cc;color:#5c4400}
+.due.overdue strong{background:#fdecec;color:#7f1d1d}
+p.evidence{white-space:pre-wrap;background:#f4f5f7;border-radius:8px;padding:.5rem .75rem}
 .field-problem{color:#7f1d1d;font-weight:600;margin:.25rem 0 0}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c}
 dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
