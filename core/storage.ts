@@ -15,6 +15,7 @@ import type { PaymentFlags } from "./payments/payment-flags.js"
 import type { PaymentRepository } from "./payments/payment-repository.js"
 import type { PayoutDestinationRepository } from "./payouts/payout-destination-repository.js"
 import type { PayoutRepository } from "./payouts/payout-repository.js"
+import type { DisputeRepository } from "./disputes/dispute-repository.js"
 import type { RateLimitCounters } from "./rate-limit/rate-limit-counters.js"
 import type { ReconciliationRepository } from "./reconciliation/reconciliation-repository.js"
 import type { GatewayRefunds } from "./refunds/gateway-refund.js"
@@ -59,3 +60,4 @@ export type Storage =
   | PayoutSettingsRepository
   | BalanceRepository
   | ReconciliationRepository
+  | DisputeRepository

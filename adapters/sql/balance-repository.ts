@@ -48,6 +48,7 @@ const holds = tableRows(reserveHoldsTable, (row): ReserveHold => ({
 
 const RecentRow = Schema.Struct({ total: Int64, earliest: Schema.NullOr(Int64) })
 const TotalRow = Schema.Struct({ total: Int64 })
+const TotalsRows = Schema.Array(Schema.Struct({ environment: Environment, currency: Schema.String, total: Int64 }))
 
 export const layer = Layer.effect(
   BalanceRepository,
@@ -71,6 +72,12 @@ export const layer = Layer.effect(
           Effect.map((row) => Amount(row.total)),
           dbCall
         ),
+      reservedTotals: sql`SELECT environment, currency, CAST(SUM(amount) AS BIGINT) AS total FROM reserve_holds
+          WHERE released_at IS NULL GROUP BY environment, currency ORDER BY environment, currency`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(TotalsRows)),
+        Effect.map((rows) => rows.map((row) => ({ environment: row.environment, currency: row.currency, amount: Amount(row.total) }))),
+        dbCall
+      ),
       hold: (hold) =>
         sql`INSERT INTO reserve_holds ${sql.insert(reserveHoldsTable.values({
           merchant_id: hold.merchantId,

@@ -22,6 +22,7 @@ export const merchantsTable = table("merchants", {
   ipn_json_style: literal(IpnJsonStyle),
   fee_percent: int64,
   fee_fixed: int64,
+  dispute_fee: int64,
   created_at: int64,
   updated_at: int64
 })
@@ -34,6 +35,7 @@ const toMerchant = (row: typeof merchantsTable.Row.Type): Merchant => ({
   ipnJsonStyle: row.ipn_json_style,
   feePercent: Amount(row.fee_percent),
   feeFixed: Amount(row.fee_fixed),
+  disputeFee: Amount(row.dispute_fee),
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -69,6 +71,7 @@ export const layer = Layer.effect(
               ...(merchant.ipnJsonStyle !== undefined ? { ipn_json_style: merchant.ipnJsonStyle } : {}),
               fee_percent: merchant.feePercent,
               fee_fixed: merchant.feeFixed,
+              dispute_fee: merchant.disputeFee ?? 0n,
               created_at: at,
               updated_at: at
             })
@@ -97,6 +100,7 @@ export const layer = Layer.effect(
             ...(patch.ipnJsonStyle !== undefined ? { ipn_json_style: patch.ipnJsonStyle } : {}),
             ...(patch.feePercent !== undefined ? { fee_percent: patch.feePercent } : {}),
             ...(patch.feeFixed !== undefined ? { fee_fixed: patch.feeFixed } : {}),
+            ...(patch.disputeFee !== undefined ? { dispute_fee: patch.disputeFee } : {}),
             updated_at: at
           }
           const rows = yield* sql`UPDATE merchants SET ${sql.update(changes)} WHERE id = ${id} RETURNING *`

@@ -17,6 +17,7 @@ import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
 import * as Payouts from "./payout-repository.js"
 import * as PayoutSettings from "./payout-settings-repository.js"
+import * as Disputes from "./dispute-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Reconciliation from "./reconciliation-repository.js"
 import * as Refunds from "./refund-repository.js"
@@ -59,5 +60,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   WebhookEndpoints.layer,
   PayoutSettings.layer,
   Balances.layer,
-  Reconciliation.layer
+  Reconciliation.layer,
+  Disputes.layer
 )

@@ -11,6 +11,7 @@ import {
   BalanceOverflow,
   InsufficientBalance,
   LedgerEntryKind,
+  mayOverdraw,
   WalletExists,
   WalletNotFound,
   type LedgerEntry,
@@ -85,10 +86,11 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    // A credit and a reserve held or released name their payment; a refund debit names its refund, whose row names the payment.
+    // A credit and a reserve held or released name their payment; a refund debit names its refund, and a dispute's posting its dispute, whose row names the payment.
     const withPayment = (where: Statement.Fragment, order: "ASC" | "DESC", limit: number) =>
-      sql`SELECT le.*, CASE WHEN le.kind IN ('payment_credit', 'reserve_hold', 'reserve_release') THEN le.reference ELSE r.payment_trx_id END AS payment_trx_id
+      sql`SELECT le.*, CASE WHEN le.kind IN ('payment_credit', 'reserve_hold', 'reserve_release') THEN le.reference ELSE COALESCE(r.payment_trx_id, d.payment_trx_id) END AS payment_trx_id
         FROM ledger_entries le LEFT JOIN refunds r ON le.kind = 'refund_debit' AND r.refund_trx_id = le.reference
+        LEFT JOIN disputes d ON le.kind IN ('dispute_debit', 'dispute_return') AND d.id = le.reference
         WHERE ${where} ORDER BY le.id ${sql.literal(order)} LIMIT ${limit}`.pipe(Effect.flatMap(entriesWithPayment.all), dbCall)
 
     const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(wallets.first), dbCall)
@@ -139,8 +141,12 @@ export const layer = Layer.effect(
             const at = yield* now
             // The limit is part of the UPDATE's own WHERE, so the row lock (PostgreSQL) or the single
             // writer (SQLite) makes check and change one step. Written so neither side can overflow.
+            // Only a dispute's debit may go below zero (a debt later payments recover); every other
+            // debit keeps the balance at or above zero.
             const withinLimit = posting.delta >= 0n
               ? sql`balance <= ${MAX_BALANCE - posting.delta}`
+              : mayOverdraw(posting)
+              ? sql`balance >= ${-MAX_BALANCE - posting.delta}`
               : sql`balance >= ${-posting.delta}`
             const updated = yield* sql`UPDATE wallets SET balance = balance + ${posting.delta}, updated_at = ${at}
               WHERE id = ${posting.walletId} AND ${withinLimit} RETURNING balance, merchant_id, currency, environment`

@@ -1,7 +1,7 @@
 import type { GatewayPluginDefinition, PluginCall } from "../../core/gateways/gateway-plugin.js"
 
 type Method = Exclude<PluginCall, "parseConfig">
-const METHODS: ReadonlyArray<Method> = ["beginCheckout", "handleReturn", "handleNotification", "syncStatus", "refund"]
+const METHODS: ReadonlyArray<Method> = ["beginCheckout", "handleReturn", "handleNotification", "syncStatus", "refund", "submitDisputeEvidence"]
 
 /** What the harness did to a plugin, and what the plugin was asked. */
 export interface PluginControls {

@@ -8,7 +8,7 @@ import type { GoldenContext } from "./golden-cases.js"
 import type { KitUnderTest } from "./kit-harness.js"
 
 /** A payment paid at the gateway and completed in the kit, by return or by notification. */
-const paidPayment = async ({ driver, kit }: GoldenContext) => {
+export const paidPayment = async ({ driver, kit }: GoldenContext) => {
   const payment = await kit().initiate()
   const { checkout } = await kit().choose(payment)
   expect(checkout).toBeDefined()

@@ -8,6 +8,7 @@ import { goldenCases } from "./golden-cases.js"
 import { type KitUnderTest, startKit } from "./kit-harness.js"
 import { controlledPlugin, type PluginControls } from "./plugin-controls.js"
 import { refundCases } from "./refund-cases.js"
+import { disputeEvidenceCases } from "./dispute-evidence-cases.js"
 
 export type { CheckoutAtGateway, CustomerAction, GatewayDriver, GatewayNotification } from "./driver.js"
 export { deliver, type DeliveryPlan } from "./notification-delivery.js"
@@ -61,5 +62,6 @@ export const gatewayPluginConformance = (plugin: GatewayPluginDefinition, option
     const capabilities = capabilitiesOf(plugin)
     goldenCases(context, capabilities)
     refundCases(context, capabilities)
+    disputeEvidenceCases(context, capabilities)
   })
 }

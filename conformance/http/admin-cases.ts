@@ -76,10 +76,19 @@ export const adminCases = (target: () => Target) =>
       ["fee_percent", -1],
       ["fee_fixed", -0.01],
       ["fee_fixed", "0.123456789"],
-      ["fee_fixed", "1e3"]
+      ["fee_fixed", "1e3"],
+      ["dispute_fee", -15],
+      ["dispute_fee", "0.123456789"]
     ])("refuses %s %j with 422 INVALID_AMOUNT naming the field", async (field, value) => {
       const response = await adminRequest(target(), "POST", "/merchants", { name: uniqueName("bad fee"), [field]: value })
       expectError(response, { status: 422, errorCode: "INVALID_AMOUNT", fields: [field] })
+    })
+
+    it("keeps a dispute fee exact, 0 unless set", async () => {
+      const merchant = await createMerchant(target())
+      expect((merchant as unknown as { readonly dispute_fee: number }).dispute_fee).toBe(0)
+      const patched = await adminRequest(target(), "PATCH", `/merchants/${merchant.id}`, { dispute_fee: "15.00000001" })
+      expect(patched.text).toContain('"dispute_fee":15.00000001,')
     })
 
     it("updates name, status and fees with PATCH, leaving other fields as they were", async () => {

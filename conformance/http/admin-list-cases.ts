@@ -4,7 +4,7 @@ import { createMerchant, issueCredentials, type MerchantBody } from "./fixtures.
 import { adminRequest, type Target } from "./signing.js"
 
 /** The admin merchant resource's fields, sorted: credentials never among them. */
-export const MERCHANT_FIELDS = ["created_at", "fee_fixed", "fee_percent", "id", "ipn_json_style", "ipn_signature_format", "name", "status"]
+export const MERCHANT_FIELDS = ["created_at", "dispute_fee", "fee_fixed", "fee_percent", "id", "ipn_json_style", "ipn_signature_format", "name", "status"]
 
 const list = async (target: Target, query: string) => {
   const body = expectOk(await adminRequest(target, "GET", `/merchants${query}`))

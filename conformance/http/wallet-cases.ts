@@ -138,6 +138,8 @@ export const walletCases = (target: () => Target) =>
   
 
     it("answers GET /api/v1/balances with the caller's wallets in its environment only, by currency, amounts exact", async () => {
+      // With no payment, reserve or payout, all of a balance is available.
+      const split = (available: number) => ({ available, pending: 0, reserved: 0, in_payouts: 0, next_available_at: null })
       const merchant = await createMerchant(target(), { status: "approved" })
       const walletIn = async (currency: string, environment: string) =>
         expectOk(await adminRequest(target(), "POST", `/merchants/${merchant.id}/wallets`, { currency_code: currency, environment }), 201)
@@ -151,14 +153,15 @@ export const walletCases = (target: () => Target) =>
       const response = await sandbox.call({ path: "/api/v1/balances" })
       expect(expectOk(response)).toEqual({
         data: [
-          { currency_code: "EUR", environment: "sandbox", balance: 0, active: false },
-          { currency_code: "USD", environment: "sandbox", balance: 9999999999.99, active: true }
+          { currency_code: "EUR", environment: "sandbox", balance: 0, active: false, ...split(0) },
+          { currency_code: "USD", environment: "sandbox", balance: 9999999999.99, active: true, ...split(9999999999.99) }
         ]
       })
       expect(response.text).toContain('"balance":9999999999.99,')
       const live = callerFor(target(), merchant, await issueCredentials(target(), merchant.id, "production"))
       expect(expectOk(await live.call({ path: "/api/v1/balances" }))).toEqual({
-        data: [{ currency_code: "USD", environment: "production", balance: 7, active: true }]
+        // An operator's adjustment is no payment: nothing of it waits for production's delay.
+        data: [{ currency_code: "USD", environment: "production", balance: 7, active: true, ...split(7) }]
       })
     })
 

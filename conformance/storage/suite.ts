@@ -12,6 +12,7 @@ import { merchantUserCases } from "./merchant-user-cases.js"
 import { merchantConfigCases } from "./merchant-config-cases.js"
 import { paymentCases } from "./payment-cases.js"
 import { payoutCases } from "./payout-cases.js"
+import { disputeCases } from "./dispute-cases.js"
 import { payoutDestinationCases } from "./payout-destination-cases.js"
 import { reconciliationCases } from "./reconciliation-cases.js"
 import { refundCases } from "./refund-cases.js"
@@ -55,4 +56,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     webhookEndpointCases(it)
     balanceCases(it)
     reconciliationCases(it)
+    disputeCases(it)
   })

@@ -43,6 +43,8 @@ export class BalanceRepository extends Context.Tag("merchant-payments/BalanceRep
   readonly recentNet: (book: WalletBook, since: Instant) => Effect.Effect<RecentNet, StorageError>
   /** What the book's holds not yet released add up to. */
   readonly reserved: (book: WalletBook) => Effect.Effect<Amount, StorageError>
+  /** What every book's holds not yet released add up to, by environment and currency: the metric's figure. */
+  readonly reservedTotals: Effect.Effect<ReadonlyArray<{ readonly environment: Environment; readonly currency: string; readonly amount: Amount }>, StorageError>
   /** Written in the transaction of the wallet debit it records. */
   readonly hold: (hold: Omit<ReserveHold, "id">) => Effect.Effect<void, StorageError>
   /** Holds not yet released whose time is up at `at`, earliest first. */

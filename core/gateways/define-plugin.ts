@@ -1,10 +1,12 @@
 import * as Either from "effect/Either"
 import type { GatewayPluginDefinition } from "./gateway-plugin.js"
+export type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
 import { checkPluginShape } from "./plugin-shape.js"
 
 export {
   type CheckoutContext,
   type CheckoutStart,
+  type DisputeEvidenceContext,
   GATEWAY_PLUGIN_API_VERSION,
   GatewayConfigRejected,
   GatewayFailure,

@@ -3,6 +3,8 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
 import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
+import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
+import type { PayoutContext, PayoutReport } from "./plugin-payouts.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -22,6 +24,8 @@ export interface PluginCapabilities {
   readonly partialRefunds: boolean
   /** It is a payout rail: approved payouts to the destination types it names are sent with `sendPayout`. */
   readonly payouts: boolean
+  /** A merchant's evidence on a dispute is sent on to the gateway: `submitDisputeEvidence`. */
+  readonly disputeEvidence: boolean
 }
 
 /** The gateway record a call is for: several records may use one plugin with different configs. */
@@ -125,6 +129,7 @@ export type NotificationReport =
     readonly reply?: GatewayReply
   }
   | { readonly ignore: true; readonly reply?: GatewayReply }
+  | { readonly dispute: DisputeReport; readonly reply?: GatewayReply }
 
 export interface SyncContext<Config> extends PaymentAtGateway<Config> {
   readonly gatewayReference: string | null
@@ -153,36 +158,9 @@ export interface RefundReport {
   readonly message?: string
 }
 
-/** Where a payout goes, as a rail sees it: the IBAN unsealed (a rail is trusted code, as every plugin is). */
-export type PayoutDestinationAtRail =
-  | { readonly type: "bank_account"; readonly accountHolder: string; readonly iban: string; readonly bic: string | null }
-  | { readonly type: "stripe_account"; readonly accountId: string }
+export type { PayoutContext, PayoutDestinationAtRail, PayoutReport } from "./plugin-payouts.js"
 
-/** An approved payout handed to its rail. */
-export interface PayoutContext<Config> extends CallTrace {
-  readonly payoutId: string
-  readonly merchantId: number
-  readonly amount: DecimalString
-  readonly currency: string
-  readonly environment: Environment
-  readonly destination: PayoutDestinationAtRail
-  /** The payout's id: the same on every try, so the rail never pays one payout twice. */
-  readonly idempotencyKey: string
-  /** The config of the plugin's gateway record that serves the payout's currency (docs/plugins.md). */
-  readonly config: Config
-  readonly gateway: GatewayRef
-}
-
-/**
- * How the rail took the payout: `paid` (the money left, `reference` names the transfer), `failed`
- * (it will not leave: `reason`, and the funds go back to the wallet), or `pending` (settled later,
- * by the operator or by a notification or sync).
- */
-export interface PayoutReport {
-  readonly status: "paid" | "pending" | "failed"
-  readonly reference?: string
-  readonly reason?: string
-}
+export type DisputeEvidenceContext<Config> = PaymentAtGateway<Config> & DisputeEvidence
 
 /** The gateway refused or could not be reached. Effect-style plugins fail with it; Promise-style ones throw. */
 export class GatewayFailure extends Schema.TaggedError<GatewayFailure>()("GatewayFailure", {
@@ -237,10 +215,20 @@ export interface GatewayPluginDefinition<Config = unknown> {
   /** The gateway's settlement over a period, for reconciliation: optional, a plugin without it is reconciled by upload. */
   settlementReport?(context: SettlementContext<Config>): PluginAnswer<ReadonlyArray<SettlementReportLine>>
   sendPayout?(context: PayoutContext<Config>): PluginAnswer<PayoutReport>
+  submitDisputeEvidence?(context: DisputeEvidenceContext<Config>): PluginAnswer<DisputeEvidenceReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
-export type PluginCall = "parseConfig" | "beginCheckout" | "handleReturn" | "handleNotification" | "syncStatus" | "refund" | "settlementReport" | "sendPayout"
+export type PluginCall =
+  | "parseConfig"
+  | "beginCheckout"
+  | "handleReturn"
+  | "handleNotification"
+  | "syncStatus"
+  | "refund"
+  | "settlementReport"
+  | "sendPayout"
+  | "submitDisputeEvidence"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -277,6 +265,7 @@ export interface HostedPlugin {
   /** Empty unless it has the `payouts` capability. */
   readonly payoutDestinationTypes: ReadonlyArray<string>
   readonly sendPayout: (context: PayoutContext<unknown>) => Effect.Effect<PayoutReport, PluginCallFailed>
+  readonly submitDisputeEvidence: (context: DisputeEvidenceContext<unknown>) => Effect.Effect<DisputeEvidenceReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

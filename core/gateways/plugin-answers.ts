@@ -33,6 +33,23 @@ export const GatewayReplySchema = Schema.Struct({
   headers: Schema.optionalWith(Schema.Record({ key: Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9-]{1,64}$/)), value: Schema.String }), { exact: true })
 })
 
+const DisputeReportSchema = Schema.Struct({
+  event: Schema.Literal("opened", "updated", "closed"),
+  gatewayDisputeId: Reference,
+  trxId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+  amount: Schema.optionalWith(Decimal, { exact: true }),
+  currency: Schema.optionalWith(CurrencyCode, { exact: true }),
+  reason: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)), { exact: true }),
+  evidenceDueBy: Schema.optionalWith(Schema.String.pipe(Schema.filter((text) => !Number.isNaN(Date.parse(text)) || "an ISO 8601 time")), { exact: true }),
+  status: Schema.optionalWith(Schema.Literal("needs_response", "under_review"), { exact: true }),
+  outcome: Schema.optionalWith(Schema.Literal("won", "lost"), { exact: true })
+})
+
+export const DisputeEvidenceReportSchema = Schema.Struct({
+  status: Schema.Literal("submitted", "refused"),
+  message: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
+})
+
 export const NotificationReportSchema = Schema.Union(
   Schema.Struct({ ignore: Schema.Literal(true), reply: Schema.optionalWith(GatewayReplySchema, { exact: true }) }),
   Schema.Struct({
@@ -43,7 +60,8 @@ export const NotificationReportSchema = Schema.Union(
     gatewayReference: Schema.optionalWith(Reference, { exact: true }),
     verified: Schema.Boolean,
     reply: Schema.optionalWith(GatewayReplySchema, { exact: true })
-  })
+  }),
+  Schema.Struct({ dispute: DisputeReportSchema, reply: Schema.optionalWith(GatewayReplySchema, { exact: true }) })
 )
 
 export const SyncReportSchema = Schema.Struct({

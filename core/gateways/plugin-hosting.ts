@@ -16,6 +16,7 @@ import {
 } from "./gateway-plugin.js"
 import {
   CheckoutStartSchema,
+  DisputeEvidenceReportSchema,
   NotificationReportSchema,
   PayoutReportSchema,
   RefundReportSchema,
@@ -220,6 +221,11 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.sendPayout === undefined || !capabilities.payouts
         ? unsupported(id, "sendPayout")
         : guardedCall(id, "sendPayout", timeout, PayoutReportSchema, { gateway: gatewayLabel(context.gateway), payout: context.payoutId }, (traceparent) =>
-          definition.sendPayout!(traced(context, traceparent)))
+          definition.sendPayout!(traced(context, traceparent))),
+    submitDisputeEvidence: (context) =>
+      definition.submitDisputeEvidence === undefined || !capabilities.disputeEvidence
+        ? unsupported(id, "submitDisputeEvidence")
+        : guardedCall(id, "submitDisputeEvidence", timeout, DisputeEvidenceReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
+          definition.submitDisputeEvidence!(traced(context, traceparent)))
   }
 }

@@ -14,7 +14,8 @@ const CAPABILITY_METHODS: Readonly<Record<keyof PluginCapabilities, string | und
   statusSync: "syncStatus",
   refunds: "refund",
   partialRefunds: undefined,
-  payouts: "sendPayout"
+  payouts: "sendPayout",
+  disputeEvidence: "submitDisputeEvidence"
 }
 
 /** The destination types a rail may name: those payout destinations can be (core/payouts/payout-destination.ts). */
@@ -86,5 +87,6 @@ export const capabilitiesOf = (plugin: GatewayPluginDefinition): PluginCapabilit
   statusSync: plugin.capabilities?.statusSync === true,
   refunds: plugin.capabilities?.refunds === true,
   partialRefunds: plugin.capabilities?.partialRefunds === true,
-  payouts: plugin.capabilities?.payouts === true
+  payouts: plugin.capabilities?.payouts === true,
+  disputeEvidence: plugin.capabilities?.disputeEvidence === true
 })

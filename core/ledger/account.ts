@@ -15,7 +15,10 @@ export const walletAccount = (merchantId: MerchantId): LedgerAccount => `merchan
 
 /** Money on its way to a merchant's bank: credited when a payout is requested, debited back when it is paid, failed or rejected. */
 export const payoutsInTransitAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:payouts-in-transit`
-/** Later work (issue 35): money held against a dispute. */
+/**
+ * Money held against a merchant's open disputes: credited with the disputed amount when a dispute
+ * opens, debited when it closes (back to the wallet when won, to the gateway when lost).
+ */
 export const disputeHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:dispute-hold`
 /** A rolling reserve: credited with the part of each payment's net held back, debited when it is released to the wallet. */
 export const reserveHoldAccount = (merchantId: MerchantId): LedgerAccount => `merchant:${merchantId}:reserve-hold`

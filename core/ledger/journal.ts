@@ -13,7 +13,10 @@ export const JournalEntryKind = Schema.Literal(
   "payout_paid",
   "payout_returned",
   "reserve_held",
-  "reserve_released"
+  "reserve_released",
+  "dispute_opened",
+  "dispute_won",
+  "dispute_lost"
 )
 export type JournalEntryKind = typeof JournalEntryKind.Type
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { Amount, MAX_AMOUNT } from "../money/amount.js"
 import { priceFee } from "../money/fees.js"
 import { MerchantId } from "../shared/ids.js"
-import type { LedgerPosting } from "../wallets/wallet.js"
+import { LedgerEntryKind, type LedgerPosting, mayOverdraw } from "../wallets/wallet.js"
 import { WalletId } from "../shared/ids.js"
 import {
   GATEWAY_CLEARING,
@@ -12,6 +12,7 @@ import {
   PLATFORM_ADJUSTMENTS,
   PLATFORM_FEES,
   PLATFORM_PAYOUTS_PAID,
+  disputeHoldAccount,
   walletAccount
 } from "./account.js"
 import { isBalanced, sumOfLines } from "./journal.js"
@@ -41,7 +42,9 @@ const movement: fc.Arbitrary<Movement> = fc.oneof(
   fc.record({ kind: fc.constant("adjustment" as const), merchantId, delta: signed }),
   fc.record({ kind: fc.constant("opening" as const), merchantId, balance: amount }),
   fc.record({ kind: fc.constantFrom("payout_requested" as const, "payout_paid" as const, "payout_returned" as const), merchantId, amount }),
-  fc.record({ kind: fc.constantFrom("reserve_held" as const, "reserve_released" as const), merchantId, amount })
+  fc.record({ kind: fc.constantFrom("reserve_held" as const, "reserve_released" as const), merchantId, amount }),
+  fc.record({ kind: fc.constant("dispute_opened" as const), merchantId, amount, fee: fc.oneof(fc.constant(Amount(0n)), amount) }),
+  fc.record({ kind: fc.constantFrom("dispute_won" as const, "dispute_lost" as const), merchantId, amount })
 )
 
 describe("journal lines of a movement", () => {
@@ -62,7 +65,10 @@ describe("journal lines of a movement", () => {
       amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_debit", delta: Amount(-debit), reference: "po" })),
       amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "payout_return", delta: credit, reference: "po" })),
       amount.map((debit): LedgerPosting => ({ walletId: WalletId(1), kind: "reserve_hold", delta: Amount(-debit), reference: "t" })),
-      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "reserve_release", delta: credit, reference: "t" }))
+      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "reserve_release", delta: credit, reference: "t" })),
+      fc.record({ held: amount, fee: fc.oneof(fc.constant(Amount(0n)), amount) }).map(({ held, fee }): LedgerPosting =>
+        ({ walletId: WalletId(1), kind: "dispute_debit", delta: Amount(-(held + fee)), fee, reference: "dp" })),
+      amount.map((credit): LedgerPosting => ({ walletId: WalletId(1), kind: "dispute_return", delta: credit, reference: "dp" }))
     )
     fc.assert(fc.property(posting, merchantId, (each, merchant) => {
       const moved = movementOfPosting(each, merchant)
@@ -141,8 +147,49 @@ describe("journal lines of a movement", () => {
     }), { numRuns: 500 })
   })
 
+  it("books a dispute: amount to the hold and fee to the gateway at once; won back to the wallet, lost to the gateway", () => {
+    const merchant = MerchantId(7)
+    expect(movementLines({ kind: "dispute_opened", merchantId: merchant, amount: Amount(50n), fee: Amount(15n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 65n },
+      { account: "merchant:7:dispute-hold", amount: -50n },
+      { account: GATEWAY_CLEARING, amount: -15n }
+    ])
+    expect(movementLines({ kind: "dispute_opened", merchantId: merchant, amount: Amount(50n), fee: Amount(0n) })).toEqual([
+      { account: "merchant:7:wallet", amount: 50n },
+      { account: "merchant:7:dispute-hold", amount: -50n }
+    ])
+    expect(movementLines({ kind: "dispute_won", merchantId: merchant, amount: Amount(50n) })).toEqual([
+      { account: "merchant:7:dispute-hold", amount: 50n },
+      { account: "merchant:7:wallet", amount: -50n }
+    ])
+    expect(movementLines({ kind: "dispute_lost", merchantId: merchant, amount: Amount(50n) })).toEqual([
+      { account: "merchant:7:dispute-hold", amount: 50n },
+      { account: GATEWAY_CLEARING, amount: -50n }
+    ])
+  })
+
+  it("(property) a dispute opened and then won or lost leaves nothing held; won costs the wallet the fee, lost the amount and the fee", () => {
+    fc.assert(fc.property(merchantId, amount, fc.oneof(fc.constant(Amount(0n)), amount), fc.constantFrom("dispute_won" as const, "dispute_lost" as const), (merchant, each, fee, end) => {
+      const lines = [...movementLines({ kind: "dispute_opened", merchantId: merchant, amount: each, fee }), ...movementLines({ kind: end, merchantId: merchant, amount: each })]
+      const of = (account: string) => lines.filter((line) => line.account === account).reduce((sum, line) => sum + line.amount, 0n)
+      expect(of(disputeHoldAccount(merchant))).toBe(0n)
+      expect(of(walletAccount(merchant))).toBe(end === "dispute_won" ? fee : each + fee)
+      expect(of(GATEWAY_CLEARING)).toBe(end === "dispute_won" ? -fee : -(each + fee))
+      expect(sumOfLines(lines)).toBe(0n)
+    }), { numRuns: 500 })
+  })
+
+  it("lets only a dispute's debit take a wallet below zero", () => {
+    const posting = (kind: LedgerPosting["kind"]): LedgerPosting =>
+      kind === "payment_credit" || kind === "dispute_debit"
+        ? { walletId: WalletId(1), kind, delta: Amount(-5n), fee: Amount(0n), reference: "x" }
+        : { walletId: WalletId(1), kind, delta: Amount(-5n), reference: "x" }
+    const kinds = LedgerEntryKind.literals
+    expect(kinds.filter((kind) => mayOverdraw(posting(kind)))).toEqual(["dispute_debit"])
+  })
+
   it("tells a wallet's account from the others by its stable name", () => {
     expect(isWalletAccount(walletAccount(MerchantId(12)))).toBe(true)
-    expect([PLATFORM_FEES, GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, OPENING_BALANCES, PLATFORM_PAYOUTS_PAID, "merchant:12:reserve-hold", "merchant:12:payouts-in-transit"].some(isWalletAccount)).toBe(false)
+    expect([PLATFORM_FEES, GATEWAY_CLEARING, PLATFORM_ADJUSTMENTS, OPENING_BALANCES, PLATFORM_PAYOUTS_PAID, "merchant:12:reserve-hold", "merchant:12:payouts-in-transit", disputeHoldAccount(MerchantId(12))].some(isWalletAccount)).toBe(false)
   })
 })

@@ -7,6 +7,7 @@ import {
   PLATFORM_ADJUSTMENTS,
   PLATFORM_FEES,
   PLATFORM_PAYOUTS_PAID,
+  disputeHoldAccount,
   payoutsInTransitAccount,
   reserveHoldAccount,
   walletAccount
@@ -36,6 +37,15 @@ export type Movement =
   | { readonly kind: "reserve_held"; readonly merchantId: MerchantId; readonly amount: Amount }
   /** A reserve hold's time is up: back from the reserve hold into the wallet. */
   | { readonly kind: "reserve_released"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /**
+   * A dispute opened: the disputed amount leaves the wallet for the merchant's dispute hold, and the
+   * merchant's dispute fee leaves it for the gateway, which charges it (clearing: it owes us less).
+   */
+  | { readonly kind: "dispute_opened"; readonly merchantId: MerchantId; readonly amount: Amount; readonly fee: Amount }
+  /** A dispute won: the hold goes back to the wallet; the fee stays spent. */
+  | { readonly kind: "dispute_won"; readonly merchantId: MerchantId; readonly amount: Amount }
+  /** A dispute lost: the gateway keeps the money it took back, so the hold goes to clearing. */
+  | { readonly kind: "dispute_lost"; readonly merchantId: MerchantId; readonly amount: Amount }
 
 const line = (account: string, amount: bigint): JournalLine => ({ account, amount: Amount(amount) })
 
@@ -75,6 +85,19 @@ export const movementLines = (movement: Movement): ReadonlyArray<JournalLine> =>
     case "reserve_released":
       lines = [line(wallet, -movement.amount), line(reserveHoldAccount(movement.merchantId), movement.amount)]
       break
+    case "dispute_opened":
+      lines = [
+        line(wallet, movement.amount + movement.fee),
+        line(disputeHoldAccount(movement.merchantId), -movement.amount),
+        line(GATEWAY_CLEARING, -movement.fee)
+      ]
+      break
+    case "dispute_won":
+      lines = [line(disputeHoldAccount(movement.merchantId), movement.amount), line(wallet, -movement.amount)]
+      break
+    case "dispute_lost":
+      lines = [line(disputeHoldAccount(movement.merchantId), movement.amount), line(GATEWAY_CLEARING, -movement.amount)]
+      break
   }
   return lines.filter((each) => each.amount !== 0n)
 }
@@ -102,5 +125,9 @@ export const movementOfPosting = (posting: LedgerPosting, merchantId: MerchantId
       return { kind: "reserve_held", merchantId, amount: Amount(-posting.delta) }
     case "reserve_release":
       return { kind: "reserve_released", merchantId, amount: posting.delta }
+    case "dispute_debit":
+      return { kind: "dispute_opened", merchantId, amount: Amount(-posting.delta - posting.fee), fee: posting.fee }
+    case "dispute_return":
+      return { kind: "dispute_won", merchantId, amount: posting.delta }
   }
 }

@@ -28,6 +28,7 @@ export interface MerchantInput {
   readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent?: AmountInput
   readonly feeFixed?: AmountInput
+  readonly disputeFee?: AmountInput
 }
 
 const parseFees = (input: MerchantInput) => {
@@ -38,10 +39,14 @@ const parseFees = (input: MerchantInput) => {
   const fixed = input.feeFixed === undefined ? undefined : parseAmount(input.feeFixed, SCALE)
   if (percent !== undefined && Either.isLeft(percent)) errors["feePercent"] = [percent.left.message]
   if (fixed !== undefined && Either.isLeft(fixed)) errors["feeFixed"] = [fixed.left.message]
+  // As the fixed fee: in each disputed payment's currency, rounded to its minor unit when charged.
+  const dispute = input.disputeFee === undefined ? undefined : parseAmount(input.disputeFee, SCALE)
+  if (dispute !== undefined && Either.isLeft(dispute)) errors["disputeFee"] = [dispute.left.message]
   if (Object.keys(errors).length > 0) return Effect.fail(new ValidationFailed({ errors, code: "INVALID_AMOUNT" }))
   return Effect.succeed({
     ...(percent !== undefined && Either.isRight(percent) ? { feePercent: percent.right } : {}),
-    ...(fixed !== undefined && Either.isRight(fixed) ? { feeFixed: fixed.right } : {})
+    ...(fixed !== undefined && Either.isRight(fixed) ? { feeFixed: fixed.right } : {}),
+    ...(dispute !== undefined && Either.isRight(dispute) ? { disputeFee: dispute.right } : {})
   })
 }
 
@@ -79,7 +84,8 @@ export const createMerchant = (input: MerchantInput & { readonly name: string })
       status: input.status ?? "pending",
       ...ipnSettings(input),
       feePercent: fees.feePercent ?? Amount(0n),
-      feeFixed: fees.feeFixed ?? Amount(0n)
+      feeFixed: fees.feeFixed ?? Amount(0n),
+      disputeFee: fees.disputeFee ?? Amount(0n)
     })
   })
 

@@ -18,6 +18,11 @@ export interface Merchant {
   readonly feePercent: Amount
   /** Fixed fee per payment, in the payment's currency units. */
   readonly feeFixed: Amount
+  /**
+   * Charged from the wallet with each dispute opened on one of its payments, in the payment's
+   * currency (rounded to its minor unit), never returned: what the gateway charges the platform.
+   */
+  readonly disputeFee: Amount
   readonly createdAt: Instant
   readonly updatedAt: Instant
 }
@@ -29,6 +34,8 @@ export interface NewMerchant {
   readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent: Amount
   readonly feeFixed: Amount
+  /** 0 when not given. */
+  readonly disputeFee?: Amount
 }
 
 export interface MerchantPatch {
@@ -38,6 +45,7 @@ export interface MerchantPatch {
   readonly ipnJsonStyle?: IpnJsonStyle
   readonly feePercent?: Amount
   readonly feeFixed?: Amount
+  readonly disputeFee?: Amount
 }
 
 export class MerchantNotFound extends Schema.TaggedError<MerchantNotFound>()("MerchantNotFound", {

@@ -11,6 +11,7 @@ import type { GatewayReply } from "../gateways/gateway-plugin.js"
 import { acceptReport, type Verdict } from "./gateway-reports.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
 import { syncPayment } from "./status-sync.js"
+import { acceptDisputeReport, type DisputeVerdict } from "../disputes/gateway-disputes.js"
 
 /** No gateway record by that id takes notifications (none, or its plugin has no handleNotification). */
 export class NotificationTargetUnknown extends Schema.TaggedError<NotificationTargetUnknown>()("NotificationTargetUnknown", {
@@ -26,6 +27,9 @@ export interface ReceivedNotification {
 }
 
 const OK: GatewayReply = { status: 200 }
+
+/** What the core made of a notification: a payment's verdict, or a dispute's. */
+export type NotificationVerdict = Verdict | DisputeVerdict
 
 /** Unverified notifications make the kit ask the gateway, at most this often per payment (a minute window). */
 export const SYNCS_PER_PAYMENT_PER_MINUTE = 1
@@ -63,9 +67,10 @@ export const receiveNotification = (notification: ReceivedNotification) =>
       environment: notification.environment,
       gateway: ref
     })
-    if ("ignore" in report) return { reply: report.reply ?? OK, verdict: { _tag: "Ignored", reason: "the plugin ignored it" } satisfies Verdict }
+    if ("ignore" in report) return { reply: report.reply ?? OK, verdict: { _tag: "Ignored", reason: "the plugin ignored it" } satisfies NotificationVerdict }
+    if ("dispute" in report) return { reply: report.reply ?? OK, verdict: (yield* acceptDisputeReport(gateway.value, report.dispute)) as NotificationVerdict }
     const { reply, verified, ...word } = report
-    const verdict: Verdict = verified
+    const verdict: NotificationVerdict = verified
       ? yield* acceptReport(gateway.value, word, "notification")
       : (yield* askedRecently(notification.gatewayId, word.trxId))
       ? { _tag: "Ignored", reason: "unverified; the gateway was asked about this payment within the minute" }

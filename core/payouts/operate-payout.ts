@@ -7,6 +7,7 @@ import { Transactor } from "../shared/transactor.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { publishAccountEvent } from "../webhooks/account-events.js"
 import type { AccountEventType } from "../webhooks/event-types.js"
+import { countPayout } from "./payout-metrics.js"
 import { type Payout, type PayoutAction, type PayoutStatus, PayoutNotFound, payoutTransition, PayoutTransitionRefused } from "./payout.js"
 import { PayoutRepository } from "./payout-repository.js"
 
@@ -87,4 +88,4 @@ export const operatePayout = (id: string, action: PayoutAction, details: PayoutD
         yield* publishAccountEvent({ merchantId: payout.merchantId, environment: payout.environment, type: event, objectId: id, data: { kind: "payout", payout: changed.value } })
       }
       return changed.value
-    })))
+    })).pipe(Effect.tap(countPayout)))

@@ -12,6 +12,7 @@ import { Ids } from "../signing/random-ids.js"
 import { WalletRepository } from "../wallets/wallet-repository.js"
 import { publishAccountEvent } from "../webhooks/account-events.js"
 import { lockedAvailability } from "../balances/wallet-availability.js"
+import { countPayout } from "./payout-metrics.js"
 import { type Payout, PayoutExceedsBalance } from "./payout.js"
 import { PayoutDestinationRepository } from "./payout-destination-repository.js"
 import { PayoutRepository } from "./payout-repository.js"
@@ -84,4 +85,4 @@ export const requestPayout = (scope: MerchantScope, request: PayoutRequest) =>
       yield* (yield* PayoutRepository).insert(payout)
       yield* publishAccountEvent({ merchantId: payout.merchantId, environment: payout.environment, type: "payout.created", objectId: id, data: { kind: "payout", payout } })
       return payout
-    })))
+    })).pipe(Effect.tap(countPayout)))

@@ -88,4 +88,21 @@ describe("refund math", () => {
     }), { numRuns: 2000 })
     expect(remainingRefund(Amount(5n), Amount(7n))).toBe(0n)
   })
+
+  it("(property) what disputes hold of a payment is never refunded: up to amount - refunded - held passes, one atom more is refused", () => {
+    fc.assert(fc.property(atoms(10n ** 18n - 1n), fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.bigInt({ min: 0n, max: 10n ** 18n }), (amount, refundedSeed, heldSeed) => {
+      const refunded = Amount(refundedSeed % (amount + 1n))
+      const held = Amount(heldSeed % (amount - refunded + 1n))
+      const left = refundableAmount({ status: "success", amount, refundedAmount: refunded }, held)
+      expect(left).toBe(amount - refunded - held)
+      const rest = planRefund({ amount, refunded, requested: undefined, held })
+      if (refunded === amount) expect(rest._tag).toBe("FullyRefunded")
+      else if (left === 0n) expect(rest).toEqual({ _tag: "HeldByDisputes", refundable: 0n })
+      else {
+        expect(rest).toMatchObject({ _tag: "Refund", amount: left, totalAfter: refunded + left })
+        const over = planRefund({ amount, refunded, requested: Amount(left + 1n), held })
+        expect(over._tag).toBe(held > 0n ? "HeldByDisputes" : "ExceedsRefundable")
+      }
+    }), { numRuns: 2000 })
+  })
 })

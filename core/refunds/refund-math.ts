@@ -8,31 +8,42 @@ export const isFullyRefunded = (amount: Amount, refunded: Amount): boolean => am
 export const remainingRefund = (amount: Amount, refunded: Amount): Amount => (refunded >= amount ? ZERO : Amount(amount - refunded))
 
 /**
- * What a payment can still refund: the rest of a completed payment, and nothing of any other (spec
- * 4.3 refuses those first). Every screen and answer that says "up to" reads it here.
+ * What a payment can still refund: the rest of a completed payment less what its disputes hold (open
+ * or lost), and nothing of any other payment (spec 4.3 refuses those first). Every screen and answer
+ * that says "up to" reads it here.
  */
 export const refundableAmount = (payment: {
   readonly status: PaymentStatus
   readonly amount: Amount
   readonly refundedAmount: Amount
-}): Amount => (payment.status === "success" ? remainingRefund(payment.amount, payment.refundedAmount) : ZERO)
+}, held: Amount = ZERO): Amount => (payment.status === "success" ? remainingRefund(payment.amount, Amount(payment.refundedAmount + held)) : ZERO)
 
 /** What a refund request comes to against a payment's amount and what was refunded before. */
 export type RefundPlan =
   | { readonly _tag: "Refund"; readonly amount: Amount; readonly totalAfter: Amount; readonly remainingAfter: Amount; readonly fullyRefunded: boolean }
   | { readonly _tag: "FullyRefunded" }
   | { readonly _tag: "ExceedsRefundable" }
+  /** Within what is left of the amount, but not of what the payment's disputes leave of it. */
+  | { readonly _tag: "HeldByDisputes"; readonly refundable: Amount }
 
 /**
- * `requested` undefined means "the rest". Partial refunds accumulate and never pass the amount;
+ * `requested` undefined means "the rest". Partial refunds accumulate and never pass the amount, less
+ * what the payment's disputes hold (`held`, open or lost: that money went back through the network);
  * a payment with nothing left is "fully refunded" whatever is asked (the contract checks that first).
- * Preconditions: 0 <= refunded <= amount, requested > 0 when given.
+ * Preconditions: 0 <= refunded <= amount, held >= 0, requested > 0 when given.
  */
-export const planRefund = (input: { readonly amount: Amount; readonly refunded: Amount; readonly requested: Amount | undefined }): RefundPlan => {
+export const planRefund = (input: {
+  readonly amount: Amount
+  readonly refunded: Amount
+  readonly requested: Amount | undefined
+  readonly held?: Amount
+}): RefundPlan => {
   if (isFullyRefunded(input.amount, input.refunded)) return { _tag: "FullyRefunded" }
   const remaining = remainingRefund(input.amount, input.refunded)
-  const refund = input.requested ?? remaining
+  const refundable = remainingRefund(input.amount, Amount(input.refunded + (input.held ?? ZERO)))
+  const refund = input.requested ?? refundable
   if (refund > remaining) return { _tag: "ExceedsRefundable" }
+  if (refund > refundable || refund === 0n) return { _tag: "HeldByDisputes", refundable }
   const totalAfter = Amount(input.refunded + refund)
   return {
     _tag: "Refund",

@@ -4,6 +4,7 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { Amount } from "../money/amount.js"
+import { DisputeRepository } from "../disputes/dispute-repository.js"
 import { exponentOfHeld } from "../money/currency-catalog.js"
 import { type AmountInput, parseAmount } from "../money/parse.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
@@ -24,6 +25,7 @@ import {
   PaymentNotRefundable,
   type Refund,
   RefundExceedsBalance,
+  RefundHeldByDisputes,
   RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "./refund.js"
@@ -101,11 +103,16 @@ const refundOnce = (caller: MerchantScope, request: RefundRequest) =>
       const exponent = yield* exponentOfHeld(payment.currency)
       const inCurrency = (amount: Amount) => ({ amount, currency: payment.currency, exponent })
       const requested = yield* requestedAmount(request.amount, payment.currency)
-      const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested })
+      // Disputes open on the payment are written under the same row lock, so this holds until the commit.
+      const held = yield* (yield* DisputeRepository).heldOfPayment(payment.trxId)
+      const plan = planRefund({ amount: payment.amount, refunded: payment.refundedAmount, requested, held })
       if (plan._tag === "FullyRefunded") return yield* new PaymentFullyRefunded()
       if (plan._tag === "ExceedsRefundable") {
-        return yield* new RefundExceedsBalance(inCurrency(remainingRefund(payment.amount, payment.refundedAmount)))
+        return yield* held > 0n
+          ? new RefundHeldByDisputes({ ...inCurrency(remainingRefund(payment.amount, Amount(payment.refundedAmount + held))), held })
+          : new RefundExceedsBalance(inCurrency(remainingRefund(payment.amount, payment.refundedAmount)))
       }
+      if (plan._tag === "HeldByDisputes") return yield* new RefundHeldByDisputes({ ...inCurrency(plan.refundable), held })
       const refunder = yield* sourceRefunder(payment)
       // Before any money moves: the wallet must not be debited for a refund the gateway cannot make.
       if (refunder !== undefined && !refunder.partial && plan.amount !== payment.amount) {

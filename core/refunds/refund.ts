@@ -52,6 +52,15 @@ const Money = {
 /** `amount` is what was still refundable, so the merchant can ask again for at most that. */
 export class RefundExceedsBalance extends Schema.TaggedError<RefundExceedsBalance>()("RefundExceedsBalance", Money) {}
 
+/**
+ * The refund would take part of what the payment's disputes hold (open or lost): `amount` is what is
+ * still refundable, `held` what the disputes hold.
+ */
+export class RefundHeldByDisputes extends Schema.TaggedError<RefundHeldByDisputes>()("RefundHeldByDisputes", {
+  ...Money,
+  held: Schema.BigIntFromSelf
+}) {}
+
 /** `amount` is the wallet's available balance when the debit was refused. */
 export class WalletInsufficientForRefund extends Schema.TaggedError<WalletInsufficientForRefund>()("WalletInsufficientForRefund", Money) {}
 

@@ -67,6 +67,27 @@ export const gatewayCalls = Metric.counter("merchant_payments_gateway_calls_tota
   incremental: true
 })
 
+/** Disputes opened (by an operator in sandbox or a gateway's report), counted as recorded: a transaction rolled back after (rare) leaves it one ahead. */
+export const disputesOpened = Metric.counter("merchant_payments_disputes_opened_total", {
+  description: "Disputes opened, by environment",
+  incremental: true
+})
+
+/** Payouts reaching each status (`pending` when asked for, then approved, paid, failed or rejected), counted once committed. */
+export const payoutsMoved = Metric.counter("merchant_payments_payouts_total", {
+  description: "Payouts reaching a status, by environment and status (pending, approved, paid, failed, rejected)",
+  incremental: true
+})
+
+/**
+ * The rolling reserve held now, every host's store together, by environment and currency, in the
+ * currency's units: read from the store at each scrape. A gauge is a double: for graphs and alerts,
+ * never for accounting, which reads the ledger.
+ */
+export const reserveHeld = Metric.gauge("merchant_payments_reserve_held", {
+  description: "Rolling reserve held now, by environment and currency, in the currency's units (for graphs; the ledger is exact)"
+})
+
 /** Lines of reconciled settlement reports, by outcome (matched, missing_in_kit, ...): a discrepancy count to alert on. */
 export const reconciliationLines = Metric.counter("merchant_payments_reconciliation_lines_total", {
   description: "Lines of reconciled settlement reports, by outcome",

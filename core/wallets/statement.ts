@@ -16,11 +16,11 @@ export interface StatementEntry {
   /** The signed change: positive credits, negative debits. */
   readonly amount: Amount
   readonly balanceAfter: Amount
-  /** The payment credited, or the one a refund debit paid back; null for an adjustment. */
+  /** The payment credited, the one a refund debit paid back, or the one a dispute is about; null for an adjustment. */
   readonly paymentTrxId: string | null
   /** The refund a debit paid out; null for other kinds. */
   readonly refundTrxId: string | null
-  /** The ledger's reference as written: a trx id, a refund trx id, "admin" for an adjustment, a payout id. */
+  /** The ledger's reference as written: a trx id, a refund trx id, "admin" for an adjustment, a payout id, a dispute id. */
   readonly reference: string
   /** An adjustment's reason, a refund's reason. */
   readonly memo: string | null

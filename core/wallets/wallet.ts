@@ -22,7 +22,17 @@ export interface NewWallet {
   readonly environment: Environment
 }
 
-export const LedgerEntryKind = Schema.Literal("payment_credit", "refund_debit", "adjustment", "payout_debit", "payout_return", "reserve_hold", "reserve_release")
+export const LedgerEntryKind = Schema.Literal(
+  "payment_credit",
+  "refund_debit",
+  "adjustment",
+  "payout_debit",
+  "payout_return",
+  "reserve_hold",
+  "reserve_release",
+  "dispute_debit",
+  "dispute_return"
+)
 export type LedgerEntryKind = typeof LedgerEntryKind.Type
 
 /** Every balance change, written in the same transaction as the change: balance = sum of deltas. */
@@ -66,6 +76,16 @@ export type LedgerPosting =
   /** Part of a payment's net held as a rolling reserve (delta negative), or released back (delta positive); reference the payment's trx id. */
   | PostingOf<"reserve_hold">
   | PostingOf<"reserve_release">
+  /**
+   * A dispute opened: the disputed amount and the merchant's dispute fee leave the wallet at once
+   * (delta = -(amount + fee)), whatever it holds, so the balance may go below zero. Reference its id.
+   */
+  | PostingOf<"dispute_debit"> & { readonly fee: Amount }
+  /** A dispute won: the disputed amount (not the fee) comes back (delta positive). Reference its id. */
+  | PostingOf<"dispute_return">
+
+/** The only postings that may take a wallet below zero: a dispute is recorded whatever the wallet holds. */
+export const mayOverdraw = (posting: LedgerPosting): boolean => posting.kind === "dispute_debit"
 
 export class WalletExists extends Schema.TaggedError<WalletExists>()("WalletExists", {
   currency: Schema.String,
@@ -76,7 +96,7 @@ export class WalletNotFound extends Schema.TaggedError<WalletNotFound>()("Wallet
   walletId: Schema.Number
 }) {}
 
-/** A debit would take the balance below zero; nothing was written. */
+/** A debit would take the balance below zero (or below what it was, if already negative); nothing was written. */
 export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", {
   walletId: Schema.Number
 }) {}

@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type { Dispute } from "../disputes/dispute.js"
 import type { Payout } from "../payouts/payout.js"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
@@ -12,7 +13,9 @@ import type { AccountEventType } from "./event-types.js"
  * answers it (adapters/http/response/event-bodies.ts), so an event and a GET cannot disagree. A new
  * kind of object (a dispute) is one more member here and one more case there.
  */
-export type AccountObject = { readonly kind: "payout"; readonly payout: Payout }
+export type AccountObject =
+  | { readonly kind: "payout"; readonly payout: Payout }
+  | { readonly kind: "dispute"; readonly dispute: Dispute }
 
 export interface AccountEvent {
   readonly type: AccountEventType

@@ -6,6 +6,7 @@ import {
   PLATFORM_ADJUSTMENTS,
   PLATFORM_FEES,
   PLATFORM_PAYOUTS_PAID,
+  disputeHoldAccount,
   payoutsInTransitAccount,
   reserveHoldAccount,
   walletAccount
@@ -15,6 +16,10 @@ import { replacePayoutSettings } from "../../core/balances/payout-settings-admin
 import { releaseDueReserves } from "../../core/balances/reserve-holds.js"
 import { now, plusSeconds } from "../../core/shared/instant.js"
 import { trialBalance } from "../../core/ledger/trial-balance.js"
+import { closeSandboxDispute, closeOpenDispute } from "../../core/disputes/close-dispute.js"
+import { DisputeRepository } from "../../core/disputes/dispute-repository.js"
+import { lockedForDispute, openOnPayment, openSandboxDispute, undisputedRest } from "../../core/disputes/open-dispute.js"
+import { Transactor } from "../../core/shared/transactor.js"
 import type { Merchant } from "../../core/merchants/merchant.js"
 import { createMerchant, replaceCurrencies, updateMerchant } from "../../core/merchants/merchant-admin.js"
 import { finishPayment } from "../../core/payments/finish-payment.js"
@@ -49,7 +54,12 @@ const decimal = (minor: number, exponent: number) => {
 const book = fc.constantFrom(...BOOKS)
 
 /** Fee settings up to 10% + 5.00 (or 500 yen): small payments are often all fee, their net zero. */
-const fees = fc.record({ percentHundredths: fc.integer({ min: 0, max: 1_000 }), fixedMinor: fc.integer({ min: 0, max: 500 }) })
+const fees = fc.record({
+  percentHundredths: fc.integer({ min: 0, max: 1_000 }),
+  fixedMinor: fc.integer({ min: 0, max: 500 }),
+  // The merchant's dispute fee, up to 20.00 (2000 yen): often more than what is left in the wallet.
+  disputeMinor: fc.integer({ min: 0, max: 2_000 })
+})
 
 type Step =
   | { readonly kind: "pay"; readonly book: Book; readonly minor: number; readonly paid: boolean }
@@ -60,6 +70,8 @@ type Step =
   | { readonly kind: "settle"; readonly which: number; readonly end: "paid" | "rejected" | "failed" }
   | { readonly kind: "reserve"; readonly percentHundredths: number; readonly days: number }
   | { readonly kind: "release" }
+  | { readonly kind: "dispute"; readonly which: number; readonly minor: number | null }
+  | { readonly kind: "close"; readonly which: number; readonly outcome: "won" | "lost" }
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("pay" as const), book, minor: fc.integer({ min: 100, max: 2_000_000 }), paid: fc.boolean() }) },
@@ -72,28 +84,56 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("settle" as const), which: fc.nat(), end: fc.constantFrom("paid" as const, "rejected" as const, "failed" as const) }) },
   // A rolling reserve of up to 50 % for up to 3 days (0: none held) for the payments that follow; then every hold released.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reserve" as const), percentHundredths: fc.integer({ min: 0, max: 5_000 }), days: fc.integer({ min: 0, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("release" as const) }) }
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("release" as const) }) },
+  // A payment already made, disputed for a part or all that is left (whatever the wallet holds); a dispute opened, closed won or lost.
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("dispute" as const), which: fc.nat(), minor: fc.option(fc.integer({ min: 1, max: 1_500_000 }), { nil: null }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("close" as const), which: fc.nat(), outcome: fc.constantFrom("won" as const, "lost" as const) }) }
 )
 
 /** The refusals a random step may meet; anything else fails the property. */
 const EXPECTED_REFUSALS = new Set([
   "PaymentNotRefundable", "PaymentFullyRefunded", "RefundExceedsBalance", "WalletInsufficientForRefund", "InsufficientBalance", "ValidationFailed",
-  "PayoutExceedsBalance", "PayoutTransitionRefused"
+  "PayoutExceedsBalance", "PayoutTransitionRefused", "DisputeRefused", "DisputeTransitionRefused", "RefundHeldByDisputes"
 ])
 
 const feeInput = (settings: typeof fees extends fc.Arbitrary<infer F> ? F : never) => ({
   feePercent: { kind: "string" as const, value: decimal(settings.percentHundredths, 2) },
-  feeFixed: { kind: "string" as const, value: decimal(settings.fixedMinor, 2) }
+  feeFixed: { kind: "string" as const, value: decimal(settings.fixedMinor, 2) },
+  disputeFee: { kind: "string" as const, value: decimal(settings.disputeMinor, 2) }
 })
+
+/**
+ * A dispute on any payment: in sandbox as an operator opens one; in production as a gateway's report
+ * does (no operator route opens one there), for the amount asked or all that is left.
+ */
+const openDispute = (trxId: string, environment: Environment, amount: string | undefined) =>
+  environment === "sandbox"
+    ? openSandboxDispute(trxId, { amount: amount === undefined ? undefined : { kind: "string", value: amount }, reason: "property" })
+    : Effect.flatMap(Transactor, ({ withTransaction }) =>
+      withTransaction(Effect.gen(function*() {
+        const { payment, held } = yield* lockedForDispute(trxId)
+        const left = undisputedRest(payment, held)
+        if (left === 0n) return yield* Effect.fail({ _tag: "DisputeRefused" as const })
+        return yield* openOnPayment(payment, { amount: left, reason: "property" })
+      })))
+
+const closeDispute = (id: string, environment: Environment, outcome: "won" | "lost") =>
+  environment === "sandbox"
+    ? closeSandboxDispute(id, outcome)
+    : Effect.flatMap(Transactor, ({ withTransaction }) =>
+      withTransaction(Effect.flatMap(Effect.flatMap(DisputeRepository, (disputes) => disputes.findForUpdate(id)), (found) =>
+        closeOpenDispute(Option.getOrThrow(found), outcome))))
 
 /**
  * Issue 35's property on a real kit: random sequences of payments (paid or failed, under fee settings
  * that change), full and partial refunds, adjustments, payouts (asked for, then paid, rejected or
- * failed), and rolling reserves (held from payments under settings that change, then released), through
+ * failed), rolling reserves (held from payments under settings that change, then released), and
+ * disputes (opened whatever the wallet holds, so balances go below zero; closed won or lost), through
  * the use cases, after which every book sums to zero, each wallet's account is minus its balance, and
- * the platform's accounts moved by what the sequence says: clearing by the gross paid less refunds, fees
- * by the fees, adjustments by the corrections, payouts in transit by those not yet ended, payouts paid
- * by those paid, the reserve hold by minus the holds not yet released.
+ * the platform's accounts moved by what the sequence says: clearing by the gross paid less refunds,
+ * dispute fees and disputes lost, fees by the fees, adjustments by the corrections, payouts in transit
+ * by those not yet ended, payouts paid by those paid, the reserve hold by minus the holds not yet
+ * released, dispute holds by those open.
  */
 export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
   describe(`ledger (property): ${name}`, () => {
@@ -132,9 +172,10 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
           for (const each of BOOKS) before.set(each, new Map((await accountsOf(each)).accounts.map((a) => [a.account, a.balance])))
 
           // What the sequence should have moved, per book, from the payments' own priced fees.
-          const expected = new Map(BOOKS.map((each) => [each, { clearing: 0n, fees: 0n, adjustments: 0n, inTransit: 0n, payoutsPaid: 0n }]))
+          const expected = new Map(BOOKS.map((each) => [each, { clearing: 0n, fees: 0n, adjustments: 0n, inTransit: 0n, payoutsPaid: 0n, held: 0n }]))
           const paid: Array<{ readonly trxId: string; readonly book: Book }> = []
           const payouts: Array<{ readonly id: string; readonly book: Book; readonly amount: bigint }> = []
+          const disputes: Array<{ readonly id: string; readonly book: Book; readonly amount: bigint }> = []
           let counter = 0
           for (const each of steps) {
             const outcome = await run(Effect.either(Effect.gen(function*() {
@@ -216,6 +257,25 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
                   // Far past any hold's days: every hold of the store is due.
                   yield* releaseDueReserves(plusSeconds(yield* now, 400 * 86_400), 10_000)
                   return
+                case "dispute": {
+                  if (paid.length === 0) return
+                  const target = paid[each.which % paid.length]!
+                  const dispute = yield* openDispute(target.trxId, target.book.environment, each.minor === null ? undefined : decimal(each.minor, target.book.exponent))
+                  disputes.push({ id: dispute.id, book: target.book, amount: dispute.amount })
+                  const moved = expected.get(target.book)!
+                  moved.held -= dispute.amount
+                  moved.clearing -= dispute.fee
+                  return
+                }
+                case "close": {
+                  if (disputes.length === 0) return
+                  const target = disputes[each.which % disputes.length]!
+                  yield* closeDispute(target.id, target.book.environment, each.outcome)
+                  const moved = expected.get(target.book)!
+                  moved.held += target.amount
+                  if (each.outcome === "lost") moved.clearing -= target.amount
+                  return
+                }
               }
             })))
             if (Either.isLeft(outcome)) expect(EXPECTED_REFUSALS.has((outcome.left as { readonly _tag: string })._tag), String(outcome.left)).toBe(true)
@@ -235,6 +295,7 @@ export const ledgerPropertySuite = (name: string, store: () => StoreConfig) =>
             const reserved = await run(Effect.flatMap(BalanceRepository, (holds) =>
               holds.reserved({ merchantId: merchant.id, environment: each.environment, currency: each.currency })))
             expect(balances.get(reserveHoldAccount(merchant.id)) ?? 0n, `${each.environment} ${each.currency} reserve`).toBe(-reserved)
+            expect(movedBy(disputeHoldAccount(merchant.id)), `${each.environment} ${each.currency} dispute hold`).toBe(moved.held)
           }
         }),
         { numRuns: 30 }

@@ -144,6 +144,15 @@ describe("createMerchantPayments mounted under /payments in a plain node:http se
     expect(unnamed).toMatchObject({ status: 422, errors: { reason: [expect.any(String)] } })
   })
 
+  it("gives the operator's disputes typed, their refusals as AdminApiError", async () => {
+    expect(await payments.admin.disputes.list({ status: "needs_response" })).toMatchObject({ data: expect.any(Array), has_more: false, next_cursor: null })
+    const missing = await payments.admin.disputes.openSandbox("SANDBOX_NOPE", { reason: "fraudulent" }).then(() => undefined, (error: unknown) => error)
+    expect(missing).toBeInstanceOf(AdminApiError)
+    expect(missing).toMatchObject({ status: 404, errorCode: "NOT_FOUND" })
+    const closed = await payments.admin.disputes.closeSandbox("dp_00000000000000000000000000000000", "won").then(() => undefined, (error: unknown) => error)
+    expect(closed).toMatchObject({ status: 404, errorCode: "NOT_FOUND" })
+  })
+
   it("manages dashboard users through payments.admin, their set-password links under the base path", async () => {
     const merchant = await payments.admin.merchants.create({ name: "Dashboard Owner" })
     const invited = await payments.admin.users.create(merchant.id, { email: "Owner@Shop.example", role: "owner" })

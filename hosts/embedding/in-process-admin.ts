@@ -7,6 +7,7 @@ import type { adjustmentJson, gatewayJson, merchantJson, settingsJson, walletJso
 import type { AuditEntry } from "../../adapters/http/contract/audit-resources.js"
 import type { TrialBalance } from "../../adapters/http/contract/ledger-resources.js"
 import type { AdminPayoutPage as AdminPayoutPageSchema, AdminPayout as AdminPayoutSchema } from "../../adapters/http/contract/payout-contracts.js"
+import type { AdminDisputePage as AdminDisputePageSchema, AdminDispute as AdminDisputeSchema } from "../../adapters/http/contract/dispute-contracts.js"
 import type { MerchantUser, PasswordLinkIssued } from "../../adapters/http/contract/merchant-user-resources.js"
 import { AdminApiError } from "./admin-api-error.js"
 
@@ -28,6 +29,9 @@ export type AdminTrialBalance = AdminResource<typeof TrialBalance.Type>
 export type AdminPayout = AdminResource<typeof AdminPayoutSchema.Type>
 /** A page of payouts, newest first; `next_cursor` (null on the last page) is the next page's `cursor`. */
 export type AdminPayoutPage = AdminResource<typeof AdminPayoutPageSchema.Type>
+export type AdminDispute = AdminResource<typeof AdminDisputeSchema.Type>
+/** A page of disputes, newest first; `next_cursor` (null on the last page) is the next page's `cursor`. */
+export type AdminDisputePage = AdminResource<typeof AdminDisputePageSchema.Type>
 export type AdminGateway = AdminResource<ReturnType<typeof gatewayJson>>
 export type AdminSettings = AdminResource<ReturnType<typeof settingsJson>>
 export type AdminAuditEntry = AdminResource<typeof AuditEntry.Type>
@@ -91,12 +95,12 @@ export const makeAdminApi = (call: AdminCall) => {
   }
   return {
     merchants: {
-      create: (input: { readonly name: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money } & IpnSettingsInput) =>
+      create: (input: { readonly name: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money; readonly dispute_fee?: Money } & IpnSettingsInput) =>
         request<AdminMerchant>("POST", "/merchants", input),
       list: (filter: { readonly page?: number; readonly per_page?: number; readonly status?: string } = {}) =>
         request<AdminPage<AdminMerchant>>("GET", `/merchants${query(filter)}`),
       get: (id: number) => request<AdminMerchant>("GET", `/merchants/${id}`),
-      update: (id: number, patch: { readonly name?: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money } & IpnSettingsInput) =>
+      update: (id: number, patch: { readonly name?: string; readonly status?: string; readonly fee_percent?: Money; readonly fee_fixed?: Money; readonly dispute_fee?: Money } & IpnSettingsInput) =>
         request<AdminMerchant>("PATCH", `/merchants/${id}`, patch)
     },
     credentials: {
@@ -178,6 +182,17 @@ export const makeAdminApi = (call: AdminCall) => {
       /** The amount goes back to the merchant's wallet. */
       markFailed: (id: string, reason: string) =>
         request<{ readonly data: AdminPayout }>("POST", `/payouts/${encodeURIComponent(id)}/mark-failed`, { reason })
+    },
+    disputes: {
+      /** Every merchant's disputes, newest first; `status: "needs_response"` are those waiting for evidence. */
+      list: (filters: { readonly status?: "needs_response" | "under_review" | "won" | "lost"; readonly cursor?: string; readonly limit?: number } = {}) =>
+        request<AdminDisputePage>("GET", `/disputes${query(filters)}`),
+      /** Sandbox only: a dispute on a completed payment, for `amount` or all that is left; its amount and the dispute fee leave the wallet at once. */
+      openSandbox: (trxId: string, input: { readonly reason: string; readonly amount?: Money }) =>
+        request<{ readonly data: AdminDispute }>("POST", `/sandbox/payments/${encodeURIComponent(trxId)}/dispute`, input),
+      /** Sandbox only: won gives the amount back to the wallet; the fee stays spent. */
+      closeSandbox: (id: string, outcome: "won" | "lost") =>
+        request<{ readonly data: AdminDispute }>("POST", `/sandbox/disputes/${encodeURIComponent(id)}/close`, { outcome })
     },
     gateways: {
       create: (input: {

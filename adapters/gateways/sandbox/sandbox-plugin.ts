@@ -61,7 +61,7 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     currencies: "any",
     environments: ["sandbox"],
-    capabilities: { refunds: true, partialRefunds: true },
+    capabilities: { refunds: true, partialRefunds: true, disputeEvidence: true },
     parseConfig: parseSandboxConfig,
     beginCheckout: (context) => {
       if (context.environment !== "sandbox") return Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
@@ -88,6 +88,11 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
     refund: (context) =>
       context.environment !== "sandbox"
         ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
-        : Effect.succeed({ status: "succeeded" as const, gatewayRefundReference: `sandbox-refund-${context.refundTrxId}` })
+        : Effect.succeed({ status: "succeeded" as const, gatewayRefundReference: `sandbox-refund-${context.refundTrxId}` }),
+    // The simulated network takes any evidence on a sandbox dispute; the operator then closes it won or lost.
+    submitDisputeEvidence: (context) =>
+      context.environment === "sandbox"
+        ? Effect.succeed({ status: "submitted" as const })
+        : Effect.succeed({ status: "refused" as const, message: PRODUCTION_REFUSED })
   }
 }

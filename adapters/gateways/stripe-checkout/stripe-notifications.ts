@@ -3,6 +3,7 @@ import type { GatewayOutcome, NotificationContext, NotificationReport } from "..
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { verifiedStripeEvent } from "./stripe-client.js"
 import { chargedBy, isSessionId } from "./stripe-session-outcome.js"
+import { DISPUTE_EVENTS, reportOfDispute } from "./stripe-disputes.js"
 
 /** Stripe's recommended window: a signed event older than this is treated as a replay. */
 const SIGNATURE_TOLERANCE_SECONDS = 300
@@ -68,13 +69,21 @@ const unverifiedReport = (rawBody: Uint8Array): NotificationReport => {
   return trxId === undefined ? REFUSED : { trxId, outcome: "pending", verified: false }
 }
 
-/** A Stripe webhook delivery as the kit's report. Never throws: a bad delivery is refused or unverified. */
-export const reportOfNotification = async (context: NotificationContext<StripeCheckoutConfig>): Promise<NotificationReport> => {
+/**
+ * A Stripe webhook delivery as the kit's report. A bad delivery is refused or unverified; a dispute
+ * event asks Stripe which payment it is about (`trxIdOfIntent`), and that call may fail (the kit then
+ * answers 503 and Stripe sends it again).
+ */
+export const reportOfNotification = async (
+  context: NotificationContext<StripeCheckoutConfig>,
+  trxIdOfIntent: (paymentIntent: string) => Promise<string | undefined>
+): Promise<NotificationReport> => {
   const event = await verifiedEvent(context)
   if (event === undefined) return unverifiedReport(context.rawBody)
-  if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
   // Test-mode events at a production record (or the reverse) are another account mode's business.
   if (event.livemode !== (context.environment === "production")) return IGNORED
+  if (DISPUTE_EVENTS.has(event.type)) return reportOfDispute(event.type, event.data.object as Stripe.Dispute, trxIdOfIntent)
+  if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
   const session = event.data.object as Stripe.Checkout.Session
   const trxId = trxIdOf(session)
   if (trxId === undefined || !isSessionId(session.id)) return IGNORED

@@ -9,6 +9,7 @@ import { adminPaymentEndpoints } from "./admin-payment-routes.js"
 import { adminReconciliationEndpoints } from "./admin-reconciliation-routes.js"
 import { adminPayoutFileEndpoints } from "./admin-payout-file-routes.js"
 import { adminPayoutEndpoints } from "./admin-payout-routes.js"
+import { adminDisputeEndpoints } from "./admin-dispute-routes.js"
 import { adminSchedulerEndpoints } from "./admin-scheduler-routes.js"
 import { adminSettingsEndpoints } from "./admin-settings-routes.js"
 import { adminWalletEndpoints } from "./admin-wallet-routes.js"
@@ -27,6 +28,7 @@ export const adminApi = [
   ...adminPayoutEndpoints,
   ...adminReconciliationEndpoints,
   ...adminPayoutFileEndpoints,
+  ...adminDisputeEndpoints,
   ...adminGatewayEndpoints,
   ...adminSettingsEndpoints,
   ...adminClockEndpoints,

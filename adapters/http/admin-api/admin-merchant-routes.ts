@@ -27,13 +27,15 @@ const merchantInput = <N extends string | undefined>(body: {
   readonly ipn_json_style: IpnJsonStyle | undefined
   readonly fee_percent: AmountInput | undefined
   readonly fee_fixed: AmountInput | undefined
+  readonly dispute_fee: AmountInput | undefined
 }) => ({
   name: body.name,
   status: body.status,
   ipnSignatureFormat: body.ipn_signature_format,
   ipnJsonStyle: body.ipn_json_style,
   feePercent: body.fee_percent,
-  feeFixed: body.fee_fixed
+  feeFixed: body.fee_fixed,
+  disputeFee: body.dispute_fee
 })
 
 const create = endpoint({

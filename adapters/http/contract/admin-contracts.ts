@@ -17,7 +17,8 @@ const merchantFields = <N extends FieldRule<string>>(name: N) => ({
     description: "Its webhooks' body: compact (the default) or php, as PHP's json_encode writes it (escaped / and \\uXXXX), for receivers that re-encode the body before checking it."
   }),
   fee_percent: amount({ description: "0 to 100, exact." }),
-  fee_fixed: amount({ description: "In each payment's currency, exact." })
+  fee_fixed: amount({ description: "In each payment's currency, exact." }),
+  dispute_fee: amount({ description: "Charged from the wallet with each dispute opened, in the disputed payment's currency (rounded to its minor unit), never returned. 0 by default." })
 })
 
 export const createMerchantBody = bodyContract("CreateMerchantRequest", "A merchant to create.",

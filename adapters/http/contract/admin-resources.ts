@@ -15,6 +15,7 @@ export const Merchant = Schema.Struct({
   ipn_json_style: IpnJsonStyle,
   fee_percent: Money,
   fee_fixed: Money,
+  dispute_fee: Money,
   created_at: Timestamp
 }).annotations({ identifier: "Merchant" })
 

@@ -40,6 +40,7 @@ const refund = endpoint({
     "PaymentNotRefundable",
     "PaymentFullyRefunded",
     "RefundExceedsBalance",
+    "RefundHeldByDisputes",
     "WalletInsufficientForRefund",
     "PartialRefundUnsupported",
     "RefundReferenceConflict",

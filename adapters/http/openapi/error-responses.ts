@@ -15,6 +15,7 @@ const SAMPLE = {
   resource: "Resource",
   retryAfterSeconds: 1,
   amount: 2_500n,
+  held: 1_000n,
   currency: "USD",
   exponent: 2,
   limit: 20,

@@ -17,10 +17,18 @@ import type {
   PaymentFullyRefunded,
   PaymentNotRefundable,
   RefundExceedsBalance,
+  RefundHeldByDisputes,
   RefundReferenceConflict,
   WalletInsufficientForRefund
 } from "../../../core/refunds/refund.js"
 import type { PayoutExceedsBalance, PayoutNotFound, PayoutTransitionRefused } from "../../../core/payouts/payout.js"
+import type {
+  DisputeEvidenceOverdue,
+  DisputeEvidenceRefused,
+  DisputeNotFound,
+  DisputeRefused,
+  DisputeTransitionRefused
+} from "../../../core/disputes/dispute.js"
 import type { PayoutDestinationLimitReached } from "../../../core/payouts/payout-destination.js"
 import type { ReconciliationReportNotFound, SettlementReportUnsupported } from "../../../core/reconciliation/settlement.js"
 import type { PlatformBankAccountMissing } from "../../../core/payouts/platform-bank-account.js"
@@ -103,6 +111,12 @@ export type ApiError =
   | WebhookEndpointLimitReached
   | WebhookEndpointNotFound
   | PlatformBankAccountMissing
+  | DisputeNotFound
+  | DisputeTransitionRefused
+  | DisputeEvidenceOverdue
+  | DisputeEvidenceRefused
+  | DisputeRefused
+  | RefundHeldByDisputes
   | RefundReferenceConflict
   | WalletInsufficientForRefund
   | PartialRefundUnsupported

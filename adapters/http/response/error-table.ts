@@ -282,6 +282,23 @@ export const describeError = (error: ApiError): ErrorDescription => {
         message: "The platform's bank account is not set: PUT /admin/v1/payouts/bank-account before asking for a SEPA file.",
         errorCode: "INVALID_STATE"
       }
+    case "DisputeNotFound":
+      return { status: 404, message: "Dispute not found.", errorCode: "NOT_FOUND" }
+    case "DisputeTransitionRefused":
+      return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { status: [`The dispute is ${String(error.status)}.`] } }
+    case "DisputeEvidenceOverdue":
+      return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { evidence_due_by: ["The deadline for evidence has passed."] } }
+    case "DisputeEvidenceRefused":
+      return { status: 422, message: "The gateway refused the evidence.", errorCode: "VALIDATION_FAILED", errors: { evidence: [String(error.message)] } }
+    case "DisputeRefused":
+      return { status: 422, message: String(error.message), errorCode: "INVALID_STATE" }
+    case "RefundHeldByDisputes":
+      return {
+        status: 422,
+        message: "Refund amount exceeds the refundable balance",
+        errorCode: "INVALID_AMOUNT",
+        errors: { remaining_refund: [`The refundable balance is ${moneyText(error)}: ${moneyText({ ...error, amount: error.held })} of this payment is held by disputes.`] }
+      }
     case "SubscriptionNotFound":
       return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
     case "SubscriptionTransitionRefused":

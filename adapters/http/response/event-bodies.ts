@@ -11,6 +11,7 @@ import { type AccountEvent, AccountEventBody } from "../../../core/webhooks/acco
 import type { AccountEventType } from "../../../core/webhooks/event-types.js"
 import { TEST_EVENT, TestEventBody } from "../../../core/webhooks/test-event.js"
 import { echoedFields } from "./payment-serializers.js"
+import { disputeJson } from "./dispute-json.js"
 import { payoutJson } from "./payout-json.js"
 import { invoiceJson, subscriptionJson } from "./subscription-json.js"
 
@@ -102,11 +103,13 @@ const ACCOUNT_MESSAGES: Record<AccountEventType, string> = {
   "balance.available": "Funds became available for payout."
 }
 
-/** The object of an account event as the API answers it (GET /api/v1/payouts/{id} for a payout). */
+/** The object of an account event as the API answers it (GET /api/v1/payouts/{id} for a payout, GET /api/v1/disputes/{id} for a dispute). */
 const accountObject = (event: AccountEvent) => {
   switch (event.data.kind) {
     case "payout":
       return { status: event.data.payout.status, json: payoutJson(event.data.payout) }
+    case "dispute":
+      return { status: event.data.dispute.status, json: disputeJson(event.data.dispute) }
   }
 }
 

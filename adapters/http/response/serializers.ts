@@ -16,6 +16,7 @@ export const merchantJson = (merchant: Merchant): typeof Resources.Merchant.Type
   ipn_json_style: merchant.ipnJsonStyle,
   fee_percent: jsonAmount(merchant.feePercent),
   fee_fixed: jsonAmount(merchant.feeFixed),
+  dispute_fee: jsonAmount(merchant.disputeFee),
   created_at: toIsoString(merchant.createdAt)
 })
 

@@ -19,6 +19,7 @@ import webhookSequencesAndLanes from "./0014_webhook_sequences_and_lanes.js"
 import journal from "./0015_journal.js"
 import payoutDestinations from "./0016_payout_destinations.js"
 import payouts from "./0017_payouts.js"
+import disputes from "./0018_disputes.js"
 import webhookEndpoints from "./0019_webhook_endpoints.js"
 import payoutRails from "./0020_payout_rails.js"
 import balances from "./0021_balances.js"
@@ -43,6 +44,7 @@ export const migrations = {
   "0015_journal": journal,
   "0016_payout_destinations": payoutDestinations,
   "0017_payouts": payouts,
+  "0018_disputes": disputes,
   "0019_webhook_endpoints": webhookEndpoints,
   "0020_payout_rails": payoutRails,
   "0021_balances": balances,

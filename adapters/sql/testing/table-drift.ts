@@ -19,6 +19,7 @@ import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
 import { automaticPayoutsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
+import { disputesTable } from "../dispute-repository.js"
 import { refundsTable } from "../refund-repository.js"
 import { subscriptionInvoicesTable, subscriptionsTable } from "../subscription-repository.js"
 import type { AnyTable, SqlType } from "../table.js"
@@ -74,6 +75,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: automaticPayoutsTable },
   { table: reconciliationReportsTable },
   { table: reconciliationLinesTable },
+  { table: disputesTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]

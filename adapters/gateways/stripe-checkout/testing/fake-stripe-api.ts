@@ -1,4 +1,4 @@
-import { checkoutSession, errorBody, type JsonObject, refundObject, stripeId, transferObject } from "./fake-stripe-objects.js"
+import { checkoutSession, errorBody, type JsonObject, paymentIntentObject, refundObject, stripeId, transferObject } from "./fake-stripe-objects.js"
 
 /**
  * The fake's API behaviour without the HTTP around it: form params in, status and JSON out.
@@ -32,6 +32,8 @@ export interface FakeStripeState {
   readonly connectedAccounts: Set<string>
   /** The platform's available balance per currency, in minor units: a transfer beyond it is refused. */
   readonly available: Map<string, bigint>
+  /** Each session's `payment_intent_data[metadata]`: the PaymentIntent made when it is paid carries it. */
+  readonly intentMetadata: Map<string, Readonly<Record<string, string>>>
   nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
 }
 
@@ -88,6 +90,7 @@ export const createSession = (state: FakeStripeState, params: FormParams): ApiAn
     paymentMethodTypes: params.has("payment_method_types[0]") ? listed(params, "payment_method_types") : ["card"]
   })
   state.sessions.set(id, session)
+  state.intentMetadata.set(id, nested(params, "payment_intent_data[metadata]"))
   return { status: 200, body: session }
 }
 
@@ -149,4 +152,11 @@ export const createTransfer = (state: FakeStripeState, params: FormParams, idemp
   })
   state.transfers.set(transfer["id"] as string, { transfer, idempotencyKey })
   return { status: 200, body: transfer }
+}
+
+/** The PaymentIntent a paid (or payLater) session made, with the metadata its checkout asked for. */
+export const retrievePaymentIntent = (state: FakeStripeState, id: string): ApiAnswer => {
+  const session = [...state.sessions.values()].find((candidate) => candidate["payment_intent"] === id)
+  if (session === undefined) return missing("payment_intent", id, "intent")
+  return { status: 200, body: paymentIntentObject(id, session, state.intentMetadata.get(session["id"] as string) ?? {}) }
 }

@@ -131,6 +131,49 @@ export const transferObject = (fields: TransferFields): JsonObject => ({
 })
 
 /** A webhook `event` carrying a snapshot of the session, as Stripe delivers it. */
+/** The `payment_intent` behind a paid session, trimmed to what an integration reads. */
+export const paymentIntentObject = (id: string, session: JsonObject, metadata: Readonly<Record<string, string>>): JsonObject => ({
+  id,
+  object: "payment_intent",
+  amount: session["amount_total"],
+  amount_received: session["payment_status"] === "paid" ? session["amount_total"] : 0,
+  currency: session["currency"],
+  livemode: session["livemode"],
+  metadata: { ...metadata },
+  status: session["payment_status"] === "paid" ? "succeeded" : "processing"
+})
+
+export interface DisputeFields {
+  readonly id: string
+  readonly paymentIntent: string
+  readonly amount: number
+  readonly currency: string
+  readonly livemode: boolean
+  readonly reason: string
+  readonly status: string
+  readonly dueBy: number
+}
+
+/** A `dispute` on the charge of a PaymentIntent, as Stripe's charge.dispute.* events carry it. */
+export const disputeObject = (fields: DisputeFields): JsonObject => ({
+  id: fields.id,
+  object: "dispute",
+  amount: fields.amount,
+  balance_transactions: [],
+  charge: stripeId("ch_"),
+  created: nowSeconds(),
+  currency: fields.currency,
+  evidence: { uncategorized_text: null },
+  evidence_details: { due_by: fields.dueBy, has_evidence: false, past_due: false, submission_count: 0 },
+  is_charge_refundable: false,
+  livemode: fields.livemode,
+  metadata: {},
+  payment_intent: fields.paymentIntent,
+  reason: fields.reason,
+  status: fields.status
+})
+
+/** A webhook `event` carrying a snapshot of its object (a session, a dispute), as Stripe delivers it. */
 export const eventObject = (type: string, session: JsonObject, created: number): JsonObject => ({
   id: stripeId("evt_"),
   object: "event",

@@ -1,9 +1,19 @@
 import { createHmac } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type ApiAnswer, createRefund, createSession, createTransfer, type FakeStripeState, missing, type RecordedRefund, type RecordedTransfer } from "./fake-stripe-api.js"
+import {
+  type ApiAnswer,
+  createRefund,
+  createSession,
+  createTransfer,
+  type FakeStripeState,
+  missing,
+  type RecordedRefund,
+  type RecordedTransfer,
+  retrievePaymentIntent
+} from "./fake-stripe-api.js"
 import { balanceTransaction, chargeOf, listPage } from "./fake-stripe-balance.js"
-import { errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
+import { disputeObject, errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
 
 export type { RecordedRefund, RecordedTransfer } from "./fake-stripe-api.js"
 
@@ -72,6 +82,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     transfers: new Map(),
     connectedAccounts: new Set(),
     available: new Map(),
+    intentMetadata: new Map(),
     nextRefundStatus: null
   }
   const idempotent = new Map<string, StoredAnswer>()
@@ -85,6 +96,8 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
   const route = (method: string, path: string, params: URLSearchParams, key: string | null): ApiAnswer => {
     const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)
     const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path)
+    const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
+    if (method === "GET" && intentMatch !== null) return retrievePaymentIntent(state, decodeURIComponent(intentMatch[1]!))
     const flat = new Map(params)
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
     if (method === "GET" && path === "/v1/checkout/sessions") return listPage([...state.sessions.values()], flat, path)
@@ -206,6 +219,35 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     ): SignedDelivery => {
       const timestamp = signing.timestamp ?? nowSeconds()
       const payload = JSON.stringify(eventObject(type, { ...structuredClone(sessionOf(id)), ...signing.session }, timestamp), null, 2)
+      return {
+        rawBody: new TextEncoder().encode(payload),
+        headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signStripePayload(payload, signing.secret, timestamp) }
+      }
+    },
+    /**
+     * A charge.dispute.* delivery on the PaymentIntent of a paid session, signed as Stripe signs it:
+     * the dispute's id, amount (Stripe's minor units; the session's total by default), reason, status
+     * and evidence deadline (unix seconds) as given.
+     */
+    disputeEvent: (
+      type: string,
+      sessionId: string,
+      dispute: { readonly id: string; readonly status: string; readonly reason?: string; readonly amount?: number; readonly dueBy?: number; readonly livemode?: boolean },
+      signing: { readonly secret: string; readonly timestamp?: number }
+    ): SignedDelivery => {
+      const session = sessionOf(sessionId)
+      const timestamp = signing.timestamp ?? nowSeconds()
+      const object = disputeObject({
+        id: dispute.id,
+        paymentIntent: session["payment_intent"] as string,
+        amount: dispute.amount ?? (session["amount_total"] as number),
+        currency: session["currency"] as string,
+        livemode: dispute.livemode ?? state.livemode,
+        reason: dispute.reason ?? "fraudulent",
+        status: dispute.status,
+        dueBy: dispute.dueBy ?? timestamp + 7 * 86_400
+      })
+      const payload = JSON.stringify(eventObject(type, object, timestamp), null, 2)
       return {
         rawBody: new TextEncoder().encode(payload),
         headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signStripePayload(payload, signing.secret, timestamp) }

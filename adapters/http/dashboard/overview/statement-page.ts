@@ -22,7 +22,9 @@ const KIND: Record<StatementEntry["kind"], string> = {
   payout_debit: "Payout",
   payout_return: "Payout returned",
   reserve_hold: "Reserve held",
-  reserve_release: "Reserve released"
+  reserve_release: "Reserve released",
+  dispute_debit: "Dispute",
+  dispute_return: "Dispute won"
 }
 
 const walletPicker = (view: StatementView) =>

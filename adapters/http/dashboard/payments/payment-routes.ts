@@ -9,7 +9,7 @@ import { listPayments } from "../../../../core/payments/list-payments.js"
 import { paymentHistory } from "../../../../core/payments/payment-history.js"
 import { verifyPayment } from "../../../../core/payments/verify-payment.js"
 import { refundOncePerKey } from "../../../../core/refunds/refund-once.js"
-import { refundableAmount } from "../../../../core/refunds/refund-math.js"
+import { refundableNow } from "../../../../core/refunds/refundable-now.js"
 import { RefundExceedsBalance } from "../../../../core/refunds/refund.js"
 import { redeliverEvent } from "../../../../core/webhooks/merchant-events.js"
 import * as ListParameters from "../../contract/merchant-list-parameters.js"
@@ -122,7 +122,8 @@ const refundForm = Effect.gen(function*() {
 /** The refund said back for confirmation; refused here, not after, when it is more than what remains. */
 const reviewRefund = Effect.gen(function*() {
   const { frame, payment, key, reason, exponent, minor, refuse } = yield* refundForm
-  const left = refundableAmount(payment)
+  // What the payment's disputes hold is not refundable: refused here, as the refund itself would.
+  const left = yield* refundableNow(payment)
   if (minor > left) return yield* refuse(422, problemText(new RefundExceedsBalance({ amount: left, currency: payment.currency, exponent })))
   const amountText = (yield* moneyText)(minor, payment.currency)
   return htmlAnswer(200, refundConfirmPage({ frame, payment, amountText, amount: toCurrencyString(minor, exponent), reason, idempotencyKey: key }))
