@@ -9,6 +9,7 @@ import { dashboardApiConfigPages } from "./api-config/api-config-routes.js"
 import { dashboardAssetPages } from "./assets/asset-routes.js"
 import { dashboardBalancePages } from "./balances/balance-routes.js"
 import { dashboardAuditPages } from "./audit/audit-routes.js"
+import { dashboardDisputePages } from "./disputes/dispute-routes.js"
 import { dashboardDeveloperPages } from "./developers/developer-routes.js"
 import { dashboardOverviewPages } from "./overview/overview-routes.js"
 import { dashboardPaymentPages } from "./payments/payment-routes.js"
@@ -28,6 +29,7 @@ export const dashboardPages = [
   ...dashboardBalancePages,
   ...dashboardPayoutPages,
   ...dashboardPayoutDestinationPages,
+  ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,

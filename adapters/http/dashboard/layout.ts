@@ -10,6 +10,7 @@ export const SECTIONS = [
   { path: "/payments", label: "Payments" },
   { path: "/balances", label: "Balances" },
   { path: "/payouts", label: "Payouts" },
+  { path: "/disputes", label: "Disputes" },
   { path: "/subscriptions", label: "Subscriptions" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/developers", label: "Developers" },
