@@ -82,7 +82,9 @@ const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} bytes` : `${Math.c
 const sentEvidence = (dispute: Dispute) =>
   dispute.evidenceText === null
     ? ""
-    : html`<section class="card" aria-labelledby="evidence-sent"><h2 id="evidence-sent">Evidence sent</h2><p class="muted">Sent ${timeText(dispute.updatedAt)}.</p><p class="wrap evidence">${dispute.evidenceText}</p>${
+    : html`<section class="card" aria-labelledby="evidence-sent"><h2 id="evidence-sent">Evidence sent</h2>${
+      // Its last change is the evidence's only while under review; a close moves it on.
+      dispute.status === "under_review" ? html`<p class="muted">Sent ${timeText(dispute.updatedAt)}.</p>` : ""}<p class="wrap evidence">${dispute.evidenceText}</p>${
       dispute.evidenceFiles.length === 0
         ? ""
         : html`<h3>Files</h3><ul>${dispute.evidenceFiles.map((file) => html`<li><span class="wrap">${file.name}</span> <span class="muted">(${sizeText(file.size)})</span></li>`)}</ul>`

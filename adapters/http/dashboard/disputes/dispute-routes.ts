@@ -67,7 +67,8 @@ const sendEvidence = Effect.gen(function*() {
   const form = yield* SentForm
   const frame = yield* CurrentFrame
   const id = yield* disputeId
-  const text = form.get("text") ?? ""
+  // A form sends a text area's line breaks as CRLF (HTML's form encoding): kept as the merchant typed them.
+  const text = (form.get("text") ?? "").replace(/\r\n?/g, "\n")
   const refuse = (status: number, state: Omit<EvidenceFormState, "text">) => answerInstead(detailAnswer(frame, status, { text, ...state }))
   yield* submitDisputeEvidence(scopeOf(frame), id, { text, files: [] }).pipe(
     Effect.catchIf((error) => error._tag !== "StorageError", (error) =>
