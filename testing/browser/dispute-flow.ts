@@ -49,6 +49,7 @@ export const disputeFlow = async (world: DashboardWorld) => {
   await page.getByRole("link", { name: trxId }).click()
   await page.waitForURL(new RegExp(`/dashboard/payments/${trxId}`))
   expect(await page.locator("#payment-disputes ~ ul").innerText()).toContain("under review")
+  await checkPage(page, `${world.name}-payment-disputed`)
   await context.close()
 
   const viewing = await world.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })

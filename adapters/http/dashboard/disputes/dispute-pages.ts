@@ -137,13 +137,13 @@ export const disputeDetailPage = (view: DisputeDetailView) => {
     html`${noticeBox(view.notice)}${problemBox(problem)}<p><a href="${linkTo(frame, "/disputes")}">All disputes</a></p>${facts}${evidenceForm(view)}${sentEvidence(dispute)}`)
 }
 
-/** A payment's disputes on its page: each with its status and deadline, linked to its own page. */
+/** A payment's disputes on its page: each with its status, reason and deadline, linked to its own page. */
 export const paymentDisputes = (frame: PageFrame, money: MoneyText, at: Instant, disputes: ReadonlyArray<Dispute>) =>
   disputes.length === 0
     ? ""
     : html`<section class="card" aria-labelledby="payment-disputes"><h2 id="payment-disputes">Disputes</h2><ul>${
       disputes.map((dispute) =>
-        html`<li><a href="${disputeLink(frame, dispute.id)}">${money(dispute.amount, dispute.currency)}, ${dispute.reason}</a> ${statusLabel(dispute.status)}${
-          isOpen(dispute.status) ? html` evidence due ${dueText(dispute, at)}` : ""
+        html`<li><a href="${disputeLink(frame, dispute.id)}">Dispute of ${money(dispute.amount, dispute.currency)}</a> ${statusLabel(dispute.status)}<br><span class="muted">Reason:</span> <span class="wrap">${dispute.reason}</span>${
+          isOpen(dispute.status) ? html`<br><span class="muted">Evidence due:</span> ${dueText(dispute, at)}` : ""
         }</li>`)
     }</ul></section>`
