@@ -123,6 +123,7 @@ export const layer = Layer.effect(
             ...(query.merchantId !== undefined ? [sql`merchant_id = ${query.merchantId}`] : []),
             ...(query.environment !== undefined ? [sql`environment = ${query.environment}`] : []),
             ...(query.status !== undefined ? [sql`status = ${query.status}`] : []),
+            ...(query.paymentTrxId !== undefined ? [sql`payment_trx_id = ${query.paymentTrxId}`] : []),
             ...(query.before !== undefined
               ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
               : [])

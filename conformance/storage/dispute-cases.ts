@@ -94,7 +94,7 @@ export const disputeCases = (it: StorageIt) => {
       expect(yield* repo.heldOfPayment(payment.trxId)).toBe(units(3))
     }))
 
-  it.effect("disputes: listed newest first by merchant and environment, or by status, paged after a position", () =>
+  it.effect("disputes: listed newest first by merchant and environment, by status or by payment, paged after a position", () =>
     Effect.gen(function*() {
       const repo = yield* DisputeRepository
       const merchant = yield* makeMerchant()
@@ -110,6 +110,12 @@ export const disputeCases = (it: StorageIt) => {
       yield* repo.transition(rows[0]!.id, "needs_response", { status: "lost", at: plusSeconds(AT, 9) })
       const lost = yield* repo.list({ merchantId: merchant.id, status: "lost", limit: 10 })
       expect(lost.map((row) => row.id)).toEqual([rows[0]!.id])
+      const other = yield* paid(merchant.id)
+      const elsewhere = dispute(merchant.id, "sandbox", other.trxId, 5)
+      yield* repo.insert(elsewhere)
+      const ofPayment = yield* repo.list({ merchantId: merchant.id, environment: "sandbox", paymentTrxId: payment.trxId, limit: 10 })
+      expect(ofPayment.map((row) => row.id)).toEqual([rows[2]!.id, rows[1]!.id, rows[0]!.id])
+      expect((yield* repo.list({ merchantId: merchant.id, paymentTrxId: other.trxId, limit: 10 })).map((row) => row.id)).toEqual([elsewhere.id])
     }))
 
   it.effect("disputes: a dispute's debit takes a wallet below zero, no other debit does, and later credits pay the debt back", () =>

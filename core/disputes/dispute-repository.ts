@@ -14,6 +14,8 @@ export interface DisputeQuery {
   readonly merchantId?: MerchantId
   readonly environment?: Environment
   readonly status?: DisputeStatus
+  /** One payment's disputes only. */
+  readonly paymentTrxId?: string
   readonly before?: KeysetPosition<string>
   readonly limit: number
 }

@@ -50,3 +50,11 @@ export const getDispute = (caller: MerchantScope, id: string) =>
       onNone: () => Effect.fail(new DisputeNotFound()),
       onSome: Effect.succeed
     })))
+
+/**
+ * The disputes of one of the caller's payments, newest first (a payment has a few at most: each
+ * holds part of what is left of it). Another merchant's or environment's payment has none here.
+ */
+export const paymentDisputes = (caller: MerchantScope, trxId: string) =>
+  Effect.flatMap(DisputeRepository, (repository) =>
+    repository.list({ merchantId: caller.merchant.id, environment: caller.environment, paymentTrxId: trxId, limit: MAX_DISPUTE_LIMIT }))

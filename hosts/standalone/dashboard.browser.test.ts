@@ -1,7 +1,7 @@
 // The merchant dashboard's must-show, in Debian's Chromium through playwright-core, on the standalone
 // host (SQLite) with the kit's own merchant users: an owner created through the admin API sets its
 // password and signs in with the keyboard, then the shared flow (testing/browser/dashboard-flow.ts); a viewer
-// sees the same pages with no form; then the Payouts section (testing/browser/payout-flow.ts). Screenshots of every page at 390 and 1280 px are kept.
+// sees the same pages with no form; then the Payouts section (testing/browser/payout-flow.ts) the Balances page (testing/browser/balance-flow.ts) and the Disputes section (testing/browser/dispute-flow.ts). Screenshots of every page at 390 and 1280 px are kept.
 import { mkdtempSync, rmSync } from "node:fs"
 import type { Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -14,6 +14,8 @@ import { closeServer, freePort, hasChromium, launchChromium, startMerchantSite }
 import { checkPage } from "../../testing/browser/dashboard-checks.js"
 import { type DashboardWorld, ownerFlow, viewerFlow } from "../../testing/browser/dashboard-flow.js"
 import { addSecondGateway, merchantUser, strangerPayment } from "../../testing/browser/dashboard-setup.js"
+import { balanceFlow } from "../../testing/browser/balance-flow.js"
+import { disputeFlow } from "../../testing/browser/dispute-flow.js"
 import { payoutFlow } from "../../testing/browser/payout-flow.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
@@ -103,5 +105,13 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
 
   it("an owner adds a bank account, is refused more than the balance, requests a payout once, deletes the account; a viewer sees no form", async () => {
     await payoutFlow(world)
+  }, 300_000)
+
+  it("an owner reads a payment pending for the payout delay with its date and a reserve held, and is offered only what is available; a viewer sees the same", async () => {
+    await balanceFlow(world)
+  }, 300_000)
+
+  it("an owner finds a sandbox dispute, answers it with evidence once and reads what was sent; the payment names it; a viewer sees no form", async () => {
+    await disputeFlow(world)
   }, 300_000)
 })

@@ -7,7 +7,9 @@ import { messagePage } from "./layout.js"
 import { dashboardPath } from "./visitor.js"
 import { dashboardApiConfigPages } from "./api-config/api-config-routes.js"
 import { dashboardAssetPages } from "./assets/asset-routes.js"
+import { dashboardBalancePages } from "./balances/balance-routes.js"
 import { dashboardAuditPages } from "./audit/audit-routes.js"
+import { dashboardDisputePages } from "./disputes/dispute-routes.js"
 import { dashboardDeveloperPages } from "./developers/developer-routes.js"
 import { dashboardOverviewPages } from "./overview/overview-routes.js"
 import { dashboardPaymentPages } from "./payments/payment-routes.js"
@@ -24,8 +26,10 @@ export const dashboardPages = [
   ...dashboardSignInPages,
   ...dashboardOverviewPages,
   ...dashboardPaymentPages,
+  ...dashboardBalancePages,
   ...dashboardPayoutPages,
   ...dashboardPayoutDestinationPages,
+  ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,

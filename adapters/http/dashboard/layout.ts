@@ -8,7 +8,9 @@ import type { DashboardVisitor } from "./dashboard-visitor.js"
 export const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/payments", label: "Payments" },
+  { path: "/balances", label: "Balances" },
   { path: "/payouts", label: "Payouts" },
+  { path: "/disputes", label: "Disputes" },
   { path: "/subscriptions", label: "Subscriptions" },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/developers", label: "Developers" },

@@ -63,10 +63,28 @@ ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size
 .status.paid{background:#e7f6ec;color:#14532d}
 .status.approved{background:#e8eefc;color:#1e3a8a}
 .status.rejected{background:#fdecec;color:#7f1d1d}
+.status.needs_response{background:#fff4cc;color:#5c4400}
+.status.under_review{background:#e8eefc;color:#1e3a8a}
+.status.won{background:#e7f6ec;color:#14532d}
+.status.lost{background:#fdecec;color:#7f1d1d}
+.due{display:inline-flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:baseline}
+.due strong{padding:0 .4rem;border-radius:4px}
+.due.soon strong{background:#fff4cc;color:#5c4400}
+.due.overdue strong{background:#fdecec;color:#7f1d1d}
+p.evidence{white-space:pre-wrap;background:#f4f5f7;border-radius:8px;padding:.5rem .75rem}
 .field-problem{color:#7f1d1d;font-weight:600;margin:.25rem 0 0}
 input[aria-invalid=true],select[aria-invalid=true]{border-color:#b91c1c}
 dl.figures{margin:0 0 .5rem;display:grid;gap:.5rem}
 dl.figures dd{margin:0;font-size:.9rem}
+.grid.balances{grid-template-columns:repeat(auto-fill,minmax(min(100%,20rem),36rem));align-items:start}
+dl.breakdown{margin:1rem 0 0}
+dl.breakdown>div{display:grid;grid-template-columns:1fr auto;gap:.25rem 1rem;padding:.75rem 0;border-top:1px solid #e3e6eb}
+dl.breakdown dt{font-weight:600}
+dl.breakdown dd{margin:0}
+dl.breakdown dd.amount{font-size:1.1rem;margin:0;font-weight:700;font-variant-numeric:tabular-nums;white-space:nowrap;text-align:end}
+dl.breakdown dd.when,dl.breakdown dd.why,dl.breakdown dd.next{grid-column:1/-1;font-size:.9rem}
+dl.breakdown dd.when{font-weight:600}
+dl.breakdown dd.why{color:#5b6475}
 figure.chart{margin:0 0 1rem}
 figure.chart figcaption{margin-bottom:.5rem}
 figure.chart svg{display:block;width:100%;height:8rem}

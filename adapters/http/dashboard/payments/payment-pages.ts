@@ -1,9 +1,12 @@
+import type { Dispute } from "../../../../core/disputes/dispute.js"
 import type { Payment } from "../../../../core/payments/payment.js"
 import { PaymentStatus } from "../../../../core/payments/payment.js"
 import type { PaymentDelivery, PaymentHistory } from "../../../../core/payments/payment-history.js"
 import { toCurrencyString } from "../../../../core/money/format.js"
 import { refundableAmount } from "../../../../core/refunds/refund-math.js"
+import type { Instant } from "../../../../core/shared/instant.js"
 import { html, type Html } from "../../pages/html.js"
+import { paymentDisputes } from "../disputes/dispute-pages.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { cursorPager, factRow, filterField, noticeBox, problemBox } from "../page-parts.js"
 import { type MoneyText, paymentBadge, statusLabel, timeText } from "../page-text.js"
@@ -69,6 +72,10 @@ export interface PaymentDetailView {
   readonly frame: PageFrame
   readonly money: MoneyText
   readonly history: PaymentHistory
+  /** The payment's disputes, newest first; none for most. */
+  readonly disputes: ReadonlyArray<Dispute>
+  /** Business time now: how near each open dispute's evidence deadline is. */
+  readonly at: Instant
   /** The currency's minor digits, for the refund form's amount. */
   readonly exponent: number
   /** A fresh idempotency key for the refund form: the same refund sent twice is made once. */
@@ -141,7 +148,7 @@ const refundForm = (view: PaymentDetailView) => {
 
 export const paymentDetailPage = (view: PaymentDetailView) =>
   framedPage(view.frame, "/payments", `Payment ${view.history.payment.refTrx}`,
-    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/payments")}">All payments</a></p>${facts(view)}${refundForm(view)}${timeline(view)}`)
+    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/payments")}">All payments</a></p>${facts(view)}${paymentDisputes(view.frame, view.money, view.at, view.disputes)}${refundForm(view)}${timeline(view)}`)
 
 export interface RefundConfirmView {
   readonly frame: PageFrame

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import { now } from "../../../../core/shared/instant.js"
+import { paymentDisputes } from "../../../../core/disputes/list-disputes.js"
 import { exponentOfHeld } from "../../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../../core/money/format.js"
 import { parseAmount } from "../../../../core/money/parse.js"
@@ -87,6 +89,8 @@ const detailAnswer = (frame: PageFrame, trxId: string, status: number, messages:
       frame,
       money: yield* moneyText,
       history,
+      disputes: yield* paymentDisputes(scopeOf(frame), trxId),
+      at: yield* now,
       exponent,
       refundKey: randomUUID(),
       notice: messages.notice,

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
+import { merchantBalanceSheet } from "../../../../core/balances/balance-sheet.js"
 import type { MerchantScope } from "../../../../core/merchants/merchant-scope.js"
 import type { Amount } from "../../../../core/money/amount.js"
-import { merchantBalances } from "../../../../core/wallets/merchant-balances.js"
 
 /** What a payout can take in one currency now. */
 export interface PayableBalance {
@@ -10,10 +10,10 @@ export interface PayableBalance {
 }
 
 /**
- * The one place the Payouts pages learn what a payout can take, by currency: today the wallet's
- * balance, which is what requestPayout debits. When balances are split (available, pending,
- * reserved), this reads `available` instead and nothing else on the pages changes.
+ * The one place the Payouts pages learn what a payout can take, by currency: the balance sheet's
+ * `available` (the balance less what is still pending), the figure requestPayout checks a payout
+ * against, so the page never offers what the payout would be refused.
  */
 export const payableBalances = (scope: MerchantScope) =>
-  Effect.map(merchantBalances(scope), (wallets): ReadonlyArray<PayableBalance> =>
-    wallets.map((wallet) => ({ currency: wallet.currency, available: wallet.balance })))
+  Effect.map(merchantBalanceSheet(scope), (sheet): ReadonlyArray<PayableBalance> =>
+    sheet.map((balance) => ({ currency: balance.wallet.currency, available: balance.available })))
