@@ -141,5 +141,8 @@ describe("dashboard dispute pages", () => {
     const page = (await dash.page(`/dashboard/payments/${answered.trxId}?environment=sandbox`, owner())).text
     expect(page).toContain(`href="/dashboard/disputes/${answered.id}?environment=sandbox"`)
     expect(page).toContain('<span class="status under_review">under review</span>')
+    // The refund form offers what the dispute leaves of the 100.00, as the refund itself allows.
+    expect(textOf(page)).toContain("Amount (USD), up to 60.00")
+    expect(page).toContain('name="amount" inputmode="decimal" required maxlength="40" value="60.00"')
   })
 })

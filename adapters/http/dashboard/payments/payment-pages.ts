@@ -1,9 +1,9 @@
+import type { Amount } from "../../../../core/money/amount.js"
 import type { Dispute } from "../../../../core/disputes/dispute.js"
 import type { Payment } from "../../../../core/payments/payment.js"
 import { PaymentStatus } from "../../../../core/payments/payment.js"
 import type { PaymentDelivery, PaymentHistory } from "../../../../core/payments/payment-history.js"
 import { toCurrencyString } from "../../../../core/money/format.js"
-import { refundableAmount } from "../../../../core/refunds/refund-math.js"
 import type { Instant } from "../../../../core/shared/instant.js"
 import { html, type Html } from "../../pages/html.js"
 import { paymentDisputes } from "../disputes/dispute-pages.js"
@@ -78,6 +78,8 @@ export interface PaymentDetailView {
   readonly at: Instant
   /** The currency's minor digits, for the refund form's amount. */
   readonly exponent: number
+  /** What can still be refunded: the rest of the payment less what its disputes hold. */
+  readonly refundable: Amount
   /** A fresh idempotency key for the refund form: the same refund sent twice is made once. */
   readonly refundKey: string
   readonly notice: string | undefined
@@ -134,7 +136,7 @@ const timeline = (view: PaymentDetailView) => {
 
 const refundForm = (view: PaymentDetailView) => {
   const { payment } = view.history
-  const left = refundableAmount(payment)
+  const left = view.refundable
   if (view.frame.visitor.role !== "owner" || left === 0n) return ""
   return html`<section class="card" aria-labelledby="refund"><h2 id="refund">Refund</h2>
 <form method="post" action="${view.frame.home}/payments/${encodeURIComponent(payment.trxId)}/refund/review">${formTokenFields(view.frame)}

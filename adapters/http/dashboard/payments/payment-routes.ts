@@ -92,6 +92,7 @@ const detailAnswer = (frame: PageFrame, trxId: string, status: number, messages:
       disputes: yield* paymentDisputes(scopeOf(frame), trxId),
       at: yield* now,
       exponent,
+      refundable: yield* refundableNow(history.payment),
       refundKey: randomUUID(),
       notice: messages.notice,
       problem: messages.problem
