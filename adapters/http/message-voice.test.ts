@@ -27,6 +27,7 @@ const sampleFields = {
   resource: "Webhook delivery",
   retryAfterSeconds: 7,
   amount: 2_500_000_000n,
+  held: 1_000_000_000n,
   currency: "USD",
   exponent: 2,
   limitBytes: 1_048_576,

@@ -127,8 +127,10 @@ export const disputeSuite = (name: string, store: () => StoreConfig) =>
       expect(await balance()).toBe(-45)
       const statement = await calls.merchant(caller, "GET", "/api/v1/balances")
       expect(statement.text).toContain('"balance":-45')
+      // A balance in debt has nothing available: what can leave is never below zero.
+      expect(statement.text).toContain('"available":0,')
       const noPayout = await calls.merchant(caller, "POST", "/api/v1/payouts", { amount: 1, currency: "EUR", destination_id: payout.body.data.id })
-      expect([noPayout.status, noPayout.body.errors], noPayout.text).toEqual([422, { available_balance: ["The available balance is -45.00 EUR."] }])
+      expect([noPayout.status, noPayout.body.errors], noPayout.text).toEqual([422, { available_balance: ["The available balance is 0.00 EUR."] }])
 
       const refund = await calls.merchant(caller, "POST", "/api/v1/refund-payment", { trx_id: trxId, amount: 10.01 })
       expect([refund.status, refund.body.message, refund.body.errors], refund.text).toEqual([422, "Refund amount exceeds the refundable balance", {
