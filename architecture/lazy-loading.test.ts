@@ -24,6 +24,8 @@ const WATCHED = {
   sqlite: String.raw`/node_modules/(better-sqlite3|@effect/sql-sqlite-node)/`,
   stripe: String.raw`/node_modules/stripe/`,
   sepa: String.raw`/node_modules/sepa/`,
+  // Invoice PDFs: loaded on the first document rendered, never by serving or by the documents' routes being declared.
+  pdfkit: String.raw`/node_modules/(pdfkit|fontkit)/`,
   openapi: String.raw`/dist/adapters/http/openapi/(document|reference-page)\.js$|/node_modules/@effect/platform/dist/esm/OpenApiJsonSchema\.js$`,
   metrics: String.raw`/dist/adapters/metrics/prometheus-renderer\.js$|/node_modules/(@opentelemetry/(sdk-metrics|exporter-prometheus)|@effect/opentelemetry)/`
 } as const

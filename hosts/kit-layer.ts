@@ -24,6 +24,7 @@ import { MetricsSettings } from "../adapters/http/request/request-metrics.js"
 import * as MetricsExposition from "../adapters/metrics/prometheus-exposition.js"
 import * as ProcessMetrics from "../adapters/metrics/process-metrics.js"
 import * as ClientStorage from "../adapters/sql/client-storage.js"
+import * as PdfInvoiceDocuments from "../adapters/documents/pdf-invoice-documents.js"
 import * as Authenticator from "../core/merchants/authenticator.js"
 import * as CurrencyCatalog from "../core/money/currency-catalog.js"
 import * as RateLimiter from "../core/rate-limit/rate-limiter.js"
@@ -224,6 +225,8 @@ export const kitLayer = (config: KitConfig) => {
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),
     Readiness.layer,
+    // Loads pdfkit on the first document only.
+    PdfInvoiceDocuments.layer,
     metricsLayer(config.metrics)
   ).pipe(
     // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check

@@ -19,6 +19,7 @@ import {
   type SubscriptionChange,
   SubscriptionStatus
 } from "../../core/subscriptions/subscription.js"
+import { invoiceNumber, numberingYear } from "../../core/subscriptions/invoice-number.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { Int64, JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
@@ -59,6 +60,7 @@ export const subscriptionInvoicesTable = table("subscription_invoices", {
   subscription_id: text,
   sequence: typed(safeInt, "integer"),
   reference: text,
+  number: nullable(text),
   status: literal(InvoiceStatus),
   amount: int64,
   currency: text,
@@ -113,6 +115,7 @@ const toInvoice = (row: typeof subscriptionInvoicesTable.Row.Type): Invoice => (
   subscriptionId: row.subscription_id,
   sequence: row.sequence,
   reference: row.reference,
+  number: row.number,
   status: row.status,
   amount: Amount(row.amount),
   currency: row.currency,
@@ -253,15 +256,26 @@ export const layer = Layer.effect(
 
       // Only the sequence constraint is the expected race; a duplicate reference is a bug and
       // stays a StorageError (on PostgreSQL it also aborts the surrounding transaction, rightly).
+      // The number is drawn in a savepoint with the insert: an insert that loses the sequence race
+      // rolls its draw back with it, so a conflict never burns a number (the outer transaction, if
+      // it goes on, sees no gap). The counter row stays locked until the outer transaction ends.
       insertInvoice: (invoice) =>
         Effect.gen(function*() {
           const at = yield* now
+          const year = numberingYear(at)
+          const drawn = yield* sql`INSERT INTO invoice_number_counters (merchant_id, environment, year, last_number)
+            SELECT merchant_id, environment, ${year}, 1 FROM subscriptions WHERE id = ${invoice.subscriptionId}
+            ON CONFLICT (merchant_id, environment, year)
+            DO UPDATE SET last_number = invoice_number_counters.last_number + 1
+            RETURNING last_number`
+          const count = yield* Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_number"])
           const rows = yield* sql`INSERT INTO subscription_invoices ${
             sql.insert(subscriptionInvoicesTable.values({
               id: invoice.id,
               subscription_id: invoice.subscriptionId,
               sequence: invoice.sequence,
               reference: invoice.reference,
+              number: invoiceNumber(year, count),
               status: invoice.status,
               amount: invoice.amount,
               currency: invoice.currency,
@@ -279,7 +293,7 @@ export const layer = Layer.effect(
             return yield* new InvoiceSequenceTaken({ subscriptionId: invoice.subscriptionId, sequence: invoice.sequence })
           }
           return inserted.value
-        }).pipe(dbCall),
+        }).pipe(sql.withTransaction, dbCall),
 
       findInvoiceById: (id) => oneInvoice(sql`SELECT * FROM subscription_invoices WHERE id = ${id}`),
 

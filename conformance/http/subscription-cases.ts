@@ -60,6 +60,9 @@ export const subscriptionCases = (target: () => Target) =>
       const invoice = data.latest_invoice
       expect(Object.keys(invoice).sort()).toEqual(INVOICE_KEYS)
       expect(invoice).toMatchObject({ sequence: 1, status: "pending", amount: "19.99000000", currency_code: "USD", paid_at: null })
+      // The document number (docs/decisions.md): added after the contract's fields, never in their place.
+      expect(invoice.number).toMatch(/^INV-\d{4}-\d{6,}$/)
+      expect(Object.keys(invoice).at(-1)).toBe("number")
       expect(invoice.id).toMatch(UUID)
       expect(invoice.trx_id).toMatch(/^SANDBOX_[0-9A-Z]{26}$/)
       expect(typeof invoice.reference === "string" && invoice.reference.length > 0).toBe(true)

@@ -27,7 +27,7 @@ export const SUBSCRIPTION_KEYS = [
 
 /** Every field of an invoice (2.6 and its own facts), sorted. */
 export const INVOICE_KEYS = [
-  "amount", "checkout_expires_at", "created_at", "currency_code", "id", "paid_at", "payment_url", "period_end", "period_start",
+  "amount", "checkout_expires_at", "created_at", "currency_code", "id", "number", "paid_at", "payment_url", "period_end", "period_start",
   "reference", "sequence", "status", "trx_id"
 ]
 

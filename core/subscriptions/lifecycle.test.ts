@@ -39,7 +39,7 @@ const pastDue = (start: Instant, end: Instant) =>
 const cancelled = () => subscription({ status: "cancelled", currentPeriodStart: JAN31, currentPeriodEnd: FEB29, cancelledAt: FEB29 })
 
 const invoice = (fields: Partial<Invoice> = {}): Invoice => ({
-  id: "inv-1", subscriptionId: "sub-1", sequence: 1, reference: "INV-inv-1", status: "pending", amount: Amount(1_000_000_000n),
+  id: "inv-1", subscriptionId: "sub-1", sequence: 1, reference: "INV-inv-1", number: "INV-2024-000001", status: "pending", amount: Amount(1_000_000_000n),
   currency: "USD", trxId: "SANDBOX_0123456789ABCDEFGHJKMNPQRS", periodStart: JAN31, periodEnd: FEB29,
   checkoutExpiresAt: later(JAN31, 3_600_000_000n), paidAt: null, createdAt: JAN31, updatedAt: JAN31, ...fields
 })

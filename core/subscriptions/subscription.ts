@@ -60,6 +60,11 @@ export interface Invoice {
   readonly sequence: number
   /** The ref_trx of the invoice's payment: a completed IPN must match it. */
   readonly reference: string
+  /**
+   * The document number (`INV-2026-000001`, core/subscriptions/invoice-number.ts), assigned by the
+   * store as it inserts the invoice. Null only for a row no store has numbered (none after 0029).
+   */
+  readonly number: string | null
   readonly status: InvoiceStatus
   readonly amount: Amount
   readonly currency: string
@@ -72,7 +77,8 @@ export interface Invoice {
   readonly updatedAt: Instant
 }
 
-export type NewInvoice = Omit<Invoice, "createdAt" | "updatedAt">
+/** The store assigns `number` itself, in the inserting transaction. */
+export type NewInvoice = Omit<Invoice, "createdAt" | "updatedAt" | "number">
 
 export type InvoiceChange = Partial<Pick<Invoice, "status" | "trxId" | "checkoutExpiresAt" | "paidAt">>
 

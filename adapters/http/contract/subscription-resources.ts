@@ -17,7 +17,10 @@ export const Invoice = Schema.Struct({
   period_start: NullableTimestamp,
   period_end: NullableTimestamp,
   paid_at: NullableTimestamp,
-  created_at: Timestamp
+  created_at: Timestamp,
+  number: Schema.NullOr(Schema.String).annotations({
+    description: "The invoice document's number, `INV-2026-000001`: gapless per merchant, environment and calendar year (UTC) of issue."
+  })
 }).annotations({ identifier: "Invoice", description: "A subscription invoice (spec 2.6)." })
 
 const subscriptionFields = {

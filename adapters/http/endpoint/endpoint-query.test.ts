@@ -18,7 +18,7 @@ describe("an endpoint's query is declared once and decoded before its handler", 
   it("lists every query-reading endpoint's query parameters from its query declaration, after the path's", () => {
     const reading = endpoints.filter((endpoint) => (endpoint.parameters ?? []).some((parameter) => parameter.in === "query"))
     expect(reading.map((endpoint) => endpoint.operationId).sort()).toEqual([
-      "downloadReconciliationLines", "exportPayouts", "getTrialBalance", "listAdminDisputes", "listAdminPayouts", "listAuditEntries", "listDisputes",
+      "downloadReconciliationLines", "exportPayouts", "getTrialBalance", "invoicePdf", "listAdminDisputes", "listAdminPayouts", "listAuditEntries", "listDisputes",
       "listEvents", "listFailingWebhookTargets", "listFlaggedPayments", "listMerchants", "listPayments", "listPayoutEntries", "listPayouts",
       "listReconciliationLines", "listReconciliationReports", "listRefunds", "listSubscriptions", "listWebhookDeliveries",
       "uploadReconciliationReport"

@@ -35,6 +35,7 @@ import type { PlatformBankAccountMissing } from "../../../core/payouts/platform-
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
+import type { InvoiceNotFound, InvoiceNotPaid } from "../../../core/subscriptions/invoice-documents.js"
 import type {
   ExternalReferenceTaken,
   InvoiceSequenceTaken,
@@ -124,6 +125,8 @@ export type ApiError =
   | SubscriptionTransitionRefused
   | ExternalReferenceTaken
   | InvoiceSequenceTaken
+  | InvoiceNotFound
+  | InvoiceNotPaid
   | SchedulerBusy
   | StoreUnavailable
   | StorageError

@@ -301,6 +301,15 @@ export const describeError = (error: ApiError): ErrorDescription => {
       }
     case "SubscriptionNotFound":
       return { status: 404, message: "Subscription not found.", errorCode: "NOT_FOUND" }
+    case "InvoiceNotFound":
+      return { status: 404, message: "Invoice not found.", errorCode: "NOT_FOUND" }
+    case "InvoiceNotPaid":
+      return {
+        status: 409,
+        message: "The invoice is not paid: only a paid invoice has a receipt.",
+        errorCode: "INVALID_STATE",
+        errors: { kind: [`The invoice is ${String(error.status)}; ask for kind=invoice instead.`] }
+      }
     case "SubscriptionTransitionRefused":
       return { status: 409, message: String(error.message), errorCode: "INVALID_STATE", errors: { status: [`The subscription is ${String(error.status)}.`] } }
     case "ExternalReferenceTaken":

@@ -1,9 +1,11 @@
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { Instant, toIsoString } from "../../../core/shared/instant.js"
 import type { ApiError } from "./api-error.js"
 import { describeError, type ErrorDescription, SERVER_ERROR } from "./error-table.js"
 import { renderJson } from "../contract/json-codec.js"
+import { BinaryFile } from "./binary-file.js"
 import { TextFile } from "./text-file.js"
 import { wholeText } from "./whole-text.js"
 
@@ -12,6 +14,8 @@ export interface RenderedResponse {
   readonly status: number
   readonly text: string
   readonly headers: Readonly<Record<string, string>>
+  /** A binary file's bytes (binary-file.ts), sent instead of `text`. */
+  readonly bytes?: Uint8Array
 }
 
 export const renderBody = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): RenderedResponse =>
@@ -19,6 +23,7 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
     ? {
       status,
       text: body.text,
+      ...(body instanceof BinaryFile ? { bytes: body.bytes } : {}),
       headers: {
         ...headers,
         "content-type": body.contentType,
@@ -30,6 +35,7 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
 /** JSON unless the answer is a file that says its own type. */
 export const toHttpResponse = (response: RenderedResponse) => {
   const { "content-type": contentType = "application/json", ...headers } = response.headers
+  if (response.bytes !== undefined) return HttpServerResponse.uint8Array(response.bytes, { status: response.status, contentType, headers })
   return wholeText(response.text, { status: response.status, contentType, headers })
 }
 

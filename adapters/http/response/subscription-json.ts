@@ -25,7 +25,9 @@ export const invoiceJson = (invoice: Invoice, linkFor: LinkFor) => ({
   period_start: iso(invoice.periodStart),
   period_end: iso(invoice.periodEnd),
   paid_at: iso(invoice.paidAt),
-  created_at: toIsoString(invoice.createdAt)
+  created_at: toIsoString(invoice.createdAt),
+  // Added after the contract's fields, so their bytes stay as they were.
+  number: invoice.number
 })
 
 /**

@@ -4,6 +4,7 @@ import { html } from "../../pages/html.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { factRow, noticeBox, problemBox } from "../page-parts.js"
 import { type MoneyText, statusLabel, timeText } from "../page-text.js"
+import { invoiceDocumentPath } from "./invoice-document-routes.js"
 
 const CYCLES: Readonly<Record<BillingCycle, string>> = {
   daily: "every day",
@@ -97,18 +98,23 @@ const invoiceRow = (view: SubscriptionDetailView, invoice: Invoice) => {
   const payment = invoice.trxId === null
     ? "–"
     : html`<a href="${linkTo(view.frame, `/payments/${encodeURIComponent(invoice.trxId)}`)}"><code class="trx">${invoice.trxId}</code></a>`
-  return html`<tr><td data-label="Number">${invoice.sequence}</td><td data-label="Reference">${invoice.reference}</td><td data-label="Status">${
+  const document = linkTo(view.frame, invoiceDocumentPath(view.subscription.id, invoice.id))
+  const receipt = linkTo(view.frame, invoiceDocumentPath(view.subscription.id, invoice.id), { kind: "receipt" })
+  const documents = html`<span><a href="${document}" download>PDF</a>${
+    invoice.status === "paid" ? html` · <a href="${receipt}" download>Receipt</a>` : ""
+  }</span>`
+  return html`<tr><td data-label="Number">${invoice.number ?? invoice.sequence}</td><td data-label="Reference">${invoice.reference}</td><td data-label="Status">${
     statusLabel(invoice.status)
   }</td><td data-label="Amount" class="amount">${view.money(invoice.amount, invoice.currency)}</td><td data-label="Period">${period}</td><td data-label="Paid">${
     when(invoice.paidAt)
-  }</td><td data-label="Payment">${payment}</td></tr>`
+  }</td><td data-label="Payment">${payment}</td><td data-label="Documents">${documents}</td></tr>`
 }
 
 const invoiceTable = (view: SubscriptionDetailView) =>
   html`<section class="card" aria-labelledby="invoices"><h2 id="invoices">Invoices</h2>${
     view.invoices.length === 0
       ? html`<p>No invoice yet.</p>`
-      : html`<table class="cards"><caption class="muted">The latest ${view.invoices.length}, newest first</caption><thead><tr><th scope="col">Number</th><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="amount">Amount</th><th scope="col">Period</th><th scope="col">Paid</th><th scope="col">Payment</th></tr></thead><tbody>${
+      : html`<table class="cards"><caption class="muted">The latest ${view.invoices.length}, newest first</caption><thead><tr><th scope="col">Number</th><th scope="col">Reference</th><th scope="col">Status</th><th scope="col" class="amount">Amount</th><th scope="col">Period</th><th scope="col">Paid</th><th scope="col">Payment</th><th scope="col">Documents</th></tr></thead><tbody>${
         view.invoices.map((invoice) => invoiceRow(view, invoice))
       }</tbody></table>`
   }</section>`
