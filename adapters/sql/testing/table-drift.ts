@@ -18,6 +18,8 @@ import { paymentsTable } from "../payment-rows.js"
 import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
+import { billingSettingsTable } from "../billing-settings-repository.js"
+import { testClocksTable } from "../test-clock-repository.js"
 import { automaticPayoutsTable, balanceAnnouncementsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { disputesTable } from "../dispute-repository.js"
@@ -73,6 +75,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutsTable },
   { table: webhookEndpointsTable },
   { table: payoutSettingsTable },
+  { table: billingSettingsTable },
+  { table: testClocksTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
   { table: balanceAnnouncementsTable },
