@@ -6,8 +6,11 @@ import { loggedPath } from "../../adapters/http/request/request-log.js"
 import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import type { Environment } from "../../core/shared/environment.js"
+import { fromMillis } from "../../core/shared/instant.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
+import { BillingSettingsRepository, defaultBillingSettings } from "../../core/subscriptions/billing-settings.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
@@ -29,6 +32,7 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
     let handler: (request: Request) => Promise<Response>
     let sandbox: TestCaller
     let production: TestCaller
+    let merchantId: MerchantId
 
     beforeAll(async () => {
       runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
@@ -46,8 +50,9 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
           Effect.map(issueCredentials(merchant.id, environment), (issued) => ({
             environment, merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret
           }))
-        return { sandbox: yield* caller("sandbox"), production: yield* caller("production") }
+        return { id: merchant.id, sandbox: yield* caller("sandbox"), production: yield* caller("production") }
       }))
+      merchantId = callers.id
       sandbox = callers.sandbox
       production = callers.production
     })
@@ -238,6 +243,30 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       expect(ending.html).toContain("Your subscription will end at the end of the current period.")
       expect(ending.html).toContain("Active, ends on 1 June 2030")
       expect(ending.html).not.toContain("data-testid=\"cancel-subscription\"")
+    })
+
+    it("when the merchant's portal_cancellation is off, the portal offers no cancel and refuses one", async () => {
+      const plan = await subscribe("e@x.example", "e-plan")
+      await pay(plan["latest_invoice"]["trx_id"])
+      const setCancellation = (allowed: boolean) =>
+        runtime.runPromise(Effect.flatMap(BillingSettingsRepository, (repo) =>
+          repo.put(merchantId, { ...defaultBillingSettings, portalCancellation: allowed }, fromMillis(START))))
+      const e = await open((await portalLink("e@x.example")).url)
+      // The form as it was offered a moment before the merchant turned cancellation off.
+      const offered = await portalHtml(e.cookie)
+      expect(offered.html).toContain("Cancel at period end")
+      await setCancellation(false)
+      try {
+        const page = await portalHtml(e.cookie)
+        expect(page.html).toContain(">Active<")
+        expect(page.html).not.toContain("Cancel at period end")
+        const refused = await visit(`/customer-portal/subscriptions/${plan["id"]}/cancel`, { cookie: e.cookie, form: { csrf_token: csrfOf(offered.html) } })
+        expect([refused.status, refused.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=cancellationOff`])
+        expect((await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"]["cancel_at_period_end"]).toBe(false)
+        expect((await portalHtml(e.cookie, "/customer-portal?notice=cancellationOff")).html).toContain("Contact the merchant to cancel this subscription.")
+      } finally {
+        await setCancellation(true)
+      }
     })
 
     it("speaks the customer's language, chosen as checkout chooses it", async () => {
