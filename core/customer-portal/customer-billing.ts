@@ -3,6 +3,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
+import type { MerchantId } from "../shared/ids.js"
 import { Transactor } from "../shared/transactor.js"
 import { cancelSubscription, renewSubscription } from "../subscriptions/change-subscription.js"
 import type { Invoice, Subscription } from "../subscriptions/subscription.js"
@@ -43,6 +44,10 @@ const sameCustomer = (subscription: Subscription, scope: PortalScope) =>
 
 /** The merchant's name, for the page ("Return to <merchant>"). */
 export const portalMerchantName = (scope: PortalScope) => Effect.map(merchantScopeOf(scope), (caller) => caller.merchant.name)
+
+/** A merchant's name by id (a refused link's page names whom to go back to), if it exists. */
+export const merchantNameOf = (merchantId: MerchantId) =>
+  Effect.map(Effect.flatMap(MerchantRepository, (repo) => repo.findById(merchantId)), Option.map((merchant) => merchant.name))
 
 /** One of the customer's subscriptions; any other id, this merchant's or not, is PortalItemNotFound. */
 const customerSubscription = (scope: PortalScope, id: string, lock: boolean) =>

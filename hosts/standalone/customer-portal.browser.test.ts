@@ -140,6 +140,7 @@ describe.skipIf(!hasChromium)("customer portal in a real browser (Chromium, stan
     const again = await page.goto(link.url)
     expect(again?.status()).toBe(410)
     expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("This link was already used")
+    expect(await page.getByRole("link", { name: "Return to Demo Store" }).getAttribute("href")).toBe(`${site!.url}/account`)
     await checkPage(page, "link-used", "customer-portal")
     await page.close()
   })

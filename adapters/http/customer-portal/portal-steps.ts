@@ -2,15 +2,17 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import {
   awaitingPayment, cancellable, cancelCustomerSubscription, type CustomerSubscription, customerSubscriptionDetail, customerSubscriptions,
-  payCustomerInvoice, portalMerchantName
+  merchantNameOf, payCustomerInvoice, portalMerchantName
 } from "../../../core/customer-portal/customer-billing.js"
 import { portalCancellationAllowed } from "../../../core/customer-portal/portal-cancellation.js"
 import { redeemPortalLink } from "../../../core/customer-portal/portal-links.js"
 import { exponentOfHeld } from "../../../core/money/currency-catalog.js"
 import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
+import { MerchantId } from "../../../core/shared/ids.js"
 import { toSeconds } from "../../../core/shared/instant.js"
 import { pageLanguage, publicBase } from "../checkout/checkout-flow.js"
 import { pageHeaders } from "../checkout/html.js"
@@ -47,12 +49,13 @@ export const openPortalLink = portalStep(Effect.gen(function*() {
   const t = portalMessagesFor(locale)
   const token = yield* pathParameter("token")
   if (!TOKEN.test(token)) return yield* Effect.fail(endsOn(404, locale, "linkUnknown"))
-  const { sessionToken } = yield* redeemPortalLink(token).pipe(Effect.catchTag("PortalLinkRefused", (refused) => {
-    const back = refused.returnUrl === null ? undefined : { href: refused.returnUrl, label: t.returnToMerchant }
-    return Effect.fail(refused.reason === "unknown"
-      ? endsOn(404, locale, "linkUnknown")
-      : endsOn(410, locale, refused.reason === "used" ? "linkUsed" : "linkExpired", back))
-  }))
+  const { sessionToken } = yield* redeemPortalLink(token).pipe(Effect.catchTag("PortalLinkRefused", (refused) =>
+    Effect.gen(function*() {
+      if (refused.reason === "unknown" || refused.returnUrl === null) return yield* Effect.fail(endsOn(404, locale, "linkUnknown"))
+      const name = refused.merchantId === null ? Option.none() : yield* merchantNameOf(MerchantId(refused.merchantId))
+      const back = { href: refused.returnUrl, label: Option.match(name, { onNone: () => t.returnToMerchant, onSome: t.returnTo }) }
+      return yield* Effect.fail(endsOn(410, locale, refused.reason === "used" ? "linkUsed" : "linkExpired", back))
+    })))
   return yield* withPortalCookie(yield* backToPortal(carried), sessionToken)
 }))
 
