@@ -131,6 +131,12 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
         expect(JSON.stringify(answer.json), JSON.stringify(body)).toContain(field)
         expect(answer.json["message"]).toEqual(expect.any(String))
       }
+      // The link is a bearer secret: never stored for Idempotency-Key replay, so a repeat makes a new link.
+      const keyed = () => handler(signedRequest(sandbox, "POST", "/api/v1/customer-portal-sessions",
+        JSON.stringify({ customer_email: "a@x.example", return_url: "https://shop.example/account" }), { "idempotency-key": "portal-once" }))
+      const [one, two] = [await keyed(), await keyed()]
+      expect([one.status, two.status, two.headers.get("idempotent-replayed")]).toEqual([201, 201, null])
+      expect(((await one.json()) as Json)["data"]["url"]).not.toBe(((await two.json()) as Json)["data"]["url"])
       const unsigned = await handler(new Request("http://kit.test/api/v1/customer-portal-sessions", { method: "POST", body: "{}" }))
       expect(unsigned.status).toBe(401)
     })

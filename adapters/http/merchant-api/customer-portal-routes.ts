@@ -15,11 +15,13 @@ const create = endpoint({
   operationId: "createCustomerPortalSession",
   summary: "A single-use link to a customer's billing portal",
   description: "The portal shows the customer's subscriptions with the merchant in the request's environment and their invoices, " +
-    "lets them pay an open invoice and cancel at period end (when the merchant allows it). The link opens once, within an hour.",
+    "lets them pay an open invoice and cancel at period end (when the merchant allows it). The link opens once, within an hour. " +
+    "The answer holds a bearer secret, so it is never stored for Idempotency-Key replay: a repeated request makes a new link.",
   tag: "Subscriptions",
   security: "merchant-production-default",
   body: createCustomerPortalSessionBody,
   success: { status: 201, description: "The link and when it expires.", schema: CustomerPortalSessionEnvelope },
+  secretAnswer: true,
   handler: Effect.gen(function*() {
     const body = yield* validBody(createCustomerPortalSessionBody)
     const link = yield* openPortalLink(yield* CurrentMerchant, { customerEmail: body.customer_email, returnUrl: body.return_url })
