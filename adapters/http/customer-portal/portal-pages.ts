@@ -7,6 +7,7 @@ import type { Locale } from "../checkout/locale.js"
 import { type Html, html, raw } from "../pages/html.js"
 import { FORM_TOKEN_FIELD } from "../dashboard/form-token.js"
 import { invoiceDocumentLinks } from "./invoice-document-links.js"
+import { paymentMethodLink } from "./payment-method-link.js"
 import { type PortalMessages, portalMessagesFor } from "./portal-messages.js"
 
 /** One subscription as the portal shows it: amounts already written exactly in the currency's digits. */
@@ -147,6 +148,8 @@ const subscriptionCard = (view: PortalView, sub: SubscriptionView, t: PortalMess
 <p class="explain">${t.cancelExplained(dateText(subscription.currentPeriodEnd, view.locale))}</p>
 <button type="submit" class="secondary" data-testid="cancel-subscription">${t.cancelAtPeriodEnd}</button></form>`
     : ""
+  const method = paymentMethodLink(subscription, view.base)
+  const updateMethod = method === undefined ? "" : html`<a class="button" href="${method.href}" data-testid="payment-method">${method.label}</a>`
   const headingId = `sub-${subscription.id}`
   return html`<section class="card sub" aria-labelledby="${headingId}" data-testid="subscription" data-status="${subscription.status}">
 <h2 id="${headingId}">${subscription.description ?? t.subscription}</h2>
@@ -155,7 +158,7 @@ const subscriptionCard = (view: PortalView, sub: SubscriptionView, t: PortalMess
 <dt>${t.status}</dt><dd data-testid="subscription-status">${statusText(subscription, view.locale, t)}</dd>
 <dt>${t.currentPeriod}</dt><dd>${period}</dd>
 <dt>${t.nextBilling}</dt><dd>${nextBilling}</dd>
-</dl>${cancel}
+</dl>${updateMethod}${cancel}
 <h3>${t.invoices}</h3>${invoices}${more}
 </section>`
 }
