@@ -275,6 +275,21 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       }
     })
 
+    it("writes what the merchant wrote as text, never as markup", async () => {
+      const made = await call(sandbox, "POST", "/api/v1/subscriptions", {
+        external_reference: "hostile", billing_cycle: "weekly", payment_amount: "5.00", currency_code: "USD", customer_email: "f@x.example",
+        description: "<img src=x onerror=alert(1)> \"quoted\"", success_redirect: "https://shop.example/ok",
+        cancel_redirect: "https://shop.example/cancel", ipn_url: "http://127.0.0.1:9/ipn"
+      })
+      expect(made.status).toBe(201)
+      const f = await open((await portalLink("f@x.example")).url)
+      const { html } = await portalHtml(f.cookie)
+      expect(html).toContain("&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot;")
+      expect(html).not.toContain("<img")
+      expect(html).toContain("5.00 USD")
+      expect(html).toContain("per week")
+    })
+
     it("speaks the customer's language, chosen as checkout chooses it", async () => {
       await subscribe("d@x.example", "d-plan")
       const link = await portalLink("d@x.example")
