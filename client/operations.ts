@@ -16,6 +16,7 @@ export const OPERATIONS = {
   cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
   renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" },
   invoicePdf: { method: "GET", path: "/api/v1/subscriptions/{subscriptionId}/invoices/{invoiceId}/pdf" },
+  createCustomerPortalSession: { method: "POST", path: "/api/v1/customer-portal-sessions" },
   listBalances: { method: "GET", path: "/api/v1/balances" },
   getPayoutSettings: { method: "GET", path: "/api/v1/payout-settings" },
   createPayoutDestination: { method: "POST", path: "/api/v1/payout-destinations" },

@@ -10,6 +10,7 @@ import type { MerchantCurrencyRepository } from "./merchants/currency-repository
 import type { MerchantRepository } from "./merchants/merchant-repository.js"
 import type { DashboardSessionRepository } from "./merchant-users/dashboard-session-repository.js"
 import type { MerchantUserRepository } from "./merchant-users/merchant-user-repository.js"
+import type { PortalSessionRepository } from "./customer-portal/portal-session-repository.js"
 import type { CheckoutAttempts } from "./payments/checkout-attempts.js"
 import type { CheckoutFrameAncestors } from "./merchants/checkout-frames.js"
 import type { GatewayRepository } from "./gateways/gateway-repository.js"
@@ -65,3 +66,4 @@ export type Storage =
   | BalanceRepository
   | ReconciliationRepository
   | DisputeRepository
+  | PortalSessionRepository

@@ -10,6 +10,7 @@ import { openApiRoutes } from "./openapi/openapi-routes.js"
 import { allowedMethods, routeTemplate } from "./endpoint/route-methods.js"
 import { withServerSpan } from "./request/server-span.js"
 import { checkoutRoutes } from "./checkout/checkout-routes.js"
+import { customerPortalRoutes } from "./customer-portal/portal-routes.js"
 import { gatewayNotifyRoutes } from "./gateway-notify/gateway-notify-routes.js"
 import { healthRoutes } from "./operations/health-routes.js"
 import { metricsRoutes } from "./operations/metrics-routes.js"
@@ -26,6 +27,7 @@ export const router = HttpRouter.concatAll(
   healthRoutes,
   metricsRoutes,
   checkoutRoutes,
+  customerPortalRoutes,
   dashboardRoutes,
   gatewayNotifyRoutes,
   openApiRoutes

@@ -6,6 +6,7 @@ import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as CheckoutFrames from "./checkout-frame-repository.js"
 import * as Credentials from "./credential-repository.js"
 import * as Currencies from "./currency-repository.js"
+import * as CustomerPortal from "./customer-portal-repository.js"
 import * as DashboardSessions from "./dashboard-session-repository.js"
 import * as GatewayRefunds from "./gateway-refund-repository.js"
 import * as Gateways from "./gateway-repository.js"
@@ -65,5 +66,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   TestClocks.layer,
   Balances.layer,
   Reconciliation.layer,
-  Disputes.layer
+  Disputes.layer,
+  CustomerPortal.layer
 )

@@ -85,14 +85,14 @@ const expectKeyboardReach = async (page: Page, name: string) => {
 
 /**
  * At both widths: axe-core clean, nothing wider than the screen, every link and button a 44 px target,
- * and a screenshot kept; then, at the desktop width it leaves the page at, everything reachable by Tab.
+ * and a screenshot kept (named `<room>-<name>-<width>.png`); then, at the desktop width it leaves the page at, everything reachable by Tab.
  */
-export const checkPage = async (page: Page, name: string) => {
+export const checkPage = async (page: Page, name: string, room = "dashboard") => {
   mkdirSync(SHOT_DIR, { recursive: true })
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 })
     // Kept first, so a failing page is there to look at.
-    await page.screenshot({ path: join(SHOT_DIR, `dashboard-${name}-${width}.png`), fullPage: true })
+    await page.screenshot({ path: join(SHOT_DIR, `${room}-${name}-${width}.png`), fullPage: true })
     expect(await seriousViolations(page), `${name} at ${width} px`).toEqual([])
     expect(await overflowing(page), `${name} at ${width} px: wider than the screen`).toEqual([])
     expect(await brokenWords(page), `${name} at ${width} px: words broken mid-word`).toEqual([])

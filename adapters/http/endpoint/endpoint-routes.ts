@@ -33,7 +33,10 @@ const routeOf = <R>(endpoint: Endpoint<Schema.Schema.AnyNoContext, R>) => {
       ...(endpoint.textBody !== undefined ? { textBody: endpoint.textBody } : {}),
       ...(endpoint.auditedRead === true ? { auditedRead: true } : {})
     })
-    : merchantEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, schemeOptions(endpoint))
+    : merchantEndpoint<ApiError, R | HttpServerRequest.HttpServerRequest>(answer, {
+      ...schemeOptions(endpoint),
+      ...(endpoint.secretAnswer === true ? { neverReplayed: true } : {})
+    })
   return HttpRouter.makeRoute(endpoint.method.toUpperCase() as "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routerPath(endpoint.path), handler)
 }
 

@@ -61,6 +61,11 @@ export interface Endpoint<
   readonly commitsAsItGoes?: true
   /** A body of text of one type (a CSV upload) instead of JSON: read with its own limit, given to the handler as RawBody. */
   readonly textBody?: TextBodyContract
+  /**
+   * The answer carries a bearer secret (a customer portal link): it is never kept for Idempotency-Key
+   * replay, since the store would then hold the secret itself; a repeated POST runs again instead.
+   */
+  readonly secretAnswer?: true
   /** An admin read worth recording as a change is (a file with account numbers in full): audited although a GET. */
   readonly auditedRead?: true
   /** The query, decoded once before the handler, which is then given it; its parameters are in `parameters`. */
@@ -106,6 +111,7 @@ export const endpoint = <
     readonly commitsAsItGoes?: true
     readonly textBody?: TextBodyContract
     readonly auditedRead?: true
+    readonly secretAnswer?: true
     readonly query?: QueryContract<Q>
     // NoInfer: the declared list alone says what may fail; the handler is checked against it.
     readonly handler: EndpointHandler<Schema.Schema.Type<S> | TextFile, ErrorsTagged<NoInfer<Tags> | ImpliedErrorTag>, R, NoInfer<Q>>

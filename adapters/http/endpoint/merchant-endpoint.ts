@@ -28,7 +28,7 @@ const header = (request: HttpServerRequest.HttpServerRequest, name: string): str
  */
 export const merchantEndpoint = <E extends ApiError, R>(
   handler: Effect.Effect<ApiResponse, E, R>,
-  options: { readonly defaultEnvironment?: Environment } = {}
+  options: { readonly defaultEnvironment?: Environment; readonly neverReplayed?: true } = {}
 ) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -67,7 +67,7 @@ export const merchantEndpoint = <E extends ApiError, R>(
       // One provision of both: each one copies the fiber's context (and its FiberRefs) twice.
       Effect.provide(Context.add(Context.make(CurrentMerchant, caller), RawBody, rawBody))
     )
-    return request.method === "POST" ? yield* idempotent(caller, rawBody, run) : yield* run
+    return request.method === "POST" && options.neverReplayed !== true ? yield* idempotent(caller, rawBody, run) : yield* run
   }).pipe(
     Effect.catchAll(renderError),
     Effect.map(toHttpResponse)

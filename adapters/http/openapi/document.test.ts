@@ -76,9 +76,13 @@ describe("the OpenAPI document and the router", () => {
         : path.startsWith("/admin/v1/reconciliation/reports/") ? report
         : path.startsWith("/gateways/") ? notifyingGatewayId
         : delivery
+    const portalToken = async () => {
+      const link = JSON.parse((await kit.merchant("POST", "/api/v1/customer-portal-sessions", { customer_email: "doc@shop.example", return_url: "https://shop.example/account" })).text)
+      return link.data.url.split("/customer-portal/session/")[1] as string
+    }
     const answered: Array<string> = []
     for (const operation of operations) {
-      const token = operation.path.includes("{token}") ? await freshToken() : ""
+      const token = !operation.path.includes("{token}") ? "" : operation.path.startsWith("/customer-portal/") ? await portalToken() : await freshToken()
       const path = operation.path
         .replace("{trxId}", paid).replace("{trx_id}", paid).replace("{subscriptionId}", subscription).replace("{payoutId}", payout)
         .replace("{token}", token).replace("{gateway_id}", String(sandboxGatewayId)).replace("{id}", String(idFor(operation.path))).replace("{user_id}", user)

@@ -1,4 +1,5 @@
 import { checkoutOperations } from "../checkout/checkout-routes.js"
+import { customerPortalOperations } from "../customer-portal/portal-routes.js"
 import { gatewayIdInPath } from "../contract/parameters.js"
 import { Health, Readiness } from "../contract/payment-resources.js"
 import { dashboardOperations } from "../dashboard/dashboard-routes.js"
@@ -7,6 +8,7 @@ import { HTML, type Operation } from "./operation.js"
 /** The customer's pages, the gateways' notification address, the host's own routes and the merchant dashboard: no merchant signature. */
 export const pageOperations: ReadonlyArray<Operation> = [
   ...checkoutOperations,
+  ...customerPortalOperations,
   {
     method: "post",
     path: "/gateways/{id}/notify",

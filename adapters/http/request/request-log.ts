@@ -4,8 +4,8 @@ import * as Effect from "effect/Effect"
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
-/** The bearer tokens some paths carry, under any base path: a checkout link's, a set-password link's. */
-const SECRET_SEGMENT = /\/(checkout|dashboard\/set-password)\/[^/]+/
+/** The bearer tokens some paths carry, under any base path: a checkout link's, a set-password link's, a customer portal link's. */
+const SECRET_SEGMENT = /\/(checkout|dashboard\/set-password|customer-portal\/session)\/[^/]+/
 
 /**
  * The path as logged: query values dropped (they may carry references or e-mail addresses), keys

@@ -5,6 +5,7 @@ import { expect } from "vitest"
 import { auditLogTable } from "../audit-log.js"
 import { checkoutAttemptsTable } from "../checkout-attempt-repository.js"
 import { checkoutFrameAncestorsTable } from "../checkout-frame-repository.js"
+import { customerPortalSessionsTable } from "../customer-portal-repository.js"
 import { credentialsTable, retiredCredentialsTable } from "../credential-repository.js"
 import { dashboardSessionsTable } from "../dashboard-session-repository.js"
 import { gatewayRefundsTable } from "../gateway-refund-repository.js"
@@ -59,6 +60,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: journalLinesTable },
   { table: subscriptionsTable },
   { table: subscriptionInvoicesTable },
+  { table: customerPortalSessionsTable },
   // The dispatcher's lease, its lane and the per-target fairness key: matched in its claim, never shown.
   { table: webhookDeliveriesTable, unread: ["lease_owner", "lease_until", "lease_lane", "target"] },
   // A surrogate key: attempts are read by delivery, in order.
