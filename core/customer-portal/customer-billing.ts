@@ -2,6 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
+import { invoiceDocument } from "../subscriptions/invoice-document.js"
+import type { InvoiceDocumentKind } from "../subscriptions/invoice-documents.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
 import type { MerchantId } from "../shared/ids.js"
 import { Transactor } from "../shared/transactor.js"
@@ -92,6 +94,24 @@ export const awaitingPayment = (subscription: Subscription) =>
  * checkout of the period due, or a fresh one when it lapsed, exactly as the API's renew would; the
  * answer is that invoice, whose checkout the customer is sent to.
  */
+/**
+ * One of the customer's invoices as a document (its PDF, or its receipt once paid), through the use
+ * case the API and the dashboard call; another customer's invoice is not found as an unknown one.
+ */
+export const customerInvoiceDocument = (scope: PortalScope, invoiceId: string, kind: InvoiceDocumentKind) =>
+  Effect.gen(function*() {
+    const invoice = yield* Effect.flatMap(SubscriptionRepository, (repo) => repo.findInvoiceById(invoiceId))
+    if (Option.isNone(invoice)) return yield* new PortalItemNotFound()
+    const { caller, subscription } = yield* customerSubscription(scope, invoice.value.subscriptionId, false)
+    return yield* invoiceDocument(caller, subscription.id, invoiceId, kind).pipe(
+      Effect.catchTags({
+        SubscriptionNotFound: () => new PortalItemNotFound(),
+        InvoiceNotFound: () => new PortalItemNotFound(),
+        InvoiceNotPaid: () => new PortalItemNotFound()
+      })
+    )
+  })
+
 export const payCustomerInvoice = (scope: PortalScope, invoiceId: string) =>
   Effect.gen(function*() {
     const invoice = yield* Effect.flatMap(SubscriptionRepository, (repo) => repo.findInvoiceById(invoiceId))

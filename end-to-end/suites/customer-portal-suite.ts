@@ -204,6 +204,15 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       expect(payTheirs.status).toBe(404)
       const cancelTheirs = await visit(`/customer-portal/subscriptions/${theirs["id"]}/cancel`, { cookie: a.cookie, form: { csrf_token: csrf } })
       expect(cancelTheirs.status).toBe(404)
+      // Documents too: the customer's own invoice PDF is linked and served, another's reads as unknown.
+      const myPdf = `/customer-portal/invoices/${mine["latest_invoice"]["id"]}/pdf`
+      expect(html).toContain(myPdf)
+      const pdf = await visit(myPdf, { cookie: a.cookie })
+      expect([pdf.status, pdf.headers.get("content-type")]).toEqual([200, "application/pdf"])
+      expect(new TextDecoder().decode(new Uint8Array(await pdf.arrayBuffer()).slice(0, 5))).toBe("%PDF-")
+      expect((await visit(`/customer-portal/invoices/${theirs["latest_invoice"]["id"]}/pdf`, { cookie: a.cookie })).status).toBe(404)
+      expect((await visit(`${myPdf}?kind=receipt`, { cookie: a.cookie })).status).toBe(404)
+      expect((await visit(myPdf)).status).toBe(401)
       const afterwards = await call(sandbox, "GET", `/api/v1/subscriptions/${theirs["id"]}`)
       expect([afterwards.json["data"]["status"], afterwards.json["data"]["cancel_at_period_end"]]).toEqual(["pending", false])
 
@@ -237,6 +246,10 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       expect(paid.html).toContain(">Active<")
       expect(paid.html).toContain(">Paid<")
       expect(paid.html).not.toContain("/pay\"")
+      // A paid invoice links its receipt as well, and the receipt is served.
+      const receipt = `/customer-portal/invoices/${plan["latest_invoice"]["id"]}/pdf?kind=receipt`
+      expect(paid.html).toContain(receipt)
+      expect((await visit(receipt, { cookie: c.cookie })).status).toBe(200)
       // Nothing left to pay: back to the portal, which says so.
       const again = await visit(`/customer-portal/invoices/${plan["latest_invoice"]["id"]}/pay`, { cookie: c.cookie, form: { csrf_token: csrfOf(paid.html) } })
       expect([again.status, again.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=nothingToPay`])

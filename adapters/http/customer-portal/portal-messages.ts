@@ -33,6 +33,8 @@ export interface PortalMessages {
   readonly cancelExplained: (date: string) => string
   readonly returnTo: (merchant: string) => string
   readonly returnToMerchant: string
+  readonly invoicePdf: string
+  readonly receiptPdf: string
   readonly allSubscriptions: string
   readonly viewSubscription: string
   readonly notices: Readonly<Record<"cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable", string>>
@@ -71,6 +73,8 @@ const en: PortalMessages = {
   cancelExplained: (date) => `You keep access until ${date}; nothing more is billed.`,
   returnTo: (merchant) => `Return to ${merchant}`,
   returnToMerchant: "Return to the merchant",
+  invoicePdf: "Invoice (PDF)",
+  receiptPdf: "Receipt (PDF)",
   allSubscriptions: "All subscriptions",
   viewSubscription: "Details",
   notices: {
@@ -115,6 +119,8 @@ const fr: PortalMessages = {
   cancelExplained: (date) => `Vous gardez l'accès jusqu'au ${date} ; rien d'autre n'est facturé.`,
   returnTo: (merchant) => `Revenir chez ${merchant}`,
   returnToMerchant: "Revenir chez le marchand",
+  invoicePdf: "Facture (PDF)",
+  receiptPdf: "Reçu (PDF)",
   allSubscriptions: "Tous les abonnements",
   viewSubscription: "Détails",
   notices: {
@@ -159,6 +165,8 @@ const ar: PortalMessages = {
   cancelExplained: (date) => `يبقى وصولك حتى ${date}؛ ولن تُفوتر أي مبالغ أخرى.`,
   returnTo: (merchant) => `العودة إلى ${merchant}`,
   returnToMerchant: "العودة إلى التاجر",
+  invoicePdf: "الفاتورة (PDF)",
+  receiptPdf: "الإيصال (PDF)",
   allSubscriptions: "كل الاشتراكات",
   viewSubscription: "التفاصيل",
   notices: {

@@ -118,7 +118,7 @@ const invoiceItem = (view: PortalView, sub: SubscriptionView, invoice: Invoice, 
   const period = invoice.periodStart !== null && invoice.periodEnd !== null
     ? html`<div class="muted">${dateOf(invoice.periodStart, view.locale)} – ${dateOf(invoice.periodEnd, view.locale)}</div>`
     : ""
-  const documents = invoiceDocumentLinks(invoice, view.base).map((link) => html`<a class="button" href="${link.href}">${link.label}</a>`)
+  const documents = invoiceDocumentLinks(invoice, view.base, t).map((link) => html`<a class="button" href="${link.href}">${link.label}</a>`)
   const amount = money(sub, invoice, view.locale)
   const pay = payable
     ? html`<form method="post" action="${view.base}/invoices/${invoice.id}/pay${view.carried}">${csrf(view)}

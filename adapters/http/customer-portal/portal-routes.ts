@@ -3,7 +3,7 @@ import type { Parameter } from "../contract/parameters.js"
 import { HTML, type Operation } from "../openapi/operation.js"
 import { type PageRoute, pageOperation, pageRouter } from "../pages/page-route.js"
 import { PORTAL_LINK_PREFIX, PORTAL_PATH } from "./portal-paths.js"
-import { cancelPortalSubscription, openPortalLink, payPortalInvoice, showPortalHome, showPortalSubscription } from "./portal-steps.js"
+import { cancelPortalSubscription, openPortalLink, payPortalInvoice, portalInvoiceDocument, showPortalHome, showPortalSubscription } from "./portal-steps.js"
 
 const pathText = (name: string, description: string): Parameter => ({ name, in: "path", required: true, description, schema: Schema.String })
 
@@ -64,6 +64,17 @@ const portalPages = [
     success: { status: 303, description: "To the invoice's hosted checkout; back to the portal when there is nothing to pay." },
     others: [ENDED, FORGED, NOT_THEIRS],
     handler: payPortalInvoice
+  },
+  {
+    method: "get",
+    path: `${PORTAL_PATH}/invoices/{invoice_id}/pdf`,
+    operationId: "customerPortalInvoicePdf",
+    summary: "One of the customer's invoices as a PDF",
+    description: "`?kind=receipt` answers a paid invoice's payment receipt instead. Another customer's invoice, or a receipt of an unpaid one, reads as not found.",
+    parameters: [invoiceId],
+    success: { status: 200, description: "The PDF, as an attachment.", contentType: "application/pdf" },
+    others: [ENDED, NOT_THEIRS],
+    handler: portalInvoiceDocument
   },
   {
     method: "post",

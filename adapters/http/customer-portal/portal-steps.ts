@@ -4,7 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
-  awaitingPayment, cancellable, cancelCustomerSubscription, type CustomerSubscription, customerSubscriptionDetail, customerSubscriptions,
+  awaitingPayment, cancellable, cancelCustomerSubscription, customerInvoiceDocument, type CustomerSubscription, customerSubscriptionDetail, customerSubscriptions,
   merchantNameOf, payCustomerInvoice, portalMerchantName
 } from "../../../core/customer-portal/customer-billing.js"
 import { portalCancellationAllowed } from "../../../core/customer-portal/portal-cancellation.js"
@@ -129,6 +129,21 @@ export const payPortalInvoice = portalStep(Effect.gen(function*() {
   const links = yield* CheckoutLinks
   const link = links.linkFor(trxId, toSeconds(checkoutExpiresAt))
   return HttpServerResponse.redirect(`${link}${carried}`, { status: 303, headers: pageHeaders() })
+}))
+
+/** An invoice's PDF, or with `?kind=receipt` a paid invoice's receipt: only the customer's own. */
+export const portalInvoiceDocument = portalStep(Effect.gen(function*() {
+  const { carried, locale } = yield* pageLanguage
+  const { session } = yield* portalVisitor(locale)
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const kind = new URL(request.url, "http://portal.invalid").searchParams.get("kind") === "receipt" ? "receipt" : "invoice"
+  const document = yield* customerInvoiceDocument(session, yield* pathParameter("invoice_id"), kind).pipe(
+    Effect.catchTag("PortalItemNotFound", () => notFoundOnPortal(locale, carried))
+  )
+  return HttpServerResponse.uint8Array(document.bytes, {
+    contentType: "application/pdf",
+    headers: { ...pageHeaders(), "content-disposition": `attachment; filename="${document.filename}"` }
+  })
 }))
 
 /** "Cancel at period end", when the merchant allows it; back to the list, which says so. */
