@@ -8,10 +8,11 @@ import { disputeEndpoints } from "./dispute-routes.js"
 import { refundEndpoints } from "./refund-routes.js"
 import { siteInfoEndpoints } from "./site-info-routes.js"
 import { subscriptionEndpoints } from "./subscription-routes.js"
+import { testClockEndpoints } from "./test-clock-routes.js"
 import { webhookEndpointEndpoints } from "./webhook-endpoint-routes.js"
 
 /**
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...testClockEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints] as const

@@ -35,6 +35,7 @@ import type { PlatformBankAccountMissing } from "../../../core/payouts/platform-
 import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
+import type { TestClockBusy, TestClockLimitReached, TestClockNotFound, TestClockSandboxOnly } from "../../../core/subscriptions/test-clock.js"
 import type {
   ExternalReferenceTaken,
   InvoiceSequenceTaken,
@@ -125,6 +126,10 @@ export type ApiError =
   | ExternalReferenceTaken
   | InvoiceSequenceTaken
   | SchedulerBusy
+  | TestClockNotFound
+  | TestClockSandboxOnly
+  | TestClockLimitReached
+  | TestClockBusy
   | StoreUnavailable
   | StorageError
   | RateLimited
