@@ -18,6 +18,7 @@ import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
+import { dashboardTestClockPages } from "./test-clocks/test-clock-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
 
 /** Every page and form of the merchant dashboard, declared once: the router and the OpenAPI document read this. */
@@ -31,6 +32,7 @@ export const dashboardPages = [
   ...dashboardPayoutDestinationPages,
   ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
+  ...dashboardTestClockPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,
