@@ -62,7 +62,7 @@ export interface TestClockDetailView {
 }
 
 const subscriptionRow = (frame: PageFrame, subscription: Subscription) =>
-  html`<tr><td data-label="Reference"><a href="${linkTo(frame, `/subscriptions/${encodeURIComponent(subscription.id)}`)}">${subscription.externalReference}</a></td><td data-label="Status">${
+  html`<tr><td data-label="Reference" class="wrap"><a href="${linkTo(frame, `/subscriptions/${encodeURIComponent(subscription.id)}`)}">${subscription.externalReference}</a></td><td data-label="Status">${
     statusLabel(subscription.status)
   }</td><td data-label="Next billing">${subscription.nextBillingAt === null ? "–" : timeText(subscription.nextBillingAt)}</td></tr>`
 
