@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../adapters/http/app.js"
 import { createGateway } from "../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../core/merchants/merchant-admin.js"
-import type { MerchantId } from "../core/shared/ids.js"
 import { makeManualClock } from "../core/shared/manual-clock.js"
 import { Instant, now } from "../core/shared/instant.js"
 import { SubscriptionRepository } from "../core/subscriptions/subscription-repository.js"
@@ -28,7 +27,6 @@ describe("test clock rules (SQLite)", () => {
   let runtime: ManagedRuntime.ManagedRuntime<any, any>
   let handler: (request: Request) => Promise<Response>
   let caller: TestCaller
-  let merchantId: MerchantId
   let production: TestCaller
 
   beforeAll(async () => {
@@ -47,7 +45,6 @@ describe("test clock rules (SQLite)", () => {
       const live = yield* issueCredentials(merchant.id, "production")
       return { merchant, sandbox, live }
     }) as Effect.Effect<any>)
-    merchantId = made.merchant.id
     caller = { environment: "sandbox", merchantKey: made.sandbox.merchantKey, apiKey: made.sandbox.apiKey, clientSecret: made.sandbox.clientSecret }
     production = { environment: "production", merchantKey: made.live.merchantKey, apiKey: made.live.apiKey, clientSecret: made.live.clientSecret }
     handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Effect.withClock(manual.clock), Logger.withMinimumLogLevel(LogLevel.Error)))

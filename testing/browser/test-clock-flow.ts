@@ -56,6 +56,13 @@ export const testClockFlow = async (world: DashboardWorld) => {
   const renewed = await signedCall(world, credentials, "GET", `/api/v1/subscriptions/${subscription["id"]}`)
   expect(renewed.json!["data"]).toMatchObject({ status: "past_due", latest_invoice: { sequence: 2, created_at: "2030-02-28T09:30:00.000000Z" } })
   await checkPage(page, `${world.name}-test-clock-advanced`)
+  // The subscription's own page names its clock, and links back to it.
+  await page.getByRole("link", { name: reference }).click()
+  await page.waitForURL(new RegExp(`/dashboard/subscriptions/${subscription["id"]}`))
+  expect(await page.locator("main").innerText()).toContain(clockId)
+  await checkPage(page, `${world.name}-subscription-on-clock`)
+  await page.getByRole("link", { name: clockId }).click()
+  await page.waitForURL(new RegExp(`/dashboard/test-clocks/${clockId}`))
 
   // Not later than the clock: refused in the API's words, on the page, the time kept.
   await page.getByLabel("New frozen time (UTC)").fill("2030-01-01T00:00:00")
