@@ -12,6 +12,12 @@ import { plusSeconds } from "../shared/instant.js"
 
 /** Ticks in a row that fail or move nothing before an advance gives up (`internal_failure`). */
 const STALLED_TICKS = 3
+/**
+ * A clock's due subscriptions are carried out one by one, in the queue's order (wake time, id): the
+ * same run gives the same event order, and an advance sent with an Idempotency-Key (inside the
+ * transaction its answer is stored in) never runs two statements at once on that one connection.
+ */
+const ONE_AT_A_TIME = 1
 /** A hard stop whatever the ticks say: far above any run a clock's limits allow. */
 const MAX_TICKS = 100_000
 
@@ -31,7 +37,7 @@ const runDue = (clock: TestClock, target: Instant) =>
       const next = yield* repo.nextWake(clock.id)
       if (Option.isNone(next) || next.value > target) return true
       const at = next.value < clock.frozenTime ? clock.frozenTime : next.value
-      const report = yield* atTestClockTime(at)(tick(DEFAULT_BATCH_SIZE, clock.id))
+      const report = yield* atTestClockTime(at)(tick(DEFAULT_BATCH_SIZE, clock.id, ONE_AT_A_TIME))
       const after = yield* repo.nextWake(clock.id)
       const moved = report.processed - report.failed - report.unchanged > 0 ||
         Option.isNone(after) || after.value !== next.value
@@ -60,14 +66,18 @@ export const advanceTestClock = (caller: MerchantScope, id: string, frozenTime: 
     const clocks = yield* TestClockRepository
     const claimed = yield* clocks.update(clock.id, ["ready", "internal_failure"], { status: "advancing" }, yield* now)
     if (Option.isNone(claimed)) return yield* new TestClockBusy({ status: "advancing" })
-    const finished = yield* runDue(claimed.value, frozenTime).pipe(
-      Effect.catchAllCause((cause) => Effect.as(Effect.logError("test clock advance failed", { testClock: clock.id }, cause), false))
-    )
-    const done = yield* clocks.update(
-      clock.id,
-      ["advancing"],
-      finished ? { status: "ready", frozenTime } : { status: "internal_failure" },
-      yield* now
-    )
-    return Option.getOrElse(done, () => claimed.value)
+    // Once claimed, the run ends with the clock released whatever happens to the request: a client
+    // that hangs up must not leave it `advancing`. The run is bounded by the clock's limits.
+    return yield* Effect.uninterruptible(Effect.gen(function*() {
+      const finished = yield* runDue(claimed.value, frozenTime).pipe(
+        Effect.catchAllCause((cause) => Effect.as(Effect.logError("test clock advance failed", { testClock: clock.id }, cause), false))
+      )
+      const done = yield* clocks.update(
+        clock.id,
+        ["advancing"],
+        finished ? { status: "ready", frozenTime } : { status: "internal_failure" },
+        yield* now
+      )
+      return Option.getOrElse(done, () => claimed.value)
+    }))
   })

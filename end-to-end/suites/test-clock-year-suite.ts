@@ -82,8 +82,11 @@ export const testClockYearSuite = (name: string, store: () => StoreConfig) =>
       await receiver.close()
     })
 
+    let keys = 0
+    // POSTs carry an Idempotency-Key, as the kit's own client sends on every one.
     const callAs = async (who: TestCaller, method: string, path: string, body: unknown = undefined) => {
-      const response = await handler(signedRequest(who, method, path, body === undefined ? "" : JSON.stringify(body)))
+      const headers: Record<string, string> = method === "POST" ? { "idempotency-key": `key-${++keys}` } : {}
+      const response = await handler(signedRequest(who, method, path, body === undefined ? "" : JSON.stringify(body), headers))
       return { status: response.status, json: (await response.json()) as Json }
     }
     const call = (method: string, path: string, body: unknown = undefined) => callAs(caller, method, path, body)
@@ -120,6 +123,8 @@ export const testClockYearSuite = (name: string, store: () => StoreConfig) =>
 
       const created = await subscribe(reference, { test_clock: clockId, starts_at: ANCHOR })
       expect(created.status).toBe(201)
+      // Company on the clock, due at the same instant: one tick carries several at once.
+      for (const n of [1, 2, 3]) expect((await subscribe(`${reference}-company-${n}`, { test_clock: clockId, starts_at: ANCHOR })).status).toBe(201)
       const id = created.json["data"]["id"] as string
       // Created at the clock's time, not the deployment's, and shown on it.
       expect(created.json["data"]).toMatchObject({ status: "pending", test_clock: clockId, created_at: "2028-01-30T00:00:00.000000Z", latest_invoice: null })
