@@ -137,6 +137,17 @@ describe("test clock rules (SQLite)", () => {
     expect((await call("POST", `/api/v1/sandbox/payments/${trxId}/simulate`, { outcome: "success" })).status).not.toBe(200)
   })
 
+  it("a clock holds at most 100 subscriptions", async () => {
+    const clockId = await newClock("2028-03-10T10:00:00Z")
+    for (let n = 0; n < 100; n++) expect((await subscribe({ test_clock: clockId, starts_at: "2028-04-01T00:00:00Z" })).status).toBe(201)
+    const beyond = await subscribe({ test_clock: clockId })
+    expect(beyond.status).toBe(422)
+    expect(beyond.json["errors"]["test_clock"]).toEqual(["A test clock holds at most 100 subscriptions: use another clock."])
+    // All hundred start in one advance, each at its due time.
+    const advanced = await call("POST", `/api/v1/test-clocks/${clockId}/advance`, { frozen_time: "2028-04-02T00:00:00Z" })
+    expect(advanced.json["data"]).toMatchObject({ status: "ready" })
+  }, 60_000)
+
   it("sandbox only, and a merchant keeps at most 100 clocks", async () => {
     const live = await subscribe({ test_clock: "clock_anything" }, production)
     expect(live.status).toBe(422)
