@@ -3,10 +3,12 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { Environment } from "../../core/shared/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now } from "../../core/shared/instant.js"
 import { type TestClock, type TestClockChange, TestClockRepository, TestClockStatus } from "../../core/subscriptions/test-clock.js"
+import { SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, nullable, safeInt, table, text } from "./table.js"
@@ -32,6 +34,9 @@ const clocks = tableRows(testClocksTable, (row): TestClock => ({
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 }))
+
+const decodeCount = Schema.decodeUnknown(Schema.Struct({ total: SafeInt }))
+const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 const one = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) => query.pipe(Effect.flatMap(clocks.first), dbCall)
 
@@ -67,6 +72,25 @@ export const layer = Layer.effect(
       update: (id, from, change, at) =>
         one(sql`UPDATE test_clocks SET ${sql.update({ ...clockColumns(change), updated_at: at })}
           WHERE id = ${id} AND ${sql.in("status", from)} RETURNING *`),
-      delete: (id) => sql`DELETE FROM test_clocks WHERE id = ${id}`.pipe(Effect.asVoid, dbCall)
+      delete: (id) => sql`DELETE FROM test_clocks WHERE id = ${id}`.pipe(Effect.asVoid, dbCall),
+      count: (merchantId, environment) =>
+        sql`SELECT COUNT(*) AS total FROM test_clocks WHERE merchant_id = ${merchantId} AND environment = ${environment}`.pipe(
+          Effect.flatMap((rows) => decodeCount(rows[0])),
+          Effect.map(({ total }) => total),
+          dbCall
+        ),
+      subscriptionIds: (id) =>
+        sql`SELECT id FROM subscriptions WHERE test_clock_id = ${id} ORDER BY created_at, id`.pipe(
+          Effect.flatMap(decodeIds),
+          Effect.map((rows) => rows.map((row) => row.id)),
+          dbCall
+        ),
+      // Invoices first: they reference their subscription. Payments keep their invoice_id (no key
+      // binds it), so a deleted clock's payment history and its ledger entries stay as they were.
+      deleteObjects: (id) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM subscription_invoices WHERE subscription_id IN (SELECT id FROM subscriptions WHERE test_clock_id = ${id})`
+          yield* sql`DELETE FROM subscriptions WHERE test_clock_id = ${id}`
+        }).pipe(dbCall)
     }))
 )

@@ -6,6 +6,7 @@ import { balanceCases } from "./balance-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { invoiceNumberCases } from "./invoice-number-cases.js"
+import { testClockCases } from "./test-clock-cases.js"
 import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
@@ -37,6 +38,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     merchantCases(it)
     subscriptionCases(it)
     invoiceNumberCases(it)
+    testClockCases(it)
     schedulerLeaseCases(it)
     webhookOutboxCases(it)
     merchantConfigCases(it)

@@ -9,12 +9,16 @@ import { planCancel, planRenew } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { scopedSubscription } from "./subscription-queries.js"
+import { onSubscriptionTime } from "./subscription-time.js"
 import { moveSubscription } from "./wake.js"
 
-/** A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts. */
+/**
+ * A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts,
+ * on the time the subscription lives on (its test clock's, if it has one).
+ */
 const locked = <A, E, R>(caller: MerchantScope, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
-    withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), change)))
+    withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), (subscription) => onSubscriptionTime(subscription)(change(subscription)))))
 
 /**
  * Spec 4.8. At period end: the subscription stays active with `cancel_at_period_end` until its paid

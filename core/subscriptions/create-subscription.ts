@@ -14,6 +14,8 @@ import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { wakeAtOf } from "./wake.js"
+import { atTestClockTime } from "../shared/test-clock-time.js"
+import { clockToLiveOn, roomOnClock } from "./test-clock-objects.js"
 
 /** What a merchant asks for: the subscription's own terms, with the amount as sent and an optional start. */
 export type CreateSubscriptionRequest =
@@ -36,6 +38,8 @@ export type CreateSubscriptionRequest =
     readonly allowPaymentMethods: MethodListInput
     /** null for an immediate start. */
     readonly startsAt: Instant | null
+    /** The sandbox test clock to live on (issue 36); absent or null: real time. */
+    readonly testClockId?: string | null
   }
 
 /**
@@ -50,7 +54,11 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
     const ipnRefusal = yield* subscriptionIpnUrlRefusal(request.ipnUrl)
     if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     const allowPaymentMethods = methodCodes(request.allowPaymentMethods)
-    return yield* Effect.flatMap(Transactor, ({ withTransaction }) => withTransaction(Effect.gen(function*() {
+    const clock = request.testClockId == null ? undefined : yield* clockToLiveOn(caller, request.testClockId)
+    // On a clock, the subscription is created at its frozen time: the anchor and created_at are its.
+    const onItsTime = clock === undefined ? <A, E, R>(effect: Effect.Effect<A, E, R>) => effect : atTestClockTime(clock.frozenTime)
+    return yield* Effect.flatMap(Transactor, ({ withTransaction }) => onItsTime(withTransaction(Effect.gen(function*() {
+      if (clock !== undefined) yield* roomOnClock(clock)
       const at = yield* now
       if (request.startsAt !== null && request.startsAt < at) {
         return yield* ValidationFailed.field("startsAt", "The starts at field must not be in the past.")
@@ -92,12 +100,12 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         nextBillingAt: immediate ? null : request.startsAt,
         cancelAtPeriodEnd: false,
         cancelledAt: null,
-        testClockId: null
+        testClockId: clock?.id ?? null
       } as const
       const subscription = yield* repo.insert({ ...draft, wakeAt: wakeAtOf(draft) })
       if (!immediate) return { subscription, latest: undefined }
       const invoice = yield* openInvoice(subscription, duePeriod(subscription), 1)
       yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
       return { subscription, latest: invoice }
-    })))
+    }))))
   })

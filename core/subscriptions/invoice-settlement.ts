@@ -3,12 +3,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { PaymentSettlement } from "../payments/payment-settlement.js"
 import type { Payment, PaymentOutcome } from "../payments/payment.js"
-import type { Instant } from "../shared/instant.js"
+import { type Instant, now } from "../shared/instant.js"
 import { planPaid } from "./lifecycle.js"
-import { SubscriptionTransitionRefused } from "./subscription.js"
+import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { moveSubscription } from "./wake.js"
+import { onSubscriptionTime } from "./subscription-time.js"
+import type { TestClockRepository } from "./test-clock.js"
 import { CheckoutLinks } from "../payments/checkout-links.js"
 import { Ids } from "../signing/random-ids.js"
 import type { WebhookEndpointRepository } from "../webhooks/webhook-endpoint-repository.js"
@@ -26,8 +28,16 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
     const found = yield* repo.findInvoiceById(payment.invoiceId!)
     if (Option.isNone(found)) return yield* Effect.dieMessage(`payment ${payment.trxId} names a missing invoice`)
     const subscription = Option.getOrThrow(yield* repo.findByIdForUpdate(found.value.subscriptionId))
+    // A subscription on a test clock is paid at its clock's time, not at the payment's.
+    yield* onSubscriptionTime(subscription)(Effect.flatMap(now, (clockAt) =>
+      settleLocked(subscription, found.value.id, outcome, subscription.testClockId === null ? at : clockAt)))
+  })
+
+const settleLocked = (subscription: Subscription, invoiceId: string, outcome: PaymentOutcome, at: Instant) =>
+  Effect.gen(function*() {
+    const repo = yield* SubscriptionRepository
     // Re-read under the lock: a cancel or renew may have retired it since.
-    const invoice = Option.getOrThrow(yield* repo.findInvoiceById(found.value.id))
+    const invoice = Option.getOrThrow(yield* repo.findInvoiceById(invoiceId))
     if (invoice.status !== "pending") return
     if (outcome !== "paid") {
       yield* repo.updateInvoice(invoice.id, ["pending"], { status: "expired" }, at)
@@ -44,7 +54,7 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */
 export const layer = Layer.effect(
   PaymentSettlement,
-  Effect.map(Effect.context<SubscriptionRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody>(), (context) => ({
+  Effect.map(Effect.context<SubscriptionRepository | TestClockRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody>(), (context) => ({
     settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
       payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
   }))

@@ -50,8 +50,9 @@ const processDue = (id: string) =>
  * One pass of spec 4.10 on business time: at most `batchSize` due subscriptions, earliest first, of
  * one time scope: real time (`testClockId` null, the minute loop) or a sandbox test clock's (its
  * advance, run at the clock's time). A subscription that fails is logged and counted; the others go on.
+ * `concurrency`: how many at once (a test clock's advance takes them one by one, see advance-test-clock.ts).
  */
-export const tick = (batchSize: number, testClockId: string | null = null) =>
+export const tick = (batchSize: number, testClockId: string | null = null, concurrency: number = TICK_CONCURRENCY) =>
   Effect.gen(function*() {
     const at = yield* now
     const due = yield* (yield* SubscriptionRepository).listDue(at, batchSize, testClockId)
@@ -75,7 +76,7 @@ export const tick = (batchSize: number, testClockId: string | null = null) =>
           else if (outcome === "failed") counts.failed++
           else counts.unchanged++
         })
-      ), { concurrency: TICK_CONCURRENCY, discard: true })
+      ), { concurrency, discard: true })
     return counts satisfies TickReport
   })
 

@@ -38,4 +38,32 @@ export class TestClockRepository extends Context.Tag("merchant-payments/TestCloc
   readonly update: (id: string, from: ReadonlyArray<TestClockStatus>, change: TestClockChange, at: Instant) => Effect.Effect<Option.Option<TestClock>, StorageError>
   /** Removes the clock row; its objects must be gone first. */
   readonly delete: (id: string) => Effect.Effect<void, StorageError>
+  /** How many clocks the merchant keeps in the environment. */
+  readonly count: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
+  /** The ids of the subscriptions living on the clock, oldest first. */
+  readonly subscriptionIds: (id: string) => Effect.Effect<ReadonlyArray<string>, StorageError>
+  /**
+   * Deletes the clock's subscriptions and their invoice rows (not their payments: the payment and
+   * ledger history stays). Call in the transaction that retired their pending invoices first.
+   */
+  readonly deleteObjects: (id: string) => Effect.Effect<void, StorageError>
 }>() {}
+
+/** No such clock for this merchant in this environment (another merchant's included). */
+export class TestClockNotFound extends Schema.TaggedError<TestClockNotFound>()("TestClockNotFound", {
+  testClockId: Schema.String
+}) {}
+
+/** Test clocks are a sandbox tool: production objects always live on real time. */
+export class TestClockSandboxOnly extends Schema.TaggedError<TestClockSandboxOnly>()("TestClockSandboxOnly", {}) {}
+
+/** The merchant keeps as many clocks as allowed, or the clock holds as many subscriptions as allowed. */
+export class TestClockLimitReached extends Schema.TaggedError<TestClockLimitReached>()("TestClockLimitReached", {
+  what: Schema.Literal("test_clocks", "subscriptions"),
+  limit: Schema.Number
+}) {}
+
+/** The clock is being advanced (or was left so): another advance, a delete or a new object waits. */
+export class TestClockBusy extends Schema.TaggedError<TestClockBusy>()("TestClockBusy", {
+  status: TestClockStatus
+}) {}

@@ -22,7 +22,8 @@ export const createSubscriptionBody = bodyContract("CreateSubscriptionRequest", 
   metadata: jsonObject({
     problem: metadataProblem,
     description: "At most 50 top-level entries; no secrets, no card data."
-  })
+  }),
+  test_clock: string({ max: 64, description: "Sandbox only: a test clock's id; the subscription is created at its frozen time and lives on it." })
 })
 
 export const cancelSubscriptionBody = bodyContract("CancelSubscriptionRequest", "When the subscription ends (spec 4.8).", {

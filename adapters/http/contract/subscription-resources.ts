@@ -53,7 +53,8 @@ const subscriptionFields = {
 /** Spec 2.5 with the fields docs/decisions.md adds; `invoices` (the newest 20) on retrieve only. */
 export const Subscription = Schema.Struct({
   ...subscriptionFields,
-  invoices: Schema.optional(Schema.Array(Invoice))
+  invoices: Schema.optional(Schema.Array(Invoice)),
+  test_clock: Schema.optional(Schema.String.annotations({ description: "The sandbox test clock it lives on; absent on real time." }))
 }).annotations({ identifier: "Subscription", description: "A subscription (spec 2.5)." })
 
 export const SubscriptionEnvelope = dataOf(Subscription, "SubscriptionResponse")

@@ -19,6 +19,7 @@ import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardInvoiceDocumentPages } from "./subscriptions/invoice-document-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
+import { dashboardTestClockPages } from "./test-clocks/test-clock-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
 
 /** Every page and form of the merchant dashboard, declared once: the router and the OpenAPI document read this. */
@@ -33,6 +34,7 @@ export const dashboardPages = [
   ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
   ...dashboardInvoiceDocumentPages,
+  ...dashboardTestClockPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,

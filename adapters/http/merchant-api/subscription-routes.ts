@@ -33,7 +33,7 @@ const create = endpoint({
   security: "merchant-production-default",
   body: createSubscriptionBody,
   success: { status: 201, description: "The subscription with `latest_invoice` (also for an idempotent replay).", schema: SubscriptionEnvelope },
-  errors: [...NEW_INVOICE_ERRORS, "ExternalReferenceTaken"],
+  errors: [...NEW_INVOICE_ERRORS, "ExternalReferenceTaken", "TestClockBusy", "TestClockLimitReached"],
   // The checkout terms name the amount `amount`; this body calls it payment_amount.
   wireNames: { amount: "payment_amount" },
   handler: Effect.gen(function*() {
@@ -53,7 +53,8 @@ const create = endpoint({
       ipnUrl: body.ipn_url,
       startsAt: body.starts_at ?? null,
       allowPaymentMethods: body.allow_payment_methods ?? [],
-      metadata: body.metadata ?? {}
+      metadata: body.metadata ?? {},
+      testClockId: body.test_clock ?? null
     }))
     return yield* subscriptionAnswer(yield* createSubscription(caller, valid))
   })

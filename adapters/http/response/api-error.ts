@@ -36,6 +36,7 @@ import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type { InvoiceNotFound, InvoiceNotPaid } from "../../../core/subscriptions/invoice-documents.js"
+import type { TestClockBusy, TestClockLimitReached, TestClockNotFound, TestClockSandboxOnly } from "../../../core/subscriptions/test-clock.js"
 import type {
   ExternalReferenceTaken,
   InvoiceSequenceTaken,
@@ -128,6 +129,10 @@ export type ApiError =
   | InvoiceNotFound
   | InvoiceNotPaid
   | SchedulerBusy
+  | TestClockNotFound
+  | TestClockSandboxOnly
+  | TestClockLimitReached
+  | TestClockBusy
   | StoreUnavailable
   | StorageError
   | RateLimited

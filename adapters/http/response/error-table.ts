@@ -324,6 +324,26 @@ export const describeError = (error: ApiError): ErrorDescription => {
       return { status: 503, message: "The invoice could not be created this time; retry the identical request.", errorCode: "SERVICE_UNAVAILABLE", headers: { "retry-after": "1" } }
     case "SchedulerBusy":
       return { status: 409, message: "A scheduler run is in progress; try again shortly.", errorCode: "INVALID_STATE", headers: { "retry-after": "5" } }
+    case "TestClockNotFound":
+      return { status: 404, message: "Test clock not found.", errorCode: "NOT_FOUND" }
+    case "TestClockSandboxOnly":
+      return {
+        status: 422,
+        message: "Test clocks are sandbox only.",
+        errorCode: "VALIDATION_FAILED",
+        errors: { "X-Environment": ["Send X-Environment: sandbox: production objects always live on real time."] }
+      }
+    case "TestClockLimitReached":
+      return {
+        status: 422,
+        message: error.what === "test_clocks" ? "The test clock limit is reached." : "The test clock's subscription limit is reached.",
+        errorCode: "LIMIT_REACHED",
+        errors: error.what === "test_clocks"
+          ? { test_clocks: [`A merchant keeps at most ${String(error.limit)} test clocks: delete one before adding another.`] }
+          : { test_clock: [`A test clock holds at most ${String(error.limit)} subscriptions: use another clock.`] }
+      }
+    case "TestClockBusy":
+      return { status: 409, message: "The test clock is being advanced; try again when it is ready.", errorCode: "INVALID_STATE", errors: { status: [`The test clock is ${String(error.status)}.`] } }
     case "NotificationTargetUnknown":
       return { status: 404, message: "No gateway takes notifications at this address.", errorCode: "NOT_FOUND" }
     case "PluginCallFailed":

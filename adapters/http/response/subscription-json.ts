@@ -64,5 +64,7 @@ export const subscriptionJson = (
   created_at: toIsoString(subscription.createdAt),
   updated_at: toIsoString(subscription.updatedAt),
   latest_invoice: latest === undefined ? null : invoiceJson(latest, linkFor),
+  // Only when set: a subscription on real time keeps the contract's shape byte for byte.
+  ...(subscription.testClockId === null ? {} : { test_clock: subscription.testClockId }),
   ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) })
 })

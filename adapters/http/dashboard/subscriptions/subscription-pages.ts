@@ -88,7 +88,8 @@ const facts = (view: SubscriptionDetailView) => {
     factRow("Next billing", when(s.nextBillingAt)),
     factRow("Cancelled", when(s.cancelledAt)),
     factRow("Created", timeText(s.createdAt)),
-    factRow("Webhook URL", html`<span class="wrap">${s.ipnUrl}</span>`)
+    factRow("Webhook URL", html`<span class="wrap">${s.ipnUrl}</span>`),
+    ...(s.testClockId === null ? [] : [factRow("Test clock", html`<a href="${linkTo(view.frame, `/test-clocks/${encodeURIComponent(s.testClockId)}`)}"><code class="trx">${s.testClockId}</code></a>`)])
   ]}</tbody></table><p><a href="${linkTo(view.frame, "/webhooks", { object_id: s.id })}">Its webhook events</a></p></section>`
 }
 
