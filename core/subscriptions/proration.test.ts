@@ -71,7 +71,12 @@ describe("credit", () => {
 
   it("pays a charge first, and grows by a credit", () => {
     expect(settleNet(cents(300n), cents(1000n))).toEqual({ billed: cents(700n), credit: 0n })
-    expect(settleNet(cents(300n), -cents(100n))).toEqual({ billed: 0n, credit: cents(400n) })
+    expect(settleNet(cents(300n), Amount(-100n * CENT))).toEqual({ billed: 0n, credit: cents(400n) })
+  })
+
+  it("carries a charge below the minimum onto the next invoice", () => {
+    expect(settleNet(cents(30n), cents(80n), cents(100n))).toEqual({ billed: 0n, credit: Amount(-50n * CENT) })
+    expect(applyCredit(Amount(-50n * CENT), cents(1000n))).toEqual({ billed: cents(1050n), used: Amount(-50n * CENT), credit: 0n })
   })
 })
 
@@ -104,7 +109,9 @@ describe("proration over any sequence of changes", () => {
       fc.bigInt({ min: 1n, max: 1_000_000n }),
       fc.bigInt({ min: 1n, max: 400n * 86_400_000_000n }),
       fc.array(step, { maxLength: 40 }),
-      (unit, firstPrice, firstLength, steps) => {
+      fc.constantFrom(0n, 1n, 100n),
+      (unit, firstPrice, firstLength, steps, minimumUnits) => {
+        const minimum = Amount(minimumUnits * unit)
         let price = Amount(firstPrice * unit)
         let period = { start: at(1_000n), end: at(1_000n + firstLength) }
         let cursor = period.start // the changes of a period come in time order
@@ -149,30 +156,34 @@ describe("proration over any sequence of changes", () => {
           closeSegment(when)
           if (next.kind === "cycle") period = { start: when, end: at(when + next.length) }
           price = newPrice
-          const settled = settleNet(credit, proration.net)
+          const settled = settleNet(credit, proration.net, minimum)
+          expect(settled.billed === 0n || settled.billed >= minimum).toBe(true)
           charged += settled.billed
           credit = settled.credit
           nets += proration.net
           changes++
-          expect(credit >= 0n && credit % unit === 0n).toBe(true)
+          expect(credit % unit).toBe(0n)
         }
         closeSegment(period.end)
         // Nothing created or lost: every unit billed or credited is one of a full invoice or a net.
         expect(charged - credit).toBe(invoicedFull + nets)
         // And that is the exact price of the time used, up to the one rounding per change.
         expect(within(whole(charged - credit), exact, { numerator: changes * unit, denominator: 2n })).toBe(true)
-        // Every credit is spent by later invoices, to the unit.
+        // Every credit is spent by later invoices (a carried charge by the next one), to the unit.
         let renewals = 0n
         let spent = 0n
+        let billedLater = 0n
         const left = credit
-        while (credit > 0n) {
-          const { credit: after, used } = applyCredit(credit, price)
+        while (credit !== 0n) {
+          const { billed, credit: after, used } = applyCredit(credit, price)
           spent += used
+          billedLater += billed
           credit = after
           renewals++
         }
         expect(spent).toBe(left)
-        expect(renewals).toBe(left === 0n ? 0n : (left + price - 1n) / price)
+        expect(billedLater).toBe(renewals * price - left)
+        expect(renewals).toBe(left <= 0n ? (left === 0n ? 0n : 1n) : (left + price - 1n) / price)
       }
     ), { numRuns: 500 })
   })

@@ -86,7 +86,10 @@ export const prorateCycleChange = (input: {
   return { exact, net: roundToMinorUnit(exact, input.minorUnit) }
 }
 
-/** An invoice amount with the credit taken off: what is billed, what credit was used and what is left. */
+/**
+ * An invoice amount with the credit taken off: what is billed, what credit was used and what is
+ * left. A negative credit is a charge too small to invoice on its own (settleNet), added here.
+ */
 export const applyCredit = (credit: Amount, amount: Amount) => {
   const used = credit < amount ? credit : amount
   return { billed: Amount(amount - used), used: Amount(used), credit: Amount(credit - used) }
@@ -94,9 +97,11 @@ export const applyCredit = (credit: Amount, amount: Amount) => {
 
 /**
  * What a change's net does to the credit: a charge is paid from the credit first and the rest billed
- * now; a credit is added to it.
+ * now, unless it is below `minimumCharge` (the smallest checkout the currency takes): then it is
+ * carried, as a negative credit, onto the next invoice. A credit is added to the credit.
  */
-export const settleNet = (credit: Amount, net: Amount) =>
-  net > 0n
-    ? (({ billed, credit: left }) => ({ billed, credit: left }))(applyCredit(credit, net))
-    : { billed: Amount(0n), credit: Amount(credit - net) }
+export const settleNet = (credit: Amount, net: Amount, minimumCharge: Amount = Amount(0n)) => {
+  if (net <= 0n) return { billed: Amount(0n), credit: Amount(credit - net) }
+  const { billed, credit: left } = applyCredit(credit, net)
+  return billed > 0n && billed < minimumCharge ? { billed: Amount(0n), credit: Amount(left - billed) } : { billed, credit: left }
+}

@@ -27,7 +27,10 @@ export interface PlanChangeFields {
   /** A change stored with proration `next_period` (or a cycle change that waits for a boundary). */
   readonly pendingAmount: Amount | null
   readonly pendingCycle: BillingCycle | null
-  /** Proration credit at the money scale (whole minor units), taken off the next invoices until used. */
+  /**
+   * Proration credit at the money scale (whole minor units), taken off the next invoices until used;
+   * negative: a prorated charge too small for a checkout of its own, added to the next invoice.
+   */
   readonly credit: Amount
 }
 

@@ -29,6 +29,23 @@ export const invoiceJson = (invoice: Invoice, linkFor: LinkFor) => ({
 })
 
 /**
+ * Trials, pauses, stored changes and credit (issue 36), each field only when set, so a subscription
+ * without them reads byte for byte as the contract's.
+ */
+const planChangeJson = (subscription: Subscription) => ({
+  ...(subscription.trialEnd === null ? {} : { trial_end: toIsoString(subscription.trialEnd) }),
+  ...(subscription.pausedAt === null ? {} : { paused_at: toIsoString(subscription.pausedAt) }),
+  ...(subscription.resumesAt === null ? {} : { resumes_at: toIsoString(subscription.resumesAt) }),
+  ...(subscription.pendingAmount === null && subscription.pendingCycle === null ? {} : {
+    pending_change: {
+      ...(subscription.pendingAmount === null ? {} : { amount: toFixed8String(subscription.pendingAmount) }),
+      ...(subscription.pendingCycle === null ? {} : { billing_cycle: subscription.pendingCycle })
+    }
+  }),
+  ...(subscription.credit === 0n ? {} : { credit: toFixed8String(subscription.credit) })
+})
+
+/**
  * Spec 2.5 and the fields docs/decisions.md adds. `latest` is the newest invoice; `invoices`, when
  * given (retrieve), the newest twenty.
  */
@@ -62,5 +79,6 @@ export const subscriptionJson = (
   created_at: toIsoString(subscription.createdAt),
   updated_at: toIsoString(subscription.updatedAt),
   latest_invoice: latest === undefined ? null : invoiceJson(latest, linkFor),
+  ...planChangeJson(subscription),
   ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) })
 })

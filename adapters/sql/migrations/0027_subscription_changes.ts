@@ -3,7 +3,8 @@ import { runDdl } from "./dialect-ddl.js"
 /**
  * Trials, plan changes and pauses (issue 36, item 4) on the subscription row: the trial's end and
  * its pending notice, the billing anchor when it moved from starts_at, the pause, a change waiting
- * for the next period, and the proration credit (money scale, whole minor units, never negative).
+ * for the next period, and the proration credit (money scale, whole minor units; negative: a charge too small
+ * to invoice alone, carried onto the next invoice).
  * Their times are inputs of `wake_at` (core/subscriptions/wake.ts); no index of their own.
  */
 export default runDdl([
@@ -14,5 +15,5 @@ export default runDdl([
   `ALTER TABLE subscriptions ADD COLUMN resumes_at BIGINT`,
   `ALTER TABLE subscriptions ADD COLUMN pending_amount BIGINT`,
   `ALTER TABLE subscriptions ADD COLUMN pending_cycle TEXT`,
-  `ALTER TABLE subscriptions ADD COLUMN credit BIGINT NOT NULL DEFAULT 0 CHECK (credit >= 0)`
+  `ALTER TABLE subscriptions ADD COLUMN credit BIGINT NOT NULL DEFAULT 0`
 ])
