@@ -1,4 +1,4 @@
-import { Amount } from "../money/amount.js"
+import { ATOMS_PER_UNIT, Amount } from "../money/amount.js"
 import { Instant } from "../shared/instant.js"
 import { periodAt, periodBoundary, periodIndexAt } from "./billing-calendar.js"
 import { applyCredit, prorateAmountChange, prorateCycleChange, settleNet } from "./proration.js"
@@ -18,6 +18,8 @@ import {
  */
 
 const MICROS_PER_DAY = 86_400_000_000n
+/** The smallest checkout any invoice may open (checkoutTerms: at least 1 of the currency). */
+export const MINIMUM_CHARGE = Amount(ATOMS_PER_UNIT)
 export const MAX_TRIAL_DAYS = 730
 /** `subscription.trial_will_end` is sent this long before the trial ends (as Stripe does). */
 export const TRIAL_NOTICE_DAYS = 3
@@ -211,7 +213,8 @@ const isDue = (time: Instant | null, at: Instant): time is Instant => time !== n
  * Before the contract's due work (lifecycle.ts planDue): a trial notice or a resume that has come,
  * whichever is earliest; then a renewal with the stored change applied (re-anchored at the period's
  * start when the cycle changes) and the credit taken off, a renewal wholly paid by credit extending
- * the period without an invoice. `base` is what the contract alone would do.
+ * the period without an invoice (as does one whose rest is below the smallest checkout: the rest is
+ * carried onto the next invoice). `base` is what the contract alone would do.
  */
 export const planChangesDue = <P extends { readonly _tag: string }>(
   subscription: Subscription,
@@ -242,7 +245,11 @@ export const planChangesDue = <P extends { readonly _tag: string }>(
     amount,
     ...(reanchor ? { billingCycle: cycle, billingAnchor: plan.period.start } : {})
   }
-  const { billed, credit } = applyCredit(subscription.credit, amount)
+  const applied = applyCredit(subscription.credit, amount)
+  // What the credit leaves below the smallest checkout is carried onto the next invoice (as settleNet does).
+  const carried = applied.billed > 0n && applied.billed < MINIMUM_CHARGE
+  const billed = carried ? Amount(0n) : applied.billed
+  const credit = carried ? Amount(-applied.billed) : applied.credit
   if (billed === 0n) {
     return {
       _tag: "RenewFromCredit",

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
-import { ATOMS_PER_UNIT, Amount, atomsPerMinorUnit } from "../money/amount.js"
+import { atomsPerMinorUnit } from "../money/amount.js"
 import { exponentOfHeld } from "../money/currency-catalog.js"
 import type { AmountInput } from "../money/parse.js"
 import { checkoutTerms } from "../payments/initiate-payment.js"
@@ -9,7 +9,7 @@ import { type Instant, now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { latestInvoice, openInvoice } from "./invoices.js"
-import { planPause, planResume, planUpdate, type Proration } from "./plan-changes.js"
+import { MINIMUM_CHARGE, planPause, planResume, planUpdate, type Proration } from "./plan-changes.js"
 import { type BillingCycle, type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { scopedSubscription } from "./subscription-queries.js"
@@ -19,9 +19,6 @@ import { moveSubscription } from "./wake.js"
 const locked = <A, E, R>(caller: MerchantScope, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Transactor, ({ withTransaction }) =>
     withTransaction(Effect.flatMap(scopedSubscription(caller, id, true), change)))
-
-/** The smallest checkout any invoice may open (checkoutTerms: at least 1 of the currency). */
-const MINIMUM_CHARGE = Amount(ATOMS_PER_UNIT)
 
 export interface UpdateSubscriptionRequest {
   readonly amount: AmountInput | undefined
