@@ -16,6 +16,7 @@ import { dashboardPaymentPages } from "./payments/payment-routes.js"
 import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js"
 import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
+import { dashboardPlanChangePages } from "./subscriptions/plan-change-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
@@ -31,6 +32,7 @@ export const dashboardPages = [
   ...dashboardPayoutDestinationPages,
   ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
+  ...dashboardPlanChangePages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,
