@@ -56,9 +56,9 @@ export const subscriptionChangesSuite = (name: string, store: () => StoreConfig)
       await receiver.close()
     })
 
-    const call = async (method: string, path: string, body: unknown = undefined) => {
-      const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body)))
-      return { status: response.status, json: (await response.json()) as Json }
+    const call = async (method: string, path: string, body: unknown = undefined, headers: Record<string, string> = {}) => {
+      const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body), headers))
+      return { status: response.status, json: (await response.json()) as Json, replayed: response.headers.get("idempotent-replayed") }
     }
     const runScheduler = async () => {
       const response = await handler(new Request("http://kit.test/admin/v1/scheduler/run", { method: "POST", headers: { authorization: "Bearer admin-token" } }))
@@ -148,6 +148,19 @@ export const subscriptionChangesSuite = (name: string, store: () => StoreConfig)
       await advance(6 * DAY_SECONDS)
       await runScheduler()
       expect(await get(id)).toMatchObject({ status: "past_due", latest_invoice: { sequence: 3, amount: "13.33000000" } })
+    })
+
+    it("an update replayed under the same Idempotency-Key opens one proration invoice", async () => {
+      const id = await paidWeekly()
+      await advance(DAY_SECONDS)
+      const body = { payment_amount: "17.00", proration: "now" }
+      const first = await call("POST", `/api/v1/subscriptions/${id}/update`, body, { "idempotency-key": `upd-${id}` })
+      const again = await call("POST", `/api/v1/subscriptions/${id}/update`, body, { "idempotency-key": `upd-${id}` })
+      expect(first.status).toBe(200)
+      expect(again).toMatchObject({ status: 200, replayed: "true" })
+      // (17.00 - 10.00) x 6/7 = 6.00 exactly.
+      expect(again.json["data"]["latest_invoice"]).toMatchObject({ sequence: 2, amount: "6.00000000" })
+      expect(((await get(id))["invoices"] as Array<Json>).length).toBe(2)
     })
 
     it("a downgrade prorated now keeps a credit that the next invoices use up", async () => {
