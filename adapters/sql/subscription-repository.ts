@@ -51,6 +51,14 @@ export const subscriptionsTable = table("subscriptions", {
   cancelled_at: nullable(int64),
   test_clock_id: nullable(text),
   wake_at: nullable(int64),
+  trial_end: nullable(int64),
+  trial_notice_at: nullable(int64),
+  billing_anchor: nullable(int64),
+  paused_at: nullable(int64),
+  resumes_at: nullable(int64),
+  pending_amount: nullable(int64),
+  pending_cycle: nullable(literal(BillingCycle)),
+  credit: int64,
   created_at: int64,
   updated_at: int64
 })
@@ -106,6 +114,14 @@ const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription =
   cancelledAt: instantOrNull(row.cancelled_at),
   testClockId: row.test_clock_id,
   wakeAt: instantOrNull(row.wake_at),
+  trialEnd: instantOrNull(row.trial_end),
+  trialNoticeAt: instantOrNull(row.trial_notice_at),
+  billingAnchor: instantOrNull(row.billing_anchor),
+  pausedAt: instantOrNull(row.paused_at),
+  resumesAt: instantOrNull(row.resumes_at),
+  pendingAmount: row.pending_amount === null ? null : Amount(row.pending_amount),
+  pendingCycle: row.pending_cycle,
+  credit: Amount(row.credit),
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -135,6 +151,20 @@ type Rows = Effect.Effect<ReadonlyArray<unknown>, SqlError>
 const oneSubscription = (query: Rows) => query.pipe(Effect.flatMap(subscriptions.first), dbCall)
 const oneInvoice = (query: Rows) => query.pipe(Effect.flatMap(invoices.first), dbCall)
 
+/** The columns of trials, plan changes and pauses a change names (issue 36, item 4). */
+const planChangeColumns = (change: SubscriptionChange) => ({
+  ...(change.amount !== undefined ? { amount: change.amount } : {}),
+  ...(change.billingCycle !== undefined ? { billing_cycle: change.billingCycle } : {}),
+  ...(change.trialEnd !== undefined ? { trial_end: change.trialEnd } : {}),
+  ...(change.trialNoticeAt !== undefined ? { trial_notice_at: change.trialNoticeAt } : {}),
+  ...(change.billingAnchor !== undefined ? { billing_anchor: change.billingAnchor } : {}),
+  ...(change.pausedAt !== undefined ? { paused_at: change.pausedAt } : {}),
+  ...(change.resumesAt !== undefined ? { resumes_at: change.resumesAt } : {}),
+  ...(change.pendingAmount !== undefined ? { pending_amount: change.pendingAmount } : {}),
+  ...(change.pendingCycle !== undefined ? { pending_cycle: change.pendingCycle } : {}),
+  ...(change.credit !== undefined ? { credit: change.credit } : {})
+})
+
 /** Only the fields a change names are written; an absent field keeps its stored value. */
 const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.changes({
   ...(change.status !== undefined ? { status: change.status } : {}),
@@ -143,7 +173,8 @@ const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.c
   ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
   ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {}),
-  ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {})
+  ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {}),
+  ...planChangeColumns(change)
 })
 
 const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
@@ -190,6 +221,14 @@ export const layer = Layer.effect(
               cancelled_at: s.cancelledAt,
               test_clock_id: s.testClockId,
               wake_at: s.wakeAt,
+              trial_end: s.trialEnd ?? null,
+              trial_notice_at: s.trialNoticeAt ?? null,
+              billing_anchor: s.billingAnchor ?? null,
+              paused_at: s.pausedAt ?? null,
+              resumes_at: s.resumesAt ?? null,
+              pending_amount: s.pendingAmount ?? null,
+              pending_cycle: s.pendingCycle ?? null,
+              credit: s.credit ?? 0n,
               created_at: at,
               updated_at: at
             }))

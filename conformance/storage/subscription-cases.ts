@@ -8,7 +8,7 @@ import { MAX_AMOUNT } from "../../core/money/amount.js"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import { Transactor } from "../../core/shared/transactor.js"
-import type { NewInvoice, NewSubscription, Subscription } from "../../core/subscriptions/subscription.js"
+import { type NewInvoice, type NewSubscription, NO_PLAN_CHANGES, type Subscription } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { wakeAtOf } from "../../core/subscriptions/wake.js"
 import { makeMerchant, unique, units } from "./fixtures.js"
@@ -39,6 +39,7 @@ const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscript
   cancelAtPeriodEnd: false,
   cancelledAt: null,
   testClockId: null,
+  ...NO_PLAN_CHANGES,
   ...overrides
   }
   // The scheduler's queue is the wake time, computed as every writer computes it.
@@ -92,7 +93,15 @@ export const subscriptionCases = (it: StorageIt) => {
         currentPeriodEnd: plusSeconds(at, 86_400),
         nextBillingAt: plusSeconds(at, 86_400),
         cancelAtPeriodEnd: true,
-        cancelledAt: Instant(at + 7n)
+        cancelledAt: Instant(at + 7n),
+        trialEnd: Instant(at + 11n),
+        trialNoticeAt: Instant(at + 3n),
+        billingAnchor: Instant(at + 11n),
+        pausedAt: Instant(at + 1n),
+        resumesAt: plusSeconds(at, 3_600),
+        pendingAmount: MAX_AMOUNT,
+        pendingCycle: "weekly",
+        credit: units(-3)
       })
       const inserted = yield* repo.insert(full)
       const after = yield* now
@@ -106,6 +115,23 @@ export const subscriptionCases = (it: StorageIt) => {
       const stored = yield* repo.insert(sparse)
       expect(yield* repo.findById(sparse.id)).toEqual(Option.some({ ...sparse, createdAt: stored.createdAt, updatedAt: stored.updatedAt }))
       expect(yield* repo.findById(unique("sub_missing"))).toEqual(Option.none())
+    }))
+
+  it.effect("subscription: a transition writes the plan-change fields it names and keeps the others", () =>
+    Effect.gen(function*() {
+      const repo = yield* SubscriptionRepository
+      const subscription = yield* subscribed({ status: "active", pendingCycle: "yearly", credit: units(2) })
+      const at = yield* now
+      const moved = Option.getOrThrow(yield* repo.transition(subscription.id, ["active"], {
+        amount: units(40),
+        billingCycle: "weekly",
+        pausedAt: at,
+        resumesAt: null,
+        pendingAmount: units(50),
+        credit: units(-1)
+      }, at))
+      expect(moved).toMatchObject({ amount: units(40), billingCycle: "weekly", pausedAt: at, resumesAt: null, pendingAmount: units(50), pendingCycle: "yearly", credit: units(-1), trialEnd: null })
+      expect(yield* repo.findById(subscription.id)).toEqual(Option.some(moved))
     }))
 
   it.effect("subscription: invoice round trip, lookups and compare-and-set update", () =>

@@ -10,6 +10,7 @@ import { Ids } from "../signing/random-ids.js"
 import { subscriptionIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
 import { openInvoice } from "./invoices.js"
 import { duePeriod } from "./lifecycle.js"
+import { trialStart } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
@@ -40,6 +41,8 @@ export type CreateSubscriptionRequest =
     readonly startsAt: Instant | null
     /** The sandbox test clock to live on (issue 36); absent or null: real time. */
     readonly testClockId?: string | null
+    /** A free trial of so many days (plan-changes.ts trialStart); null: none. Not with startsAt. */
+    readonly trialDays?: number | null
   }
 
 /**
@@ -62,6 +65,10 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
       const at = yield* now
       if (request.startsAt !== null && request.startsAt < at) {
         return yield* ValidationFailed.field("startsAt", "The starts at field must not be in the past.")
+      }
+      const trialDays = request.trialDays ?? null
+      if (trialDays !== null && request.startsAt !== null) {
+        return yield* ValidationFailed.field("trialDays", "The trial days field cannot be combined with starts at: a trial starts now.")
       }
       const { amount, eligible } = yield* checkoutTerms(caller, request.currency, request.amount)
       const offered = new Set(eligible.map((gateway) => gateway.code))
@@ -102,8 +109,10 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         cancelledAt: null,
         testClockId: clock?.id ?? null
       } as const
-      const subscription = yield* repo.insert({ ...draft, wakeAt: wakeAtOf(draft) })
-      if (!immediate) return { subscription, latest: undefined }
+      // A trial: active now, no invoice until it ends (docs/decisions.md: no new status).
+      const terms = trialDays === null ? draft : { ...draft, ...trialStart(trialDays, at) }
+      const subscription = yield* repo.insert({ ...terms, wakeAt: wakeAtOf(terms) })
+      if (!immediate || trialDays !== null) return { subscription, latest: undefined }
       const invoice = yield* openInvoice(subscription, duePeriod(subscription), 1)
       yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)
       return { subscription, latest: invoice }

@@ -1,8 +1,10 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Instant } from "../shared/instant.js"
+import { carryOutChangeDue } from "./change-due-work.js"
 import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
 import type { DuePlan } from "./lifecycle.js"
+import { isChangeDuePlan } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { moveSubscription } from "./wake.js"
@@ -21,6 +23,7 @@ export type DueOutcome = "none" | "started" | "past_due" | "cancelled"
 export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Instant, lenient: boolean) =>
   Effect.gen(function*() {
     if (plan._tag === "NotDue") return { outcome: "none" as DueOutcome, subscription, invoice: undefined }
+    if (isChangeDuePlan(plan)) return yield* carryOutChangeDue(subscription, plan, at)
     if (plan._tag === "EndAtPeriodEnd") {
       yield* retirePendingInvoices(subscription.id, at)
       const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
@@ -28,7 +31,8 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
       return { outcome: "cancelled" as DueOutcome, subscription: moved, invoice: undefined }
     }
     const sequence = ((yield* latestInvoice(subscription.id))?.sequence ?? 0) + 1
-    const opening = openInvoice(subscription, plan.period, sequence)
+    // A stored change or a credit bills another amount than the subscription's (plan-changes.ts).
+    const opening = openInvoice(plan.billed === undefined ? subscription : { ...subscription, amount: plan.billed }, plan.period, sequence)
     const forgiven = (reason: unknown) =>
       Effect.as(Effect.logWarning("subscription invoice not opened", { subscription: subscription.id, reason }), undefined)
     const invoice = lenient

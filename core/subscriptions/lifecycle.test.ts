@@ -3,7 +3,7 @@ import { Amount } from "../money/amount.js"
 import { MerchantId } from "../shared/ids.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { duePeriod, isOpen, planCancel, planDue, planPaid, planRenew } from "./lifecycle.js"
-import { type Invoice, type Subscription, type SubscriptionStatus, SubscriptionTransitionRefused } from "./subscription.js"
+import { type Invoice, NO_PLAN_CHANGES, type Subscription, type SubscriptionStatus, SubscriptionTransitionRefused } from "./subscription.js"
 
 // One test per row of spec 3.2 (state | trigger | condition -> next state; also happens), on a monthly
 // subscription anchored Jan 31 2028 at a time with microseconds: periods Jan 31, Feb 29, Mar 31, Apr 30.
@@ -26,7 +26,7 @@ const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
   customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
   ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: JAN31, currentPeriodStart: null,
   currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
-  createdAt: JAN31, updatedAt: JAN31,
+  createdAt: JAN31, updatedAt: JAN31, ...NO_PLAN_CHANGES,
   ...fields
 })
 const pending = (fields: Partial<Subscription> = {}) => subscription({ status: "pending", ...fields })

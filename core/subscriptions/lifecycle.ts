@@ -1,5 +1,7 @@
 import type { Instant } from "../shared/instant.js"
+import type { Amount } from "../money/amount.js"
 import { periodAt, periodIndexAt } from "./billing-calendar.js"
+import { type ChangeDuePlan, planChangesDue } from "./plan-changes.js"
 import { type Invoice, type Subscription, type SubscriptionChange, SubscriptionTransitionRefused } from "./subscription.js"
 
 /**
@@ -17,8 +19,11 @@ export interface Period {
   readonly end: Instant
 }
 
-/** The billing anchor: the start of the first period (starts_at, or the creation time when immediate). */
-export const anchorOf = (subscription: Subscription): Instant => subscription.startsAt ?? subscription.createdAt
+/**
+ * The billing anchor: the start of the first period (starts_at, or the creation time when immediate),
+ * unless a trial or a cycle change moved it (billingAnchor, plan-changes.ts).
+ */
+export const anchorOf = (subscription: Subscription): Instant => subscription.billingAnchor ?? subscription.startsAt ?? subscription.createdAt
 
 /** The period that needs paying now: the first one, or the one after the paid period. */
 export const duePeriod = (subscription: Subscription): Period => {
@@ -53,18 +58,23 @@ export const planCancel = (subscription: Subscription, atPeriodEnd: boolean, at:
   return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null } }
 }
 
+/** `billed`: the invoice's amount when it is not the subscription's (a stored change, a credit). */
 export type DuePlan =
-  | { readonly _tag: "Start"; readonly period: Period; readonly change: SubscriptionChange }
-  | { readonly _tag: "Renew"; readonly period: Period; readonly change: SubscriptionChange }
+  | { readonly _tag: "Start"; readonly period: Period; readonly change: SubscriptionChange; readonly billed?: Amount }
+  | { readonly _tag: "Renew"; readonly period: Period; readonly change: SubscriptionChange; readonly billed?: Amount }
   | { readonly _tag: "EndAtPeriodEnd"; readonly change: SubscriptionChange }
   | { readonly _tag: "NotDue" }
+  | ChangeDuePlan
 
 /**
  * What the scheduler does with a subscription at `at` (spec 4.10): a future start that arrived gets
  * its first invoice; an active period that ended either ends an at-period-end cancellation or gets
  * the next period's invoice and falls past_due until that invoice is paid.
  */
-export const planDue = (subscription: Subscription, at: Instant): DuePlan => {
+export const planDue = (subscription: Subscription, at: Instant): DuePlan =>
+  planChangesDue(subscription, at, planContractDue(subscription, at))
+
+const planContractDue = (subscription: Subscription, at: Instant): DuePlan => {
   const due = subscription.nextBillingAt
   if (due === null || due > at) return { _tag: "NotDue" }
   switch (subscription.status) {
@@ -137,7 +147,8 @@ export const planPaid = (subscription: Subscription, invoice: Invoice): PaidPlan
   return {
     event: subscription.status === "pending" ? "subscription.activated" : "subscription.renewed",
     change: {
-      status: "active",
+      // A proration invoice of a period already paid does not pay the renewal a past_due one awaits.
+      status: extends_ || subscription.status !== "past_due" ? "active" : "past_due",
       ...(extends_ ? { currentPeriodStart: start, currentPeriodEnd: end, nextBillingAt: end } : {})
     }
   }

@@ -10,7 +10,43 @@ export type SubscriptionStatus = typeof SubscriptionStatus.Type
 export const BillingCycle = Schema.Literal("daily", "weekly", "monthly", "half_yearly", "yearly")
 export type BillingCycle = typeof BillingCycle.Type
 
-export interface Subscription {
+/**
+ * What trials, plan changes and pauses add to a subscription (issue 36; see plan-changes.ts), each
+ * shown on the resource only when set. Absent on a new subscription: none of them.
+ */
+export interface PlanChangeFields {
+  /** The end of a free trial: the first invoice opens then. */
+  readonly trialEnd: Instant | null
+  /** When `subscription.trial_will_end` is due; null once sent (or no trial). Internal. */
+  readonly trialNoticeAt: Instant | null
+  /** Where periods are counted from when it moved from starts_at (a trial, a cycle change); null: anchorOf's. Internal. */
+  readonly billingAnchor: Instant | null
+  readonly pausedAt: Instant | null
+  /** When a paused subscription resumes by itself; null: only by /resume. */
+  readonly resumesAt: Instant | null
+  /** A change stored with proration `next_period` (or a cycle change that waits for a boundary). */
+  readonly pendingAmount: Amount | null
+  readonly pendingCycle: BillingCycle | null
+  /**
+   * Proration credit at the money scale (whole minor units), taken off the next invoices until used;
+   * negative: a prorated charge too small for a checkout of its own, added to the next invoice.
+   */
+  readonly credit: Amount
+}
+
+/** A subscription with no trial, pause, pending change or credit. */
+export const NO_PLAN_CHANGES: PlanChangeFields = {
+  trialEnd: null,
+  trialNoticeAt: null,
+  billingAnchor: null,
+  pausedAt: null,
+  resumesAt: null,
+  pendingAmount: null,
+  pendingCycle: null,
+  credit: 0n as Amount
+}
+
+export interface Subscription extends PlanChangeFields {
   readonly id: string
   readonly merchantId: MerchantId
   readonly environment: Environment
@@ -41,13 +77,14 @@ export interface Subscription {
   readonly updatedAt: Instant
 }
 
-export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt">
+export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt" | keyof PlanChangeFields> & Partial<PlanChangeFields>
 
 /** The lifecycle fields a transition may change. */
 export type SubscriptionChange = Partial<
   Pick<
     Subscription,
     "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt"
+    | "amount" | "billingCycle" | keyof PlanChangeFields
   >
 >
 

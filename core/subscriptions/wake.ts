@@ -14,7 +14,11 @@ const earliest = (times: ReadonlyArray<Instant | null>): Instant | null =>
  * cancelled subscription waits for nothing.
  */
 export const wakeAtOf = (subscription: Omit<NewSubscription, "wakeAt">): Instant | null =>
-  subscription.status === "cancelled" ? null : earliest([subscription.nextBillingAt])
+  subscription.status === "cancelled" ? null : earliest([
+    subscription.nextBillingAt,
+    subscription.trialNoticeAt ?? null,
+    (subscription.pausedAt ?? null) !== null ? subscription.resumesAt ?? null : null
+  ])
 
 /**
  * Applies a change to a subscription the caller holds locked, as a compare-and-set on the status it

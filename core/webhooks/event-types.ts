@@ -12,7 +12,11 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   "subscription.renewed",
   "subscription.past_due",
   "subscription.cancelled",
-  "invoice.created"
+  "invoice.created",
+  "subscription.updated",
+  "subscription.paused",
+  "subscription.resumed",
+  "subscription.trial_will_end"
 ] as const
 
 export const ACCOUNT_EVENT_TYPES = [

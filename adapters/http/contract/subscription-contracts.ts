@@ -1,6 +1,7 @@
 import { metadataProblem } from "../../../core/subscriptions/metadata-rules.js"
 import { BillingCycle } from "../../../core/subscriptions/subscription.js"
-import { amount, boolean, currencyCode, dateTime, email, jsonObject, oneOf, reference, string, textOrList, url, withDefault } from "./field-rules.js"
+import { MAX_TRIAL_DAYS } from "../../../core/subscriptions/plan-changes.js"
+import { amount, boolean, currencyCode, dateTime, email, integer, jsonObject, oneOf, reference, string, textOrList, url, withDefault } from "./field-rules.js"
 import { bodyContract } from "./read-body.js"
 
 const URL_RULE = { required: true, max: 255 } as const
@@ -18,6 +19,11 @@ export const createSubscriptionBody = bodyContract("CreateSubscriptionRequest", 
   cancel_redirect: url(URL_RULE),
   ipn_url: url({ ...URL_RULE, description: "HTTPS, resolving to public addresses only." }),
   starts_at: dateTime({ max: 64, description: "Omit for an immediate first invoice; a past value is refused." }),
+  trial_days: integer({
+    min: 1,
+    max: MAX_TRIAL_DAYS,
+    description: "A free trial: the subscription is active now with `trial_end`, and its first invoice opens when the trial ends. Not with starts_at."
+  }),
   allow_payment_methods: textOrList({ max: 1000, maxItems: 50, description: "A method code, comma-separated codes, or an array of codes." }),
   metadata: jsonObject({
     problem: metadataProblem,
@@ -32,4 +38,19 @@ export const cancelSubscriptionBody = bodyContract("CancelSubscriptionRequest", 
 
 export const renewSubscriptionBody = bodyContract("RenewSubscriptionRequest", "A renewal checkout to create or recover (spec 4.9).", {
   force_new: withDefault(boolean({ description: "true voids the open invoice first." }), false)
+})
+
+/** Issue 36: a plan change and how it is prorated. */
+export const updateSubscriptionBody = bodyContract("UpdateSubscriptionRequest", "A new amount and/or billing cycle, and how the change is prorated.", {
+  payment_amount: amount({ description: "The new amount: at least 1 in the subscription's currency.", examples: ["29.99"] }),
+  billing_cycle: oneOf(BillingCycle.literals, { description: "The new billing cycle." }),
+  proration: oneOf(["now", "next_period", "none"] as const, {
+    required: true,
+    description: "`now`: credit the unused part of the paid period at the old price and charge it at the new one (a net charge opens an invoice now, a net credit is taken off the next invoices); a cycle change re-anchors the periods now. `next_period`: applied at the next renewal. `none`: the new amount from the next invoice, no credit or charge."
+  })
+})
+
+/** Issue 36: a pause, until resumed or until `resumes_at`. */
+export const pauseSubscriptionBody = bodyContract("PauseSubscriptionRequest", "Stops invoices until the subscription resumes.", {
+  resumes_at: dateTime({ max: 64, description: "Resume automatically then; omit to resume only by /resume." })
 })

@@ -47,7 +47,16 @@ const subscriptionFields = {
   cancelled_at: NullableTimestamp,
   created_at: Timestamp,
   updated_at: Timestamp,
-  latest_invoice: Schema.NullOr(Invoice)
+  latest_invoice: Schema.NullOr(Invoice),
+  // Issue 36, each present only when set.
+  trial_end: Schema.optional(Timestamp.annotations({ description: "The end of the free trial: the first invoice opens then." })),
+  paused_at: Schema.optional(Timestamp.annotations({ description: "Paused since: no invoices open until it resumes." })),
+  resumes_at: Schema.optional(Timestamp.annotations({ description: "When the pause ends by itself." })),
+  pending_change: Schema.optional(Schema.Struct({
+    amount: Schema.optional(Fixed8Amount),
+    billing_cycle: Schema.optional(BillingCycle)
+  }).annotations({ description: "A change applied at the next renewal." })),
+  credit: Schema.optional(Fixed8Amount.annotations({ description: "Proration credit taken off the next invoices until used." }))
 }
 
 /** Spec 2.5 with the fields docs/decisions.md adds; `invoices` (the newest 20) on retrieve only. */

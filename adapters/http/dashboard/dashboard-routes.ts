@@ -16,6 +16,7 @@ import { dashboardPaymentPages } from "./payments/payment-routes.js"
 import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js"
 import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
+import { dashboardPlanChangePages } from "./subscriptions/plan-change-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardInvoiceDocumentPages } from "./subscriptions/invoice-document-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
@@ -35,6 +36,7 @@ export const dashboardPages = [
   ...dashboardSubscriptionPages,
   ...dashboardInvoiceDocumentPages,
   ...dashboardTestClockPages,
+  ...dashboardPlanChangePages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,

@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { cancelSubscription, renewSubscription } from "../../../core/subscriptions/change-subscription.js"
 import { createSubscription } from "../../../core/subscriptions/create-subscription.js"
+import { pauseSubscription, resumeSubscription, updateSubscription } from "../../../core/subscriptions/subscription-changes.js"
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../response/subscription-json.js"
@@ -11,7 +12,13 @@ import { subscriptionIdInPath } from "../contract/parameters.js"
 import { pageNumberQuery, queryOf } from "../contract/query-contract.js"
 import { SubscriptionEnvelope, SubscriptionPage } from "../contract/subscription-resources.js"
 import { readJsonBody, validBody } from "../contract/read-body.js"
-import { cancelSubscriptionBody, createSubscriptionBody, renewSubscriptionBody } from "../contract/subscription-contracts.js"
+import {
+  cancelSubscriptionBody,
+  createSubscriptionBody,
+  pauseSubscriptionBody,
+  renewSubscriptionBody,
+  updateSubscriptionBody
+} from "../contract/subscription-contracts.js"
 import { endpoint } from "../endpoint/endpoint.js"
 import { CurrentMerchant } from "../endpoint/merchant-endpoint.js"
 import { pageJson } from "../request/page-query.js"
@@ -52,6 +59,7 @@ const create = endpoint({
       cancelRedirect: body.cancel_redirect,
       ipnUrl: body.ipn_url,
       startsAt: body.starts_at ?? null,
+      trialDays: body.trial_days ?? null,
       allowPaymentMethods: body.allow_payment_methods ?? [],
       metadata: body.metadata ?? {},
       testClockId: body.test_clock ?? null
@@ -133,5 +141,62 @@ const renew = endpoint({
   })
 })
 
-/** Spec 4.5-4.9. */
-export const subscriptionEndpoints = [create, list, retrieve, cancel, renew] as const
+const update = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions/{subscriptionId}/update",
+  operationId: "updateSubscription",
+  summary: "Change the amount or billing cycle, prorated now, at the next period, or not at all",
+  description: "A net charge of `proration: now` opens a proration invoice (`invoice.created`); a net credit is kept as `credit`. Sends `subscription.updated`. Cancelled subscriptions answer 409.",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  body: updateSubscriptionBody,
+  success: { status: 200, description: "The subscription, with the proration invoice as `latest_invoice` when one opened.", schema: SubscriptionEnvelope },
+  errors: [...SUBSCRIPTION_CHANGE_ERRORS, ...NEW_INVOICE_ERRORS],
+  wireNames: { amount: "payment_amount" },
+  handler: Effect.gen(function*() {
+    const body = yield* validBody(updateSubscriptionBody)
+    return yield* subscriptionAnswer(yield* updateSubscription(yield* CurrentMerchant, yield* idParam, {
+      amount: body.payment_amount,
+      billingCycle: body.billing_cycle,
+      proration: body.proration
+    }))
+  })
+})
+
+const pause = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions/{subscriptionId}/pause",
+  operationId: "pauseSubscription",
+  summary: "Pause an active subscription: no invoices until it resumes",
+  description: "The paid period runs to its end; while paused the scheduler opens no invoice. Sends `subscription.paused`. Only active subscriptions pause (409 otherwise).",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  body: pauseSubscriptionBody,
+  success: { status: 200, description: "The subscription with `paused_at`.", schema: SubscriptionEnvelope },
+  errors: SUBSCRIPTION_CHANGE_ERRORS,
+  handler: Effect.gen(function*() {
+    const { resumes_at } = yield* validBody(pauseSubscriptionBody)
+    return yield* subscriptionAnswer(yield* pauseSubscription(yield* CurrentMerchant, yield* idParam, resumes_at ?? null))
+  })
+})
+
+const resume = endpoint({
+  method: "post",
+  path: "/api/v1/subscriptions/{subscriptionId}/resume",
+  operationId: "resumeSubscription",
+  summary: "Resume a paused subscription: billing continues at the next period boundary",
+  description: "Sends `subscription.resumed`. A subscription that is not paused answers 409.",
+  tag: "Subscriptions",
+  security: "merchant-production-default",
+  parameters: [subscriptionIdInPath],
+  success: { status: 200, description: "The subscription with its next_billing_at.", schema: SubscriptionEnvelope },
+  errors: SUBSCRIPTION_CHANGE_ERRORS,
+  handler: Effect.gen(function*() {
+    return yield* subscriptionAnswer(yield* resumeSubscription(yield* CurrentMerchant, yield* idParam))
+  })
+})
+
+/** Spec 4.5-4.9, and the changes of issue 36. */
+export const subscriptionEndpoints = [create, list, retrieve, cancel, renew, update, pause, resume] as const

@@ -28,7 +28,11 @@ const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
   "subscription.renewed": "Subscription renewed: the period was extended by a paid invoice.",
   "subscription.past_due": "Subscription past due: the paid period ended and its invoice awaits payment.",
   "subscription.cancelled": "Subscription cancelled: no further invoices will be created.",
-  "invoice.created": "Invoice created: send the customer to its payment_url."
+  "invoice.created": "Invoice created: send the customer to its payment_url.",
+  "subscription.updated": "Subscription updated: its amount or billing cycle changed, now or from the next period.",
+  "subscription.paused": "Subscription paused: no invoices are created until it resumes.",
+  "subscription.resumed": "Subscription resumed: billing continues at the next period boundary.",
+  "subscription.trial_will_end": "Trial ends soon: the first invoice is created at trial_end."
 }
 
 /** The body of spec 6.2: the payment's echoed request, its money and its environment. */

@@ -31,6 +31,23 @@ export const invoiceJson = (invoice: Invoice, linkFor: LinkFor) => ({
 })
 
 /**
+ * Trials, pauses, stored changes and credit (issue 36), each field only when set, so a subscription
+ * without them reads byte for byte as the contract's.
+ */
+const planChangeJson = (subscription: Subscription) => ({
+  ...(subscription.trialEnd === null ? {} : { trial_end: toIsoString(subscription.trialEnd) }),
+  ...(subscription.pausedAt === null ? {} : { paused_at: toIsoString(subscription.pausedAt) }),
+  ...(subscription.resumesAt === null ? {} : { resumes_at: toIsoString(subscription.resumesAt) }),
+  ...(subscription.pendingAmount === null && subscription.pendingCycle === null ? {} : {
+    pending_change: {
+      ...(subscription.pendingAmount === null ? {} : { amount: toFixed8String(subscription.pendingAmount) }),
+      ...(subscription.pendingCycle === null ? {} : { billing_cycle: subscription.pendingCycle })
+    }
+  }),
+  ...(subscription.credit === 0n ? {} : { credit: toFixed8String(subscription.credit) })
+})
+
+/**
  * Spec 2.5 and the fields docs/decisions.md adds. `latest` is the newest invoice; `invoices`, when
  * given (retrieve), the newest twenty.
  */
@@ -66,5 +83,6 @@ export const subscriptionJson = (
   latest_invoice: latest === undefined ? null : invoiceJson(latest, linkFor),
   // Only when set: a subscription on real time keeps the contract's shape byte for byte.
   ...(subscription.testClockId === null ? {} : { test_clock: subscription.testClockId }),
+  ...planChangeJson(subscription),
   ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) })
 })

@@ -3,6 +3,7 @@ import type { BillingCycle, Invoice, Subscription } from "../../../../core/subsc
 import { html } from "../../pages/html.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { factRow, noticeBox, problemBox } from "../page-parts.js"
+import { planChangeSection } from "./plan-change-parts.js"
 import { type MoneyText, statusLabel, timeText } from "../page-text.js"
 import { invoiceDocumentPath } from "./invoice-document-routes.js"
 
@@ -143,5 +144,7 @@ const cancelForm = (view: SubscriptionDetailView) => {
 export const subscriptionDetailPage = (view: SubscriptionDetailView) =>
   framedPage(view.frame, "/subscriptions", `Subscription ${view.subscription.externalReference}`,
     html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${
+      planChangeSection(view)
+    }${
       cancelForm(view)
     }${invoiceTable(view)}`)

@@ -10,6 +10,7 @@ import { linkTo, messagePage, type PageFrame } from "../layout.js"
 import { CurrentFrame, requestQuery, scopeOf, SentForm } from "../page-frame.js"
 import { problemText } from "../page-problems.js"
 import { moneyText } from "../page-text.js"
+import { PLAN_CHANGE_NOTICES } from "./plan-change-routes.js"
 import { subscriptionDetailPage, subscriptionListPage } from "./subscription-pages.js"
 import { describeError } from "../../response/error-table.js"
 import { dashboardRoute, HTML_PAGE, pathText } from "../page-declaration.js"
@@ -47,7 +48,8 @@ const detailAnswer = (frame: PageFrame, id: string, status: number, messages: { 
 
 const NOTICES: Readonly<Record<string, string>> = {
   cancelled: "Subscription cancelled.",
-  ends_at_period_end: "The subscription will end when its paid period does."
+  ends_at_period_end: "The subscription will end when its paid period does.",
+  ...PLAN_CHANGE_NOTICES
 }
 
 const detail = Effect.gen(function*() {
