@@ -2,6 +2,7 @@ import type { AuditLog } from "./audit/audit-log.js"
 import type { BalanceRepository } from "./balances/balance-repository.js"
 import type { PayoutSettingsRepository } from "./balances/payout-settings-repository.js"
 import type { Ledger } from "./ledger/ledger.js"
+import type { MailOutbox } from "./mail/mail-outbox.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
@@ -61,3 +62,4 @@ export type Storage =
   | BalanceRepository
   | ReconciliationRepository
   | DisputeRepository
+  | MailOutbox
