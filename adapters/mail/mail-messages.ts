@@ -7,6 +7,8 @@ import type { Locale } from "../http/checkout/locale.js"
  */
 export interface MailMessages {
   readonly greeting: string
+  /** What a subscription without a description is called. */
+  readonly yourSubscription: string
   readonly sandboxNote: string
   readonly footer: (merchant: string) => string
   readonly invoiceIssued: {
@@ -56,6 +58,7 @@ export interface MailMessages {
 
 const en: MailMessages = {
   greeting: "Hello,",
+  yourSubscription: "your subscription",
   sandboxNote: "Test mode: this mail is about a sandbox object; no real money moves.",
   footer: (merchant) => `You receive this mail because of your account with ${merchant}.`,
   invoiceIssued: {
@@ -107,6 +110,7 @@ const en: MailMessages = {
 
 const fr: MailMessages = {
   greeting: "Bonjour,",
+  yourSubscription: "votre abonnement",
   sandboxNote: "Mode test : ce courriel concerne un objet de test ; aucun argent réel ne circule.",
   footer: (merchant) => `Vous recevez ce courriel en raison de votre compte chez ${merchant}.`,
   invoiceIssued: {
@@ -159,6 +163,7 @@ const fr: MailMessages = {
 
 const ar: MailMessages = {
   greeting: "مرحبًا،",
+  yourSubscription: "اشتراكك",
   sandboxNote: "وضع الاختبار: هذه الرسالة تخص عنصرًا تجريبيًا؛ لا تنتقل أي أموال حقيقية.",
   footer: (merchant) => `تصلك هذه الرسالة بسبب حسابك لدى ${merchant}.`,
   invoiceIssued: {

@@ -36,7 +36,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
       return {
         subject: m.invoiceIssued.subject(merchant, f.invoiceReference),
         paragraphs: [
-          m.invoiceIssued.body(merchant, money(f), f.description, `${day(f.periodStart)} – ${day(f.periodEnd)}`),
+          m.invoiceIssued.body(merchant, money(f), (f.description ?? m.yourSubscription), `${day(f.periodStart)} – ${day(f.periodEnd)}`),
           ...(f.dueAt === null ? [] : [m.invoiceIssued.due(moment(f.dueAt))])
         ],
         action: f.payUrl === null ? undefined : { label: m.invoiceIssued.pay, url: f.payUrl }
@@ -47,7 +47,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
       return {
         subject: m.paymentReceipt.subject(merchant, f.invoiceReference),
         paragraphs: [
-          m.paymentReceipt.body(merchant, money(f), f.description, day(f.paidAt)),
+          m.paymentReceipt.body(merchant, money(f), (f.description ?? m.yourSubscription), day(f.paidAt)),
           ...(f.trxId === null ? [] : [m.paymentReceipt.transaction(f.trxId)])
         ]
       }
@@ -57,7 +57,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
       return {
         subject: m.dunningReminder.subject(merchant, f.invoiceReference),
         paragraphs: [
-          m.dunningReminder.body(merchant, money(f), f.description, f.reminderNumber),
+          m.dunningReminder.body(merchant, money(f), (f.description ?? m.yourSubscription), f.reminderNumber),
           ...(f.cancelsAt === null ? [] : [m.dunningReminder.cancels(day(f.cancelsAt))])
         ],
         action: f.payUrl === null ? undefined : { label: m.dunningReminder.pay, url: f.payUrl }
@@ -65,14 +65,14 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
     }
     case "trial_ending": {
       const f = content.facts
-      return { subject: m.trialEnding.subject(merchant), paragraphs: [m.trialEnding.body(merchant, f.description, day(f.trialEnd), money(f))] }
+      return { subject: m.trialEnding.subject(merchant), paragraphs: [m.trialEnding.body(merchant, (f.description ?? m.yourSubscription), day(f.trialEnd), money(f))] }
     }
     case "payment_method_failed": {
       const f = content.facts
       return {
         subject: m.paymentMethodFailed.subject(merchant, f.invoiceReference),
         paragraphs: [
-          m.paymentMethodFailed.body(merchant, money(f), f.description),
+          m.paymentMethodFailed.body(merchant, money(f), (f.description ?? m.yourSubscription)),
           ...(f.reason === null ? [] : [m.paymentMethodFailed.reason(f.reason)]),
           f.nextRetryAt === null ? m.paymentMethodFailed.noRetry : m.paymentMethodFailed.retry(moment(f.nextRetryAt))
         ],

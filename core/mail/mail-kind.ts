@@ -26,8 +26,8 @@ export interface InvoiceFacts extends MailAmount {
   readonly subscriptionId: string
   readonly invoiceId: string
   readonly invoiceReference: string
-  /** The subscription's description, as the merchant wrote it. */
-  readonly description: string
+  /** The subscription's description, as the merchant wrote it (null: none; the mail says "your subscription"). */
+  readonly description: string | null
 }
 
 export interface MailFacts {
@@ -53,7 +53,7 @@ export interface MailFacts {
   /** The trial ends at `trialEnd`; the first invoice follows. */
   readonly trial_ending: MailAmount & {
     readonly subscriptionId: string
-    readonly description: string
+    readonly description: string | null
     readonly trialEnd: string
   }
   /** Charging the saved method failed. */

@@ -4,7 +4,10 @@ import { html, type Html } from "../pages/html.js"
 import { FORM_TOKEN_FIELD } from "./form-token.js"
 import type { DashboardVisitor } from "./dashboard-visitor.js"
 
-/** The dashboard's sections, in the order the navigation lists them; `owners` ones are hidden from viewers. */
+/**
+ * The dashboard's sections, in the order the navigation lists them; `owners` ones are hidden from
+ * viewers, `sandboxOnly` ones outside the sandbox.
+ */
 export const SECTIONS = [
   { path: "", label: "Overview" },
   { path: "/payments", label: "Payments" },
@@ -16,6 +19,7 @@ export const SECTIONS = [
   { path: "/developers", label: "Developers" },
   { path: "/api-config", label: "API Config" },
   { path: "/statements", label: "Statements" },
+  { path: "/sandbox-mail", label: "Sandbox mail", sandboxOnly: true },
   { path: "/audit", label: "Audit log", owners: true },
   { path: "/team", label: "Team", owners: true }
 ] as const
@@ -87,6 +91,7 @@ const environmentSwitch = (frame: PageFrame, section: string) => {
 const navigation = (frame: PageFrame, current: SectionPath) => {
   const items = SECTIONS
     .filter((section) => !("owners" in section) || frame.visitor.role === "owner")
+    .filter((section) => !("sandboxOnly" in section) || frame.environment === "sandbox")
     .map((section) => {
       const here = section.path === current ? html` aria-current="page"` : ""
       return html`<li><a href="${linkTo(frame, section.path)}"${here}>${section.label}</a></li>`
