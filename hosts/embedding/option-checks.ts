@@ -242,7 +242,7 @@ export const checkOptions = (options: unknown): void => {
   if (proxies !== undefined && (!Array.isArray(proxies) || proxies.some((entry) => typeof entry !== "string"))) {
     problem("trustedProxies", `trustedProxies must be an array of IP addresses or CIDR blocks such as ["10.0.0.0/8"], got ${describe(proxies)}`)
   }
-  const mail = expectObject("mail", options["mail"], ["smtpUrl", "sandboxSmtpUrl", "from"])
+  const mail = expectObject("mail", options["mail"], ["smtpUrl", "sandboxSmtpUrl", "from", "pollIntervalMillis"])
   if (mail !== undefined) {
     for (const key of ["smtpUrl", "sandboxSmtpUrl"]) {
       const url = mail[key]
@@ -255,5 +255,6 @@ export const checkOptions = (options: unknown): void => {
       problem("mail.sandboxSmtpUrl", "mail.sandboxSmtpUrl must not be the mail.smtpUrl server: sandbox mail never reaches real inboxes")
     }
     expectString("mail.from", mail["from"], false)
+    expectInteger("mail.pollIntervalMillis", mail["pollIntervalMillis"], ...OPTION_BOUNDS.webhookPollIntervalMillis)
   }
 }

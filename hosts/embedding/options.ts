@@ -80,9 +80,15 @@ export interface MerchantPaymentsOptions {
    * Mail to customers and dashboard users. Production mail is sent only with `smtpUrl`
    * (`smtps://user:password@smtp.example.com:465`); without it none is queued. Sandbox mail is always
    * captured and shown on the dashboard's Sandbox mail page, and also delivered to `sandboxSmtpUrl`
-   * (a mail catcher) when set, never to `smtpUrl`. `from`: the From header.
+   * (a mail catcher) when set, never to `smtpUrl`. `from`: the From header. `pollIntervalMillis`: how
+   * often the outbox is looked at (default 5000).
    */
-  readonly mail?: { readonly smtpUrl?: string | undefined; readonly sandboxSmtpUrl?: string | undefined; readonly from?: string | undefined }
+  readonly mail?: {
+    readonly smtpUrl?: string | undefined
+    readonly sandboxSmtpUrl?: string | undefined
+    readonly from?: string | undefined
+    readonly pollIntervalMillis?: number | undefined
+  }
 }
 
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
@@ -174,7 +180,16 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
       ? { dashboard: { platform: { authenticate: options.dashboard.authenticate, signInUrl: options.dashboard.signInUrl } } }
       : {}),
     ...(options.trustedProxies !== undefined ? { trustedProxies: trustedProxiesOption(options.trustedProxies) } : {}),
-    ...(options.mail !== undefined ? { mail: options.mail } : {})
+    ...(options.mail !== undefined
+      ? {
+        mail: {
+          smtpUrl: options.mail.smtpUrl,
+          sandboxSmtpUrl: options.mail.sandboxSmtpUrl,
+          from: options.mail.from,
+          ...(options.mail.pollIntervalMillis !== undefined ? { pollIntervalMillis: options.mail.pollIntervalMillis } : {})
+        }
+      }
+      : {})
   }
   return { kit, basePath, manualClock, tracing: tracingOf(options.tracing) }
 }

@@ -1,14 +1,8 @@
-import type { OutboxMail, RenderedMail } from "../../../../core/mail/mail.js"
+import type { ShownMail } from "../../../../core/mail/sandbox-mail.js"
 import { html } from "../../pages/html.js"
 import { framedPage, linkTo, type PageFrame } from "../layout.js"
 import { factRow } from "../page-parts.js"
 import { statusLabel, timeText } from "../page-text.js"
-
-/** A mail as the pages show it: the outbox row and what its templates make of it. */
-export interface ShownMail {
-  readonly mail: OutboxMail
-  readonly rendered: RenderedMail
-}
 
 export const mailLink = (frame: PageFrame, id: string) => linkTo(frame, `/sandbox-mail/${encodeURIComponent(id)}`)
 export const mailHtmlLink = (frame: PageFrame, id: string) => linkTo(frame, `/sandbox-mail/${encodeURIComponent(id)}/html`)

@@ -1,9 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { MailOutbox } from "../../../../core/mail/mail-outbox.js"
-import { MailRenderer } from "../../../../core/mail/mail-renderer.js"
-import type { OutboxMail } from "../../../../core/mail/mail.js"
+import { findSandboxMail, listSandboxMail } from "../../../../core/mail/sandbox-mail.js"
 import { raw } from "../../pages/html.js"
 import { DashboardAnswer, DASHBOARD_HEADERS, htmlAnswer } from "../dashboard-response.js"
 import { linkTo, messagePage, type PageFrame } from "../layout.js"
@@ -13,14 +11,10 @@ import { sandboxMailListPage, sandboxMailPage } from "./sandbox-mail-pages.js"
 
 const LIST_LIMIT = 50
 
-const shown = (mail: OutboxMail) => Effect.map(Effect.flatMap(MailRenderer, (renderer) => renderer.render(mail)), (rendered) => ({ mail, rendered }))
-
 const list = Effect.gen(function*() {
   const frame = yield* CurrentFrame
-  const mails = frame.environment === "sandbox"
-    ? yield* (yield* MailOutbox).listForMerchant(frame.visitor.merchant.id, "sandbox", LIST_LIMIT)
-    : []
-  return htmlAnswer(200, sandboxMailListPage(frame, yield* Effect.forEach(mails, shown)))
+  const mails = frame.environment === "sandbox" ? yield* listSandboxMail(frame.visitor.merchant.id, LIST_LIMIT) : []
+  return htmlAnswer(200, sandboxMailListPage(frame, mails))
 })
 
 /** Another merchant's mail, a production one, or none: simply not there. */
@@ -33,9 +27,9 @@ const mailMissing = (frame: PageFrame) =>
 const sandboxMail = Effect.gen(function*() {
   const frame = yield* CurrentFrame
   const id = (yield* HttpRouter.params)["mail_id"] ?? ""
-  const found = yield* (yield* MailOutbox).find(frame.visitor.merchant.id, id)
-  if (Option.isNone(found) || found.value.environment !== "sandbox") return yield* Effect.fail(mailMissing(frame))
-  return yield* shown(found.value)
+  const found = yield* findSandboxMail(frame.visitor.merchant.id, id)
+  if (Option.isNone(found)) return yield* Effect.fail(mailMissing(frame))
+  return found.value
 })
 
 // The view frames the HTML part from this site, which the dashboard's policy otherwise forbids.
