@@ -17,6 +17,7 @@ import { addSecondGateway, merchantUser, strangerPayment } from "../../testing/b
 import { balanceFlow } from "../../testing/browser/balance-flow.js"
 import { disputeFlow } from "../../testing/browser/dispute-flow.js"
 import { payoutFlow } from "../../testing/browser/payout-flow.js"
+import { sandboxMailFlow } from "../../testing/browser/sandbox-mail-flow.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -113,5 +114,9 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
 
   it("an owner finds a sandbox dispute, answers it with evidence once and reads what was sent; the payment names it; a viewer sees no form", async () => {
     await disputeFlow(world)
+  }, 300_000)
+
+  it("an owner finds a sandbox subscription's invoice mail and reads its text and HTML parts; a viewer sees the same, no form", async () => {
+    await sandboxMailFlow(world)
   }, 300_000)
 })
