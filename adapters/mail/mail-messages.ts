@@ -14,6 +14,7 @@ export interface MailMessages {
   readonly invoiceIssued: {
     readonly subject: (merchant: string, reference: string) => string
     readonly body: (merchant: string, amount: string, description: string, period: string) => string
+    /** Until when the invoice's checkout link works (a renewal makes a new one). */
     readonly due: (date: string) => string
     readonly pay: string
   }
@@ -64,7 +65,7 @@ const en: MailMessages = {
   invoiceIssued: {
     subject: (merchant, reference) => `Your invoice ${reference} from ${merchant}`,
     body: (merchant, amount, description, period) => `${merchant} has issued an invoice of ${amount} for ${description} (${period}).`,
-    due: (date) => `Please pay it by ${date}.`,
+    due: (date) => `Its payment link works until ${date}.`,
     pay: "Pay the invoice"
   },
   paymentReceipt: {
@@ -116,7 +117,7 @@ const fr: MailMessages = {
   invoiceIssued: {
     subject: (merchant, reference) => `Votre facture ${reference} de ${merchant}`,
     body: (merchant, amount, description, period) => `${merchant} a émis une facture de ${amount} pour ${description} (${period}).`,
-    due: (date) => `Merci de la régler avant le ${date}.`,
+    due: (date) => `Son lien de paiement est valable jusqu’au ${date}.`,
     pay: "Payer la facture"
   },
   paymentReceipt: {
@@ -169,7 +170,7 @@ const ar: MailMessages = {
   invoiceIssued: {
     subject: (merchant, reference) => `فاتورتك ${reference} من ${merchant}`,
     body: (merchant, amount, description, period) => `أصدر ${merchant} فاتورة بمبلغ ${amount} مقابل ${description} (${period}).`,
-    due: (date) => `يرجى سدادها قبل ${date}.`,
+    due: (date) => `رابط الدفع الخاص بها صالح حتى ${date}.`,
     pay: "ادفع الفاتورة"
   },
   paymentReceipt: {
