@@ -24,6 +24,8 @@ const WATCHED = {
   sqlite: String.raw`/node_modules/(better-sqlite3|@effect/sql-sqlite-node)/`,
   stripe: String.raw`/node_modules/stripe/`,
   sepa: String.raw`/node_modules/sepa/`,
+  // The SMTP client: loaded on the first mail sent, never by a kit that sends none.
+  mail: String.raw`/node_modules/nodemailer/`,
   openapi: String.raw`/dist/adapters/http/openapi/(document|reference-page)\.js$|/node_modules/@effect/platform/dist/esm/OpenApiJsonSchema\.js$`,
   metrics: String.raw`/dist/adapters/metrics/prometheus-renderer\.js$|/node_modules/(@opentelemetry/(sdk-metrics|exporter-prometheus)|@effect/opentelemetry)/`
 } as const
