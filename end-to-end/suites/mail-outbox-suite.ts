@@ -5,6 +5,9 @@ import { defaultMailPolicy, sendDueMail } from "../../core/mail/mail-dispatcher.
 import type { MailKind } from "../../core/mail/mail-kind.js"
 import { MailOutbox } from "../../core/mail/mail-outbox.js"
 import { createMerchant } from "../../core/merchants/merchant-admin.js"
+import { setPasswordWithLink } from "../../core/merchant-users/password-link.js"
+import { signIn } from "../../core/merchant-users/sign-in.js"
+import { createMerchantUser } from "../../core/merchant-users/user-admin.js"
 import type { MerchantId } from "../../core/shared/ids.js"
 import { Transactor } from "../../core/shared/transactor.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
@@ -134,6 +137,26 @@ describe(`mail outbox (${name})`, () => {
     const row = await stored(id)
     expect(row).toMatchObject({ status: "failed", attempts: 3, nextAttemptAt: null })
     expect(row.kind === "dashboard_set_password" && row.facts.token).toBe("")
+    expect(await pass()).toBe(0)
+  })
+
+  it("mails a dashboard user its set-password link, then a notice of each sign-in with where it came from", async () => {
+    const before = production.mails.length
+    const invited = await run(createMerchantUser(merchantId, { email: "Clerk@Example.com", role: "viewer" }))
+    await pass()
+    const [link] = (await production.waitFor(before + 1)).slice(before)
+    expect(link!.to).toEqual(["clerk@example.com"])
+    expect(link!.subject).toBe("Set your password for the Shop & Sons dashboard")
+    expect(link!.text).toContain(`You have been invited to the Shop & Sons dashboard as clerk@example.com.`)
+    expect(link!.text).toContain(`https://pay.example/dashboard/set-password/${invited.passwordToken}`)
+    await run(setPasswordWithLink(invited.passwordToken, "a long enough password"))
+    await run(signIn({ email: "clerk@example.com", password: "a long enough password", address: "203.0.113.7" }))
+    await pass()
+    const [notice] = (await production.waitFor(before + 2)).slice(before + 1)
+    expect(notice!.subject).toBe("New sign-in to the Shop & Sons dashboard")
+    expect(notice!.text).toMatch(/clerk@example\.com signed in to the Shop & Sons dashboard on .+ UTC from 203\.0\.113\.7\./)
+    // A refused sign-in sends nothing.
+    await expect(run(signIn({ email: "clerk@example.com", password: "not the password!", address: "203.0.113.7" }))).rejects.toThrow()
     expect(await pass()).toBe(0)
   })
 
