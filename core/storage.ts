@@ -1,6 +1,8 @@
 import type { AuditLog } from "./audit/audit-log.js"
 import type { BalanceRepository } from "./balances/balance-repository.js"
 import type { PayoutSettingsRepository } from "./balances/payout-settings-repository.js"
+import type { BillingSettingsRepository } from "./subscriptions/billing-settings.js"
+import type { TestClockRepository } from "./subscriptions/test-clock.js"
 import type { Ledger } from "./ledger/ledger.js"
 import type { MailOutbox } from "./mail/mail-outbox.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
@@ -59,6 +61,8 @@ export type Storage =
   | PayoutRepository
   | WebhookEndpointRepository
   | PayoutSettingsRepository
+  | BillingSettingsRepository
+  | TestClockRepository
   | BalanceRepository
   | ReconciliationRepository
   | DisputeRepository

@@ -1,6 +1,7 @@
 import * as Layer from "effect/Layer"
 import * as Audit from "./audit-log.js"
 import * as Balances from "./balance-repository.js"
+import * as BillingSettings from "./billing-settings-repository.js"
 import * as CheckoutAttempts from "./checkout-attempt-repository.js"
 import * as CheckoutFrames from "./checkout-frame-repository.js"
 import * as Credentials from "./credential-repository.js"
@@ -26,6 +27,7 @@ import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
 import * as StoreHealth from "./store-health.js"
 import * as Subscriptions from "./subscription-repository.js"
+import * as TestClocks from "./test-clock-repository.js"
 import * as Transactor from "./transactor.js"
 import * as Wallets from "./wallet-repository.js"
 import * as WebhookEndpoints from "./webhook-endpoint-repository.js"
@@ -60,6 +62,8 @@ export const sqlStorageLayer = Layer.mergeAll(
   Payouts.layer,
   WebhookEndpoints.layer,
   PayoutSettings.layer,
+  BillingSettings.layer,
+  TestClocks.layer,
   Balances.layer,
   Reconciliation.layer,
   Disputes.layer,

@@ -20,7 +20,7 @@ import {
   SubscriptionStatus
 } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { JsonObject, SafeInt } from "./columns.js"
+import { Int64, JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { bySchema, boolean, int64, literal, nullable, safeInt, stringList, table, text, typed } from "./table.js"
@@ -48,6 +48,8 @@ export const subscriptionsTable = table("subscriptions", {
   next_billing_at: nullable(int64),
   cancel_at_period_end: boolean,
   cancelled_at: nullable(int64),
+  test_clock_id: nullable(text),
+  wake_at: nullable(int64),
   created_at: int64,
   updated_at: int64
 })
@@ -72,6 +74,8 @@ export const subscriptionInvoicesTable = table("subscription_invoices", {
 const CountRow = Schema.Struct({ total: SafeInt })
 
 const decodeCount = Schema.decodeUnknown(CountRow)
+
+const decodeWake = Schema.decodeUnknown(Schema.Struct({ wake_at: Schema.NullOr(Int64) }))
 
 const instantOrNull = (value: bigint | null): Instant | null => (value === null ? null : Instant(value))
 
@@ -98,6 +102,8 @@ const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription =
   nextBillingAt: instantOrNull(row.next_billing_at),
   cancelAtPeriodEnd: row.cancel_at_period_end,
   cancelledAt: instantOrNull(row.cancelled_at),
+  testClockId: row.test_clock_id,
+  wakeAt: instantOrNull(row.wake_at),
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -133,7 +139,8 @@ const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.c
   ...(change.currentPeriodEnd !== undefined ? { current_period_end: change.currentPeriodEnd } : {}),
   ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
   ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
-  ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {})
+  ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {}),
+  ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {})
 })
 
 const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
@@ -178,6 +185,8 @@ export const layer = Layer.effect(
               next_billing_at: s.nextBillingAt,
               cancel_at_period_end: s.cancelAtPeriodEnd,
               cancelled_at: s.cancelledAt,
+              test_clock_id: s.testClockId,
+              wake_at: s.wakeAt,
               created_at: at,
               updated_at: at
             }))
@@ -221,11 +230,26 @@ export const layer = Layer.effect(
         oneSubscription(sql`UPDATE subscriptions SET ${sql.update({ ...subscriptionColumns(change), updated_at: at })}
           WHERE id = ${id} AND ${sql.in("status", from)} RETURNING *`),
 
-      listDue: (at, limit) =>
-        sql`SELECT * FROM subscriptions
-            WHERE next_billing_at IS NOT NULL AND next_billing_at <= ${at}
+      // Each scope reads its own index: real time's (wake_at, id) among clockless rows, a test
+      // clock's (test_clock_id, wake_at). The status guard is a safety net: cancelled rows have none.
+      listDue: (at, limit, testClockId) =>
+        (testClockId === null
+          ? sql`SELECT * FROM subscriptions
+            WHERE wake_at IS NOT NULL AND wake_at <= ${at} AND test_clock_id IS NULL
               AND status <> ${"cancelled" satisfies SubscriptionStatus}
-            ORDER BY next_billing_at, id LIMIT ${limit}`.pipe(Effect.flatMap(subscriptions.all), dbCall),
+            ORDER BY wake_at, id LIMIT ${limit}`
+          : sql`SELECT * FROM subscriptions
+            WHERE test_clock_id = ${testClockId} AND wake_at IS NOT NULL AND wake_at <= ${at}
+              AND status <> ${"cancelled" satisfies SubscriptionStatus}
+            ORDER BY wake_at, id LIMIT ${limit}`).pipe(Effect.flatMap(subscriptions.all), dbCall),
+
+      nextWake: (testClockId) =>
+        sql`SELECT MIN(wake_at) AS wake_at FROM subscriptions
+          WHERE test_clock_id = ${testClockId} AND wake_at IS NOT NULL AND status <> ${"cancelled" satisfies SubscriptionStatus}`.pipe(
+          Effect.flatMap((rows) => decodeWake(rows[0])),
+          Effect.map(({ wake_at }) => Option.map(Option.fromNullable(wake_at), Instant)),
+          dbCall
+        ),
 
       // Only the sequence constraint is the expected race; a duplicate reference is a bug and
       // stays a StorageError (on PostgreSQL it also aborts the surrounding transaction, rightly).

@@ -14,7 +14,7 @@ interface SchemaObject {
 }
 
 /**
- * What migration 0002 must leave behind, read from the catalogue of the store's own dialect. Only a
+ * What migrations 0002 and 0024 must leave behind, read from the catalogue of the store's own dialect. Only a
  * store over @effect/sql has these tables; another adapter keeps its schema its own way.
  */
 const migratedSchema = Effect.gen(function*() {
@@ -25,11 +25,11 @@ const migratedSchema = Effect.gen(function*() {
     sqlite: () =>
       Effect.gen(function*() {
         const objects = yield* sql<SchemaObject>`SELECT name FROM sqlite_master
-          WHERE name IN ('job_leases', 'subscriptions_next_billing', 'subscriptions_due') ORDER BY name`
-        const columns = yield* sql<SchemaObject>`SELECT name FROM pragma_index_info('subscriptions_next_billing') ORDER BY seqno`
+          WHERE name IN ('job_leases', 'subscriptions_wake', 'subscriptions_due') ORDER BY name`
+        const columns = yield* sql<SchemaObject>`SELECT name FROM pragma_index_info('subscriptions_wake') ORDER BY seqno`
         // The scheduler's due query must be answered from the index, in its order, without a sort.
         const plan = yield* sql<{ readonly detail: string }>`EXPLAIN QUERY PLAN SELECT * FROM subscriptions
-          WHERE next_billing_at IS NOT NULL AND next_billing_at <= ${0n} ORDER BY next_billing_at, id LIMIT ${10}`
+          WHERE wake_at IS NOT NULL AND wake_at <= ${0n} AND test_clock_id IS NULL ORDER BY wake_at, id LIMIT ${10}`
         return { objects: objects.map((o) => o.name), columns: columns.map((c) => c.name), plan: plan.map((p) => p.detail) }
       }),
     pg: () =>
@@ -37,9 +37,9 @@ const migratedSchema = Effect.gen(function*() {
         const tables = yield* sql<SchemaObject>`SELECT tablename AS name FROM pg_tables
           WHERE schemaname = current_schema() AND tablename = 'job_leases'`
         const indexes = yield* sql<SchemaObject & { readonly indexdef: string }>`SELECT indexname AS name, indexdef FROM pg_indexes
-          WHERE schemaname = current_schema() AND indexname IN ('subscriptions_next_billing', 'subscriptions_due') ORDER BY indexname`
-        const definition = indexes.find((i) => i.name === "subscriptions_next_billing")?.indexdef ?? ""
-        const columns = /\(([^)]*)\)\s*$/.exec(definition)?.[1]?.split(",").map((c) => c.trim()) ?? []
+          WHERE schemaname = current_schema() AND indexname IN ('subscriptions_wake', 'subscriptions_due') ORDER BY indexname`
+        const definition = indexes.find((i) => i.name === "subscriptions_wake")?.indexdef ?? ""
+        const columns = /USING \w+ \(([^)]*)\)/.exec(definition)?.[1]?.split(",").map((c) => c.trim()) ?? []
         return { objects: [...tables, ...indexes].map((o) => o.name).sort(), columns, plan: undefined }
       }),
     orElse: () => Effect.succeed(undefined)
@@ -123,14 +123,14 @@ export const schedulerLeaseCases = (it: StorageIt) => {
       expect(again.map((taken, i) => taken === (holders[i] === winner))).toEqual(holders.map(() => true))
     }))
 
-  it.effect("migration 0002: job_leases and the due index exist, the old status index is gone", () =>
+  it.effect("migrations 0002 and 0024: job_leases and the wake index exist, the old due indexes are gone", () =>
     Effect.gen(function*() {
       const schema = yield* migratedSchema
       if (schema === undefined) return
-      expect(schema.objects).toEqual(["job_leases", "subscriptions_next_billing"])
-      expect(schema.columns).toEqual(["next_billing_at", "id"])
+      expect(schema.objects).toEqual(["job_leases", "subscriptions_wake"])
+      expect(schema.columns).toEqual(["wake_at", "id"])
       if (schema.plan !== undefined) {
-        expect(schema.plan.join("\n")).toMatch(/USING (COVERING )?INDEX subscriptions_next_billing /)
+        expect(schema.plan.join("\n")).toMatch(/USING (COVERING )?INDEX subscriptions_wake /)
         expect(schema.plan.join("\n")).not.toContain("TEMP B-TREE")
       }
     }))

@@ -10,10 +10,12 @@ import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import { Transactor } from "../../core/shared/transactor.js"
 import type { NewInvoice, NewSubscription, Subscription } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
+import { wakeAtOf } from "../../core/subscriptions/wake.js"
 import { makeMerchant, unique, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
-const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscription> = {}): NewSubscription => ({
+const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscription> = {}): NewSubscription => {
+  const draft: Omit<NewSubscription, "wakeAt"> = {
   id: unique("sub"),
   merchantId,
   environment: "sandbox",
@@ -36,8 +38,12 @@ const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscript
   nextBillingAt: null,
   cancelAtPeriodEnd: false,
   cancelledAt: null,
+  testClockId: null,
   ...overrides
-})
+  }
+  // The scheduler's queue is the wake time, computed as every writer computes it.
+  return { ...draft, wakeAt: overrides.wakeAt !== undefined ? overrides.wakeAt : wakeAtOf(draft) }
+}
 
 const newInvoice = (subscriptionId: string, sequence: number, overrides: Partial<NewInvoice> = {}): NewInvoice => ({
   id: unique("inv"),
@@ -274,14 +280,14 @@ export const subscriptionCases = (it: StorageIt) => {
       yield* add({ status: "active", nextBillingAt: plusSeconds(at, 3_600) })
       yield* add({ status: "active", nextBillingAt: null })
 
-      const due = yield* repo.listDue(at, 10_000)
+      const due = yield* repo.listDue(at, 10_000, null)
       expect(due.filter((s) => s.merchantId === merchant.id)).toEqual([dueFirst, dueLater, dueNow])
       // Other cases share the store: every row returned must still obey the contract.
-      for (const s of due) expect(s.status !== "cancelled" && s.nextBillingAt !== null && s.nextBillingAt <= at).toBe(true)
-      const times = due.map((s) => s.nextBillingAt!)
+      for (const s of due) expect(s.status !== "cancelled" && s.wakeAt !== null && s.wakeAt <= at && s.testClockId === null).toBe(true)
+      const times = due.map((s) => s.wakeAt!)
       expect(times).toEqual([...times].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
-      expect(yield* repo.listDue(at, 1)).toEqual(due.slice(0, 1))
-      expect(yield* repo.listDue(at, 0)).toEqual([])
+      expect(yield* repo.listDue(at, 1, null)).toEqual(due.slice(0, 1))
+      expect(yield* repo.listDue(at, 0, null)).toEqual([])
     }))
 
   it.effect("subscription: latestInvoices is highest sequence first, limited", () =>

@@ -9,7 +9,7 @@ import { planCancel, planRenew } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { scopedSubscription } from "./subscription-queries.js"
-import { SubscriptionRepository } from "./subscription-repository.js"
+import { moveSubscription } from "./wake.js"
 
 /** A lifecycle change: in one transaction, under the subscription's row lock, decided by lifecycle.ts. */
 const locked = <A, E, R>(caller: MerchantScope, id: string, change: (subscription: Subscription) => Effect.Effect<A, E, R>) =>
@@ -27,9 +27,8 @@ export const cancelSubscription = (caller: MerchantScope, id: string, atPeriodEn
       const at = yield* now
       const plan = planCancel(subscription, atPeriodEnd, at)
       if (plan instanceof SubscriptionTransitionRefused) return yield* plan
-      const repo = yield* SubscriptionRepository
       if (plan._tag === "Now") yield* retirePendingInvoices(subscription.id, at)
-      const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+      const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
       const latest = yield* latestInvoice(subscription.id)
       if (plan._tag === "Now") yield* enqueueSubscriptionEvent("subscription.cancelled", moved, latest)
       return { subscription: moved, latest }

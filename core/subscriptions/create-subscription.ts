@@ -13,6 +13,7 @@ import { duePeriod } from "./lifecycle.js"
 import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
+import { wakeAtOf } from "./wake.js"
 
 /** What a merchant asks for: the subscription's own terms, with the amount as sent and an optional start. */
 export type CreateSubscriptionRequest =
@@ -67,7 +68,7 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
 
       const immediate = request.startsAt === null || request.startsAt <= at
       const repo = yield* SubscriptionRepository
-      const subscription = yield* repo.insert({
+      const draft = {
         id: yield* (yield* Ids).uuid,
         merchantId: caller.merchant.id,
         environment: caller.environment,
@@ -90,8 +91,10 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         currentPeriodEnd: null,
         nextBillingAt: immediate ? null : request.startsAt,
         cancelAtPeriodEnd: false,
-        cancelledAt: null
-      })
+        cancelledAt: null,
+        testClockId: null
+      } as const
+      const subscription = yield* repo.insert({ ...draft, wakeAt: wakeAtOf(draft) })
       if (!immediate) return { subscription, latest: undefined }
       const invoice = yield* openInvoice(subscription, duePeriod(subscription), 1)
       yield* enqueueSubscriptionEvent("invoice.created", subscription, invoice, invoice)

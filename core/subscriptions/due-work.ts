@@ -5,7 +5,7 @@ import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js
 import type { DuePlan } from "./lifecycle.js"
 import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
-import { SubscriptionRepository } from "./subscription-repository.js"
+import { moveSubscription } from "./wake.js"
 
 /** What carrying out a due plan did, as the scheduler counts it. */
 export type DueOutcome = "none" | "started" | "past_due" | "cancelled"
@@ -20,11 +20,10 @@ export type DueOutcome = "none" | "started" | "past_due" | "cancelled"
  */
 export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Instant, lenient: boolean) =>
   Effect.gen(function*() {
-    const repo = yield* SubscriptionRepository
     if (plan._tag === "NotDue") return { outcome: "none" as DueOutcome, subscription, invoice: undefined }
     if (plan._tag === "EndAtPeriodEnd") {
       yield* retirePendingInvoices(subscription.id, at)
-      const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+      const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
       yield* enqueueSubscriptionEvent("subscription.cancelled", moved, yield* latestInvoice(subscription.id))
       return { outcome: "cancelled" as DueOutcome, subscription: moved, invoice: undefined }
     }
@@ -39,7 +38,7 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
         ValidationFailed: (error) => forgiven(error.errors)
       }))
       : yield* opening
-    const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+    const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
     if (plan._tag === "Renew") yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
     if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)

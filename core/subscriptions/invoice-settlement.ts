@@ -11,6 +11,7 @@ import { planPaid } from "./lifecycle.js"
 import { SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
+import { moveSubscription } from "./wake.js"
 import { CheckoutLinks } from "../payments/checkout-links.js"
 import { Ids } from "../signing/random-ids.js"
 import type { WebhookEndpointRepository } from "../webhooks/webhook-endpoint-repository.js"
@@ -38,7 +39,7 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
     const plan = planPaid(subscription, invoice)
     if (plan instanceof SubscriptionTransitionRefused) return
     const paid = Option.getOrThrow(yield* repo.updateInvoice(invoice.id, ["pending"], { status: "paid", paidAt: at }, at))
-    const moved = Option.getOrThrow(yield* repo.transition(subscription.id, [subscription.status], plan.change, at))
+    const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
     yield* enqueueMail({

@@ -52,10 +52,13 @@ export class SubscriptionRepository extends Context.Tag("merchant-payments/Subsc
       now: Instant
     ) => Effect.Effect<Option.Option<Subscription>, StorageError>
     /**
-     * Subscriptions the scheduler must look at: not cancelled, next billing at or before `now`, earliest first. Only
-     * subscriptions with scheduled work carry a next billing time, so the index on it is the queue.
+     * Subscriptions the scheduler must look at: not cancelled, waking at or before `now`, earliest
+     * first, of one time scope: real time (`testClockId` null) or one sandbox test clock's. Only
+     * subscriptions with scheduled work carry a wake time (wake.ts), so the index on it is the queue.
      */
-    readonly listDue: (now: Instant, limit: number) => Effect.Effect<ReadonlyArray<Subscription>, StorageError>
+    readonly listDue: (now: Instant, limit: number, testClockId: string | null) => Effect.Effect<ReadonlyArray<Subscription>, StorageError>
+    /** The earliest wake time among a test clock's subscriptions, if any has work scheduled. */
+    readonly nextWake: (testClockId: string) => Effect.Effect<Option.Option<Instant>, StorageError>
     readonly insertInvoice: (invoice: NewInvoice) => Effect.Effect<Invoice, InvoiceSequenceTaken | StorageError>
     readonly findInvoiceById: (id: string) => Effect.Effect<Option.Option<Invoice>, StorageError>
     readonly findInvoiceByReference: (reference: string) => Effect.Effect<Option.Option<Invoice>, StorageError>

@@ -33,6 +33,10 @@ export interface Subscription {
   readonly nextBillingAt: Instant | null
   readonly cancelAtPeriodEnd: boolean
   readonly cancelledAt: Instant | null
+  /** The sandbox test clock whose time this subscription lives on; null: real time. */
+  readonly testClockId: string | null
+  /** When the scheduler must next look at it (wake.ts); null: nothing scheduled. Internal. */
+  readonly wakeAt: Instant | null
   readonly createdAt: Instant
   readonly updatedAt: Instant
 }
@@ -43,7 +47,7 @@ export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt">
 export type SubscriptionChange = Partial<
   Pick<
     Subscription,
-    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt"
+    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt"
   >
 >
 

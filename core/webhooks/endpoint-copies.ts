@@ -1,4 +1,5 @@
 import * as Effect from "effect/Effect"
+import { deliveryTime } from "../shared/test-clock-time.js"
 import { Ids } from "../signing/random-ids.js"
 import type { NewDelivery } from "./delivery.js"
 import { isSubscribed } from "./webhook-endpoint.js"
@@ -27,9 +28,13 @@ export const enqueueToEndpoints = (event: EventToSend, except?: string) =>
       Effect.flatMap(ids.uuid, (id) => outbox.enqueue({ ...event, id, url: endpoint.url })))
   })
 
-/** A payment's or subscription's event: to its own ipn_url, as the contract says, and to every endpoint subscribed. */
-export const enqueueEvent = (delivery: NewDelivery) =>
+/**
+ * A payment's or subscription's event: to its own ipn_url, as the contract says, and to every
+ * endpoint subscribed. An event of a test clock's object goes out on the deployment's time.
+ */
+export const enqueueEvent = (queued_: NewDelivery) =>
   Effect.gen(function*() {
+    const delivery = queued_.nextAttemptAt === null ? queued_ : { ...queued_, nextAttemptAt: yield* deliveryTime(queued_.nextAttemptAt) }
     const queued = yield* (yield* WebhookOutbox).enqueue(delivery)
     const { id: _id, url, ...event } = delivery
     yield* enqueueToEndpoints(event, url)

@@ -25,6 +25,7 @@ import payoutRails from "./0020_payout_rails.js"
 import balances from "./0021_balances.js"
 import reconciliation from "./0022_reconciliation.js"
 import balanceAnnouncements from "./0023_balance_announcements.js"
+import testClocksAndBillingSettings from "./0024_test_clocks_and_billing_settings.js"
 import mailOutbox from "./0030_mail_outbox.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -52,6 +53,7 @@ export const migrations = {
   "0021_balances": balances,
   "0022_reconciliation": reconciliation,
   "0023_balance_announcements": balanceAnnouncements,
+  "0024_test_clocks_and_billing_settings": testClocksAndBillingSettings,
   "0030_mail_outbox": mailOutbox
 }
 

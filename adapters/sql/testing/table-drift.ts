@@ -17,6 +17,8 @@ import { paymentsTable } from "../payment-rows.js"
 import { payoutDestinationsTable } from "../payout-destination-repository.js"
 import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
+import { billingSettingsTable } from "../billing-settings-repository.js"
+import { testClocksTable } from "../test-clock-repository.js"
 import { automaticPayoutsTable, balanceAnnouncementsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { disputesTable } from "../dispute-repository.js"
@@ -72,6 +74,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutsTable },
   { table: webhookEndpointsTable },
   { table: payoutSettingsTable },
+  { table: billingSettingsTable },
+  { table: testClocksTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
   { table: balanceAnnouncementsTable },
