@@ -3,6 +3,7 @@ import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import { now } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
+import { deliveryTime } from "../shared/test-clock-time.js"
 import { Ids } from "../signing/random-ids.js"
 import type { OutboxMail } from "./mail.js"
 import { mailDelivery } from "./mail-delivery.js"
@@ -39,7 +40,9 @@ export const enqueueMail = <K extends MailKind>(request: MailRequest<K>): Effect
     const delivery = yield* mailDelivery
     if (request.environment === "production" && !delivery.production) return null
     const sends = request.environment === "production" || delivery.sandbox
-    const at = yield* now
+    // A test clock's mail is queued on the deployment's time: a renewal a year ahead in clock time
+    // is mailed now, not in a year (its facts keep the clock's dates).
+    const at = yield* deliveryTime(yield* now)
     const id = yield* (yield* Ids).uuid
     const mail = {
       id,

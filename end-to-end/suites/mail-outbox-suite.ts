@@ -9,6 +9,8 @@ import { setPasswordWithLink } from "../../core/merchant-users/password-link.js"
 import { signIn } from "../../core/merchant-users/sign-in.js"
 import { createMerchantUser } from "../../core/merchant-users/user-admin.js"
 import type { MerchantId } from "../../core/shared/ids.js"
+import { fromIsoString } from "../../core/shared/instant.js"
+import { atTestClockTime } from "../../core/shared/test-clock-time.js"
 import { Transactor } from "../../core/shared/transactor.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type SmtpCatcher, startSmtpCatcher } from "../../testing/mail/smtp-catcher.js"
@@ -158,6 +160,19 @@ describe(`mail outbox (${name})`, () => {
     // A refused sign-in sends nothing.
     await expect(run(signIn({ email: "clerk@example.com", password: "not the password!", address: "203.0.113.7" }))).rejects.toThrow()
     expect(await pass()).toBe(0)
+  })
+
+  it("mails a test clock's change now, on the deployment's time, however far ahead the clock stands", async () => {
+    const before = production.mails.length
+    const aheadOfNow = fromIsoString("2031-06-01T00:00:00Z")!
+    const id = (await run(Effect.flatMap(Transactor, (store) => store.withTransaction(enqueueMail({
+      merchantId, environment: "production", to: "clock@example.com", kind: "trial_ending",
+      facts: { subscriptionId: "sub_c", description: "Clocked", amount: "1", currency: "USD", trialEnd: "2031-06-03T00:00:00Z" }
+    }))).pipe(atTestClockTime(aheadOfNow))))!
+    expect((await stored(id)).createdAt < aheadOfNow).toBe(true)
+    await pass()
+    const [mail] = (await production.waitFor(before + 1)).slice(before)
+    expect(mail!.text).toContain("ends on June 3, 2031")
   })
 
   it("sends nothing for a change that rolled back", async () => {
