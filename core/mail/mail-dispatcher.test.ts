@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { Instant } from "../shared/instant.js"
 import { MerchantId } from "../shared/ids.js"
 import type { OutboxMail } from "./mail.js"
-import { progressAfter } from "./mail-dispatcher.js"
+import { progressAfter, withoutAddresses } from "./mail-dispatcher.js"
 
 const at = Instant(1_000_000_000n)
 const policy = { retryDelaysMillis: [60_000, 300_000], leaseMillis: 300_000 }
@@ -33,5 +33,13 @@ describe("what an attempt leaves on a mail", () => {
     const permanent = progressAfter(mail(0), refused(true), at, policy)
     expect(permanent).toMatchObject({ status: "failed", attempts: 1, nextAttemptAt: null })
     expect(permanent.content.kind === "dashboard_set_password" && permanent.content.facts.token).toBe("")
+  })
+})
+
+describe("what a failed attempt's log line says", () => {
+  it("the server's reply without the addresses it repeats", () => {
+    expect(withoutAddresses("550 5.1.1 <ada@example.com>: Recipient address rejected; cc bob@shop.example"))
+      .toBe("550 5.1.1 <address>: Recipient address rejected; cc <address>")
+    expect(withoutAddresses(null)).toBe("")
   })
 })

@@ -45,13 +45,18 @@ export const progressAfter = (
     : { status: "pending", attempts, nextAttemptAt: plusMillis(at, delay), lastError: outcome.left.reason, sentAt: null, content: mail, at }
 }
 
-/** What an operator reads: which mail, what kind, what became of it. Never the address's facts, never a token. */
+/** An SMTP reply often repeats the recipient (`550 <ada@example.com>: unknown`): the log names the mail, not the person. */
+export const withoutAddresses = (reason: string | null): string => (reason ?? "").replace(/<?[^\s<>@]+@[^\s<>@]+>?/g, "<address>")
+
+/** What an operator reads: which mail, what kind, what became of it. Never the address, the facts or a token. */
 const logOutcome = (mail: OutboxMail, progress: MailProgress) => {
   const fields = { mail_id: mail.id, kind: mail.kind, merchant_id: String(mail.merchantId), environment: mail.environment, attempts: progress.attempts }
   const log = progress.status === "sent"
     ? Effect.logInfo("mail sent")
     : Effect.logWarning(
-      progress.status === "failed" ? `mail failed: no more attempts: ${progress.lastError}` : `mail attempt failed; retrying later: ${progress.lastError}`
+      progress.status === "failed"
+        ? `mail failed: no more attempts: ${withoutAddresses(progress.lastError)}`
+        : `mail attempt failed; retrying later: ${withoutAddresses(progress.lastError)}`
     )
   return Effect.annotateLogs(log, fields)
 }
