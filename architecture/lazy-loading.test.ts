@@ -26,6 +26,8 @@ const WATCHED = {
   sepa: String.raw`/node_modules/sepa/`,
   // Invoice PDFs: loaded on the first document rendered, never by serving or by the documents' routes being declared.
   pdfkit: String.raw`/node_modules/(pdfkit|fontkit)/`,
+  // The SMTP client: loaded on the first mail sent, never by a kit that sends none.
+  mail: String.raw`/node_modules/nodemailer/`,
   openapi: String.raw`/dist/adapters/http/openapi/(document|reference-page)\.js$|/node_modules/@effect/platform/dist/esm/OpenApiJsonSchema\.js$`,
   metrics: String.raw`/dist/adapters/metrics/prometheus-renderer\.js$|/node_modules/(@opentelemetry/(sdk-metrics|exporter-prometheus)|@effect/opentelemetry)/`
 } as const

@@ -4,6 +4,7 @@ import type { PayoutSettingsRepository } from "./balances/payout-settings-reposi
 import type { BillingSettingsRepository } from "./subscriptions/billing-settings.js"
 import type { TestClockRepository } from "./subscriptions/test-clock.js"
 import type { Ledger } from "./ledger/ledger.js"
+import type { MailOutbox } from "./mail/mail-outbox.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
@@ -67,3 +68,4 @@ export type Storage =
   | ReconciliationRepository
   | DisputeRepository
   | PortalSessionRepository
+  | MailOutbox

@@ -41,6 +41,9 @@ import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import * as InvoiceSettlement from "../core/subscriptions/invoice-settlement.js"
 import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 import * as MoneyOutScheduler from "../core/balances/money-out-scheduler.js"
+import * as MailDispatcher from "../core/mail/mail-dispatcher.js"
+import * as MailLayer from "../adapters/mail/mail-layer.js"
+import * as MailRenderer from "../adapters/mail/mail-renderer.js"
 
 export type StoreConfig =
   | { readonly kind: "sqlite"; readonly filename: string }
@@ -89,6 +92,15 @@ export interface KitConfig {
   readonly dashboard?: { readonly platform?: PlatformSignIn | undefined }
   /** Proxies whose `Forwarded` / `X-Forwarded-For` name the client (default: none, the socket's peer is). */
   readonly trustedProxies?: TrustedProxies["Type"]
+  /** Mail (SMTP_URL, SANDBOX_SMTP_URL, MAIL_FROM): production mail only with an SMTP URL; sandbox mail is captured for the dashboard. */
+  readonly mail?: MailConfig
+}
+
+export interface MailConfig extends MailLayer.MailSettings {
+  /** How often the outbox is looked at (default 5 s). */
+  readonly pollIntervalMillis?: number
+  /** Waits before each retry (default 1 min, 5 min, 30 min, 2 h, 6 h); 1 + their count is the number of attempts. */
+  readonly retryDelaysMillis?: ReadonlyArray<number>
 }
 
 export interface MetricsConfig {
@@ -155,6 +167,13 @@ const backgroundJobsLayer = (config: KitConfig) => {
     IdempotencyRecordPurger.layer(),
     RetiredCredentialPurger.layer(),
     DashboardPurger.layer(clock !== undefined ? { clock } : {}),
+    MailDispatcher.layer({
+      interval: Duration.millis(config.mail?.pollIntervalMillis ?? 5_000),
+      ...(config.mail?.retryDelaysMillis !== undefined
+        ? { policy: { ...MailDispatcher.defaultMailPolicy, retryDelaysMillis: config.mail.retryDelaysMillis } }
+        : {}),
+      ...(clock !== undefined ? { clock } : {})
+    }),
     config.scheduler?.enabled === false
       ? Layer.empty
       : SubscriptionScheduler.loopLayer({
@@ -227,7 +246,8 @@ export const kitLayer = (config: KitConfig) => {
     Readiness.layer,
     // Loads pdfkit on the first document only.
     PdfInvoiceDocuments.layer,
-    metricsLayer(config.metrics)
+    metricsLayer(config.metrics),
+    MailLayer.layer(config.mail ?? {}, config.baseUrl)
   ).pipe(
     // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
     // and the sender all read it, so it sits beneath everything built here (a sibling would not see it).
@@ -237,6 +257,7 @@ export const kitLayer = (config: KitConfig) => {
   // Built over the services they capture: invoice settlement rides every payment's end.
   const subscriptions = Layer.mergeAll(
     InvoiceSettlement.layer,
+    MailRenderer.layer({ baseUrl: config.baseUrl }),
     SubscriptionScheduler.configLayer({ batchSize: config.scheduler?.batchSize ?? SubscriptionScheduler.DEFAULT_BATCH_SIZE })
   ).pipe(Layer.provideMerge(base))
   // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.

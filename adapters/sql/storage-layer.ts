@@ -12,6 +12,7 @@ import * as GatewayRefunds from "./gateway-refund-repository.js"
 import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
 import * as Ledger from "./ledger-repository.js"
+import * as MailOutbox from "./mail-outbox.js"
 import * as Merchants from "./merchant-repository.js"
 import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
@@ -67,5 +68,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Balances.layer,
   Reconciliation.layer,
   Disputes.layer,
-  CustomerPortal.layer
+  CustomerPortal.layer,
+  MailOutbox.layer
 )

@@ -25,6 +25,7 @@ import { schedulerLeaseCases } from "./scheduler-lease-cases.js"
 import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
 import { ledgerCases } from "./ledger-cases.js"
+import { mailOutboxCases } from "./mail-outbox-cases.js"
 import { paymentTotalsCases } from "./payment-totals-cases.js"
 import { statementCases } from "./statement-cases.js"
 
@@ -61,4 +62,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     balanceCases(it)
     reconciliationCases(it)
     disputeCases(it)
+    mailOutboxCases(it)
   })

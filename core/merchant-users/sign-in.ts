@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { now, plusSeconds } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import { now, plusSeconds, toIsoString } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { hashPassword, needsRehash, UNMATCHABLE_HASH, verifyPassword } from "../signing/password-hash.js"
 import { DashboardSessionRepository } from "./dashboard-session-repository.js"
@@ -53,7 +54,15 @@ export const signIn = (input: { readonly email: string; readonly password: strin
     yield* (yield* Transactor).withTransaction(Effect.all([
       (yield* DashboardSessionRepository).create({ idHash: tokenHash(sessionToken), userId: found.user.id, merchantId: found.user.merchantId, createdAt: at, lastSeenAt: at }),
       users.recordSignIn(found.user.id, at),
-      stored !== null && rehashed !== undefined ? users.replacePasswordHash(found.user.id, stored, rehashed) : Effect.void
+      stored !== null && rehashed !== undefined ? users.replacePasswordHash(found.user.id, stored, rehashed) : Effect.void,
+      // A notice to the account's own address: a sign-in its owner did not make is seen at once.
+      enqueueMail({
+        merchantId: found.user.merchantId,
+        environment: "production",
+        to: found.user.email,
+        kind: "dashboard_sign_in",
+        facts: { userEmail: found.user.email, at: toIsoString(at), address: input.address }
+      })
     ], { discard: true }))
     const user: MerchantUser = { ...found.user, lastSignInAt: at }
     return { sessionToken, user }

@@ -2,7 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { requireMerchant } from "../merchants/merchant-admin.js"
 import type { MerchantId } from "../shared/ids.js"
-import { now } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import { now, plusSeconds, toIsoString } from "../shared/instant.js"
 import { isEmailAddress } from "../shared/text-rules.js"
 import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
@@ -10,7 +11,7 @@ import { Ids } from "../signing/random-ids.js"
 import { DashboardSessionRepository } from "./dashboard-session-repository.js"
 import { LastOwner, type MerchantUser, MerchantUserNotFound, normalizeEmail, USER_ROLES, type UserRole } from "./merchant-user.js"
 import { MerchantUserRepository } from "./merchant-user-repository.js"
-import { issueLinkToken } from "./password-link.js"
+import { issueLinkToken, PASSWORD_LINK_SECONDS } from "./password-link.js"
 
 /** The longest address SMTP can carry (RFC 5321: a 256-octet path less its angle brackets). */
 export const MAX_EMAIL_LENGTH = 254
@@ -40,6 +41,19 @@ const requireUser = (merchantId: MerchantId, userId: string) =>
     return user.value
   })
 
+/** The link by mail too (when production mail is on), in the link's own transaction. */
+const mailPasswordLink = (user: MerchantUser, token: string, invited: boolean) =>
+  Effect.gen(function*() {
+    const expiresAt = plusSeconds(yield* now, PASSWORD_LINK_SECONDS)
+    yield* enqueueMail({
+      merchantId: user.merchantId,
+      environment: "production",
+      to: user.email,
+      kind: "dashboard_set_password",
+      facts: { userEmail: user.email, token, expiresAt: toIsoString(expiresAt), invited }
+    })
+  })
+
 /**
  * A new dashboard user, invited: it signs in once it has set a password through the link whose
  * token is returned here, once (only its hash is stored), valid for 24 hours.
@@ -52,7 +66,9 @@ export const createMerchantUser = (merchantId: MerchantId, input: { readonly ema
     const createdAt = yield* now
     return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
       const user = yield* (yield* MerchantUserRepository).create({ id, merchantId, email, role, createdAt })
-      return { user, passwordToken: yield* issueLinkToken(user.id) }
+      const passwordToken = yield* issueLinkToken(user.id)
+      yield* mailPasswordLink(user, passwordToken, true)
+      return { user, passwordToken }
     }))
   })
 
@@ -60,7 +76,11 @@ export const createMerchantUser = (merchantId: MerchantId, input: { readonly ema
 export const issuePasswordLink = (merchantId: MerchantId, userId: string) =>
   Effect.gen(function*() {
     const user = yield* requireUser(merchantId, userId)
-    return { user, passwordToken: yield* issueLinkToken(user.id) }
+    return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+      const passwordToken = yield* issueLinkToken(user.id)
+      yield* mailPasswordLink(user, passwordToken, false)
+      return { user, passwordToken }
+    }))
   })
 
 /** Every user of the merchant, oldest first. */

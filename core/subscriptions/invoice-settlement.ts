@@ -3,7 +3,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { PaymentSettlement } from "../payments/payment-settlement.js"
 import type { Payment, PaymentOutcome } from "../payments/payment.js"
-import { type Instant, now } from "../shared/instant.js"
+import { type Instant, now, toIsoString } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import type { MailOutbox } from "../mail/mail-outbox.js"
+import { toFixed8String } from "../money/format.js"
 import { planPaid } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
@@ -49,12 +52,28 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
+    yield* enqueueMail({
+      merchantId: moved.merchantId,
+      environment: moved.environment,
+      to: moved.customerEmail,
+      kind: "payment_receipt",
+      facts: {
+        subscriptionId: moved.id,
+        invoiceId: paid.id,
+        invoiceReference: paid.reference,
+        description: moved.description,
+        amount: toFixed8String(paid.amount),
+        currency: paid.currency,
+        paidAt: toIsoString(at),
+        trxId: paid.trxId
+      }
+    })
   })
 
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */
 export const layer = Layer.effect(
   PaymentSettlement,
-  Effect.map(Effect.context<SubscriptionRepository | TestClockRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody>(), (context) => ({
+  Effect.map(Effect.context<SubscriptionRepository | TestClockRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody | MailOutbox>(), (context) => ({
     settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
       payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
   }))

@@ -3,7 +3,8 @@ import * as Option from "effect/Option"
 import { toFixed8String } from "../money/format.js"
 import { finishPayment } from "../payments/finish-payment.js"
 import { initiatePayment } from "../payments/initiate-payment.js"
-import type { Instant } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import { type Instant, toIsoString } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
 import type { Period } from "./lifecycle.js"
 import type { Invoice, Subscription } from "./subscription.js"
@@ -32,7 +33,7 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
       gatewayCodes: subscription.allowPaymentMethods,
       invoiceId: id
     })
-    return yield* (yield* SubscriptionRepository).insertInvoice({
+    const invoice = yield* (yield* SubscriptionRepository).insertInvoice({
       id,
       subscriptionId: subscription.id,
       sequence,
@@ -46,6 +47,25 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
       checkoutExpiresAt: initiated.payment.expiresAt,
       paidAt: null
     })
+    yield* enqueueMail({
+      merchantId: subscription.merchantId,
+      environment: subscription.environment,
+      to: subscription.customerEmail,
+      kind: "invoice_issued",
+      facts: {
+        subscriptionId: subscription.id,
+        invoiceId: invoice.id,
+        invoiceReference: invoice.reference,
+        description: subscription.description,
+        amount: toFixed8String(subscription.amount),
+        currency: subscription.currency,
+        periodStart: toIsoString(period.start),
+        periodEnd: toIsoString(period.end),
+        payUrl: initiated.paymentUrl,
+        dueAt: initiated.payment.expiresAt === null ? null : toIsoString(initiated.payment.expiresAt)
+      }
+    })
+    return invoice
   })
 
 /**

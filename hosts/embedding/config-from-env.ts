@@ -38,7 +38,8 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   logging: config.logging,
   metrics: config.metrics.enabled && { public: config.metrics.public },
   ...(config.tracing !== undefined ? { tracing: config.tracing } : {}),
-  ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {})
+  ...(config.trustedProxies.length > 0 ? { trustedProxies: config.trustedProxies } : {}),
+  mail: config.mail
 })
 
 /**

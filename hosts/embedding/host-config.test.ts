@@ -28,6 +28,16 @@ describe("the host's settings, read once", () => {
       .toBe(`TRUSTED_PROXIES must list IP addresses or CIDR blocks, comma-separated: "10.0.0.0/33" is not an IP address or a CIDR block such as 10.0.0.0/8 or 2001:db8::/32`)
   })
 
+  it("reads SMTP_URL, SANDBOX_SMTP_URL and MAIL_FROM, never repeating a refused URL (it may hold a password)", () => {
+    expect(readHostConfig({}).mail).toEqual({ smtpUrl: undefined, sandboxSmtpUrl: undefined, from: undefined })
+    expect(readHostConfig({ SMTP_URL: "smtps://u:p@smtp.example.com:465", SANDBOX_SMTP_URL: "smtp://catcher:1025", MAIL_FROM: "Billing <b@shop.example>" }).mail)
+      .toEqual({ smtpUrl: "smtps://u:p@smtp.example.com:465", sandboxSmtpUrl: "smtp://catcher:1025", from: "Billing <b@shop.example>" })
+    const refused = problemOf({ SMTP_URL: "https://user:hunter2@smtp.example.com" })
+    expect(refused).toBe("SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465")
+    expect(refused).not.toContain("hunter2")
+    expect(problemOf({ SMTP_URL: "smtp://mail:25", SANDBOX_SMTP_URL: "smtp://mail:25" })).toBe("SANDBOX_SMTP_URL must not be the SMTP_URL server")
+  })
+
   it("tells a rule between two settings in both their names", () => {
     expect(problemOf({ HTTP_REQUEST_TIMEOUT_MS: "1000", HTTP_HEADERS_TIMEOUT_MS: "2000" }))
       .toBe("HTTP_HEADERS_TIMEOUT_MS (2000) must not exceed HTTP_REQUEST_TIMEOUT_MS (1000)")

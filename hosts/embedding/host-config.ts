@@ -55,6 +55,8 @@ export interface HostConfig {
   readonly tracing: OtlpTracingOptions | undefined
   /** TRUSTED_PROXIES: the proxies whose forwarding headers name the client; empty: none. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** SMTP_URL (production mail; unset: off), SANDBOX_SMTP_URL (a mail catcher for sandbox mail), MAIL_FROM. */
+  readonly mail: { readonly smtpUrl: string | undefined; readonly sandboxSmtpUrl: string | undefined; readonly from: string | undefined }
 }
 
 
@@ -133,6 +135,12 @@ const proxyList: Reader<ReadonlyArray<string>> = (value) =>
       onRight: () => entries
     }))
 
+/** An SMTP server's address for nodemailer; the refusal never repeats it (it may hold a password). */
+const smtpAddress: Reader<string> = (value) =>
+  /^smtps?:\/\/[^/]/.test(value) && URL.canParse(value)
+    ? Either.right(value)
+    : Either.left("must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465")
+
 const isoInstant: Reader<number> = (value) => {
   const instant = fromIsoString(value)
   return instant === undefined ? Either.left(`must be an ISO 8601 date-time with an offset, got "${value}"`) : Either.right(Number(instant / 1000n))
@@ -193,7 +201,10 @@ const settings = Config.all({
   otlpTracesHeaders: withFallback(variable("OTEL_EXPORTER_OTLP_TRACES_HEADERS", otlpHeaders), {}),
   serviceName: withFallback(variable("OTEL_SERVICE_NAME", text), DEFAULT_SERVICE_NAME),
   sdkDisabled: withFallback(variable("OTEL_SDK_DISABLED", flag), false),
-  trustedProxies: withFallback(variable("TRUSTED_PROXIES", proxyList), [])
+  trustedProxies: withFallback(variable("TRUSTED_PROXIES", proxyList), []),
+  smtpUrl: optional(variable("SMTP_URL", smtpAddress)),
+  sandboxSmtpUrl: optional(variable("SANDBOX_SMTP_URL", smtpAddress)),
+  mailFrom: optional(variable("MAIL_FROM", text))
 }).pipe(
   Config.mapOrFail((read) => Either.map(
     Either.all([
@@ -205,7 +216,9 @@ const settings = Config.all({
       between(Option.isSome(read.headersTimeoutMs) && read.headersTimeoutMs.value > read.requestTimeoutMs
         ? `HTTP_HEADERS_TIMEOUT_MS (${read.headersTimeoutMs.value}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${read.requestTimeoutMs})`
         : undefined),
-      Either.mapLeft(embeddingRule(() => normalizeBasePath(read.basePath, "BASE_PATH")), (problem) => ConfigError.InvalidData([], problem))
+      Either.mapLeft(embeddingRule(() => normalizeBasePath(read.basePath, "BASE_PATH")), (problem) => ConfigError.InvalidData([], problem)),
+      // Sandbox mail must never reach real inboxes: its catcher cannot be the production server.
+      between(read.sandboxSmtpUrl !== undefined && read.sandboxSmtpUrl === read.smtpUrl ? "SANDBOX_SMTP_URL must not be the SMTP_URL server" : undefined)
     ]),
     ([, , , basePath]): HostConfig => {
       const dataDir = resolve(read.dataDir)
@@ -251,7 +264,8 @@ const settings = Config.all({
         pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
         metrics: { enabled: read.metricsEnabled, public: read.metricsPublic },
         tracing: tracingOf(read),
-        trustedProxies: read.trustedProxies
+        trustedProxies: read.trustedProxies,
+        mail: { smtpUrl: read.smtpUrl, sandboxSmtpUrl: read.sandboxSmtpUrl, from: read.mailFrom }
       }
     }
   ))

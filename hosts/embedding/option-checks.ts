@@ -94,7 +94,7 @@ export const OPTION_BOUNDS = {
 const OPTIONS = [
   "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
   "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing",
-  "dashboard", "trustedProxies"
+  "dashboard", "trustedProxies", "mail"
 ] as const
 
 const DATABASE_FORMS = `a database URL ("sqlite:./data/payments.db", "postgres://..."), a { kind: "sqlite" | "postgres" | "sql-client" } store or an @effect/sql client Layer`
@@ -241,5 +241,20 @@ export const checkOptions = (options: unknown): void => {
   const proxies = options["trustedProxies"]
   if (proxies !== undefined && (!Array.isArray(proxies) || proxies.some((entry) => typeof entry !== "string"))) {
     problem("trustedProxies", `trustedProxies must be an array of IP addresses or CIDR blocks such as ["10.0.0.0/8"], got ${describe(proxies)}`)
+  }
+  const mail = expectObject("mail", options["mail"], ["smtpUrl", "sandboxSmtpUrl", "from", "pollIntervalMillis"])
+  if (mail !== undefined) {
+    for (const key of ["smtpUrl", "sandboxSmtpUrl"]) {
+      const url = mail[key]
+      // The value is never repeated: it may hold the SMTP password.
+      if (url !== undefined && (typeof url !== "string" || !/^smtps?:\/\/[^/]/.test(url) || !URL.canParse(url))) {
+        problem(`mail.${key}`, `mail.${key} must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465`)
+      }
+    }
+    if (mail["sandboxSmtpUrl"] !== undefined && mail["sandboxSmtpUrl"] === mail["smtpUrl"]) {
+      problem("mail.sandboxSmtpUrl", "mail.sandboxSmtpUrl must not be the mail.smtpUrl server: sandbox mail never reaches real inboxes")
+    }
+    expectString("mail.from", mail["from"], false)
+    expectInteger("mail.pollIntervalMillis", mail["pollIntervalMillis"], ...OPTION_BOUNDS.webhookPollIntervalMillis)
   }
 }

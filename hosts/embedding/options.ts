@@ -76,6 +76,19 @@ export interface MerchantPaymentsOptions {
    * headers are ignored and the socket's peer is the client.
    */
   readonly trustedProxies?: ReadonlyArray<string>
+  /**
+   * Mail to customers and dashboard users. Production mail is sent only with `smtpUrl`
+   * (`smtps://user:password@smtp.example.com:465`); without it none is queued. Sandbox mail is always
+   * captured and shown on the dashboard's Sandbox mail page, and also delivered to `sandboxSmtpUrl`
+   * (a mail catcher) when set, never to `smtpUrl`. `from`: the From header. `pollIntervalMillis`: how
+   * often the outbox is looked at (default 5000).
+   */
+  readonly mail?: {
+    readonly smtpUrl?: string | undefined
+    readonly sandboxSmtpUrl?: string | undefined
+    readonly from?: string | undefined
+    readonly pollIntervalMillis?: number | undefined
+  }
 }
 
 /** `/payments`: a leading slash, no trailing one, plain path segments; "" or "/" is the root. */
@@ -166,7 +179,17 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
     ...(options.dashboard?.authenticate !== undefined && options.dashboard.signInUrl !== undefined
       ? { dashboard: { platform: { authenticate: options.dashboard.authenticate, signInUrl: options.dashboard.signInUrl } } }
       : {}),
-    ...(options.trustedProxies !== undefined ? { trustedProxies: trustedProxiesOption(options.trustedProxies) } : {})
+    ...(options.trustedProxies !== undefined ? { trustedProxies: trustedProxiesOption(options.trustedProxies) } : {}),
+    ...(options.mail !== undefined
+      ? {
+        mail: {
+          smtpUrl: options.mail.smtpUrl,
+          sandboxSmtpUrl: options.mail.sandboxSmtpUrl,
+          from: options.mail.from,
+          ...(options.mail.pollIntervalMillis !== undefined ? { pollIntervalMillis: options.mail.pollIntervalMillis } : {})
+        }
+      }
+      : {})
   }
   return { kit, basePath, manualClock, tracing: tracingOf(options.tracing) }
 }

@@ -18,6 +18,7 @@ import { balanceFlow } from "../../testing/browser/balance-flow.js"
 import { disputeFlow } from "../../testing/browser/dispute-flow.js"
 import { payoutFlow } from "../../testing/browser/payout-flow.js"
 import { testClockFlow } from "../../testing/browser/test-clock-flow.js"
+import { sandboxMailFlow } from "../../testing/browser/sandbox-mail-flow.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -118,5 +119,9 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
 
   it("an owner creates a test clock, advances it a month past its subscription's renewal, is refused going back, deletes it; a viewer sees no form", async () => {
     await testClockFlow(world)
+  }, 300_000)
+
+  it("an owner finds a sandbox subscription's invoice mail and reads its text and HTML parts; a viewer sees the same, no form", async () => {
+    await sandboxMailFlow(world)
   }, 300_000)
 })

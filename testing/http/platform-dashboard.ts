@@ -49,7 +49,7 @@ const header = (request: IncomingMessage, name: string) => {
 
 const answerOf = async (response: Response): Promise<Answer> => ({ status: response.status, location: response.headers.get("location"), text: await response.text() })
 
-export const startPlatformDashboard = async (options: Pick<MerchantPaymentsOptions, "webhooks" | "clock"> = {}): Promise<PlatformDashboard> => {
+export const startPlatformDashboard = async (options: Pick<MerchantPaymentsOptions, "webhooks" | "clock" | "mail"> = {}): Promise<PlatformDashboard> => {
   const scratch = mkdtempSync(join(tmpdir(), "mp-dashboard-"))
   let payments: MerchantPayments | undefined
   const server = createServer((request, response) => payments!.handler(request, response))

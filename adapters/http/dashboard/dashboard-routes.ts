@@ -15,6 +15,7 @@ import { dashboardOverviewPages } from "./overview/overview-routes.js"
 import { dashboardPaymentPages } from "./payments/payment-routes.js"
 import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js"
 import { dashboardPayoutPages } from "./payouts/payout-routes.js"
+import { dashboardSandboxMailPages } from "./sandbox-mail/sandbox-mail-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardPlanChangePages } from "./subscriptions/plan-change-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
@@ -41,7 +42,8 @@ export const dashboardPages = [
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,
   ...dashboardAuditPages,
-  ...dashboardTeamPages
+  ...dashboardTeamPages,
+  ...dashboardSandboxMailPages
 ] as const
 
 export const dashboardOperations = dashboardPages.map(dashboardOperation)

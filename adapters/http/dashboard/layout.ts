@@ -20,6 +20,7 @@ export const SECTIONS = [
   { path: "/developers", label: "Developers" },
   { path: "/api-config", label: "API Config" },
   { path: "/statements", label: "Statements" },
+  { path: "/sandbox-mail", label: "Sandbox mail", sandbox: true },
   { path: "/audit", label: "Audit log", owners: true },
   { path: "/team", label: "Team", owners: true }
 ] as const

@@ -29,6 +29,7 @@ import testClocksAndBillingSettings from "./0024_test_clocks_and_billing_setting
 import subscriptionChanges from "./0027_subscription_changes.js"
 import customerPortal from "./0028_customer_portal.js"
 import invoiceNumbers from "./0029_invoice_numbers.js"
+import mailOutbox from "./0030_mail_outbox.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -58,7 +59,8 @@ export const migrations = {
   "0024_test_clocks_and_billing_settings": testClocksAndBillingSettings,
   "0027_subscription_changes": subscriptionChanges,
   "0028_customer_portal": customerPortal,
-  "0029_invoice_numbers": invoiceNumbers
+  "0029_invoice_numbers": invoiceNumbers,
+  "0030_mail_outbox": mailOutbox
 }
 
 const migrate = Migrator.make({})

@@ -30,6 +30,7 @@ import { webhookEndpointsTable } from "../webhook-endpoint-repository.js"
 import { webhookAttemptsTable, webhookDeliveriesTable, webhookTargetsTable } from "../webhook-outbox.js"
 import { ledgerEntriesTable, walletsTable } from "../wallet-repository.js"
 import { journalEntriesTable, journalLinesTable } from "../ledger-repository.js"
+import { mailOutboxTable } from "../mail-outbox.js"
 
 /**
  * Each table is written in the migrations and again in its declaration (table.ts: its columns, their
@@ -83,6 +84,8 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: reconciliationReportsTable },
   { table: reconciliationLinesTable },
   { table: disputesTable },
+  // The dispatcher's lease: matched in its claim, never part of the mail.
+  { table: mailOutboxTable, unread: ["lease_until"] },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]
