@@ -15,6 +15,8 @@ export const OPERATIONS = {
   retrieveSubscription: { method: "GET", path: "/api/v1/subscriptions/{subscriptionId}" },
   cancelSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/cancel" },
   renewSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/renew" },
+  getBillingSettings: { method: "GET", path: "/api/v1/billing-settings" },
+  replaceBillingSettings: { method: "PUT", path: "/api/v1/billing-settings" },
   listBalances: { method: "GET", path: "/api/v1/balances" },
   getPayoutSettings: { method: "GET", path: "/api/v1/payout-settings" },
   createPayoutDestination: { method: "POST", path: "/api/v1/payout-destinations" },

@@ -39,6 +39,7 @@ const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscript
   cancelAtPeriodEnd: false,
   cancelledAt: null,
   testClockId: null,
+  dunning: null,
   ...overrides
   }
   // The scheduler's queue is the wake time, computed as every writer computes it.

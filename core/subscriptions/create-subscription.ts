@@ -92,7 +92,8 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         nextBillingAt: immediate ? null : request.startsAt,
         cancelAtPeriodEnd: false,
         cancelledAt: null,
-        testClockId: null
+        testClockId: null,
+        dunning: null
       } as const
       const subscription = yield* repo.insert({ ...draft, wakeAt: wakeAtOf(draft) })
       if (!immediate) return { subscription, latest: undefined }

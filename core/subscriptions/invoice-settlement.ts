@@ -4,6 +4,7 @@ import * as Option from "effect/Option"
 import { PaymentSettlement } from "../payments/payment-settlement.js"
 import type { Payment, PaymentOutcome } from "../payments/payment.js"
 import type { Instant } from "../shared/instant.js"
+import { countRecovery } from "./dunning.js"
 import { planPaid } from "./lifecycle.js"
 import { SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
@@ -37,6 +38,7 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
     if (plan instanceof SubscriptionTransitionRefused) return
     const paid = Option.getOrThrow(yield* repo.updateInvoice(invoice.id, ["pending"], { status: "paid", paidAt: at }, at))
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
+    yield* countRecovery(subscription)
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
   })

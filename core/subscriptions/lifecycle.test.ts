@@ -26,7 +26,7 @@ const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
   customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
   ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: JAN31, currentPeriodStart: null,
   currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
-  createdAt: JAN31, updatedAt: JAN31,
+  dunning: null, createdAt: JAN31, updatedAt: JAN31,
   ...fields
 })
 const pending = (fields: Partial<Subscription> = {}) => subscription({ status: "pending", ...fields })

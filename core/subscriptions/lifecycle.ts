@@ -1,5 +1,6 @@
 import type { Instant } from "../shared/instant.js"
 import { periodAt, periodIndexAt } from "./billing-calendar.js"
+import { type DunningDuePlan, endDunning, planDunningDue } from "./dunning-plan.js"
 import { type Invoice, type Subscription, type SubscriptionChange, SubscriptionTransitionRefused } from "./subscription.js"
 
 /**
@@ -50,13 +51,14 @@ export const planCancel = (subscription: Subscription, atPeriodEnd: boolean, at:
   if (atPeriodEnd && subscription.status === "active") {
     return { _tag: "AtPeriodEnd", change: { cancelAtPeriodEnd: true } }
   }
-  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null } }
+  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null, ...endDunning } }
 }
 
 export type DuePlan =
   | { readonly _tag: "Start"; readonly period: Period; readonly change: SubscriptionChange }
   | { readonly _tag: "Renew"; readonly period: Period; readonly change: SubscriptionChange }
   | { readonly _tag: "EndAtPeriodEnd"; readonly change: SubscriptionChange }
+  | DunningDuePlan
   | { readonly _tag: "NotDue" }
 
 /**
@@ -65,6 +67,8 @@ export type DuePlan =
  * the next period's invoice and falls past_due until that invoice is paid.
  */
 export const planDue = (subscription: Subscription, at: Instant): DuePlan => {
+  const dunning = planDunningDue(subscription, at)
+  if (dunning !== undefined) return dunning
   const due = subscription.nextBillingAt
   if (due === null || due > at) return { _tag: "NotDue" }
   switch (subscription.status) {
@@ -138,6 +142,8 @@ export const planPaid = (subscription: Subscription, invoice: Invoice): PaidPlan
     event: subscription.status === "pending" ? "subscription.activated" : "subscription.renewed",
     change: {
       status: "active",
+      // A payment recovers the renewal: its dunning campaign, if any, stops.
+      ...endDunning,
       ...(extends_ ? { currentPeriodStart: start, currentPeriodEnd: end, nextBillingAt: end } : {})
     }
   }

@@ -3,6 +3,7 @@ import type { Amount } from "../money/amount.js"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import type { Dunning } from "./dunning-state.js"
 
 export const SubscriptionStatus = Schema.Literal("pending", "active", "past_due", "cancelled")
 export type SubscriptionStatus = typeof SubscriptionStatus.Type
@@ -37,6 +38,8 @@ export interface Subscription {
   readonly testClockId: string | null
   /** When the scheduler must next look at it (wake.ts); null: nothing scheduled. Internal. */
   readonly wakeAt: Instant | null
+  /** The running dunning campaign of its unpaid renewal (dunning-state.ts); null: none. */
+  readonly dunning: Dunning | null
   readonly createdAt: Instant
   readonly updatedAt: Instant
 }
@@ -47,7 +50,7 @@ export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt">
 export type SubscriptionChange = Partial<
   Pick<
     Subscription,
-    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt"
+    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt" | "dunning"
   >
 >
 

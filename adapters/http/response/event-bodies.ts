@@ -28,7 +28,9 @@ const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
   "subscription.renewed": "Subscription renewed: the period was extended by a paid invoice.",
   "subscription.past_due": "Subscription past due: the paid period ended and its invoice awaits payment.",
   "subscription.cancelled": "Subscription cancelled: no further invoices will be created.",
-  "invoice.created": "Invoice created: send the customer to its payment_url."
+  "invoice.created": "Invoice created: send the customer to its payment_url.",
+  "invoice.reminder": "Invoice reminder: the renewal invoice is still unpaid; its payment_url is payable.",
+  "invoice.uncollectible": "Invoice uncollectible: the grace period ended unpaid and the merchant's final action follows."
 }
 
 /** The body of spec 6.2: the payment's echoed request, its money and its environment. */
