@@ -29,8 +29,9 @@ export const newDunning = (settings: BillingSettings, at: Instant): Dunning => {
   return { ...terms, step: 0, nextAt: stepTime(terms, 0), finalAction: settings.finalAction }
 }
 
-/** What ends a campaign in a change: a payment, a cancel, a new period, or its own final action. */
-export const endDunning: SubscriptionChange = { dunning: null }
+/** What ends a subscription's campaign, if it has one, in a change: a payment, a cancel, a new period, or its own final action. */
+export const endDunning = (subscription: Pick<Subscription, "dunning">): SubscriptionChange =>
+  subscription.dunning === null ? {} : { dunning: null }
 
 export type DunningDuePlan =
   | {
@@ -66,7 +67,7 @@ export const planDunningDue = (subscription: Subscription, at: Instant): Dunning
       _tag: "DunningFinal",
       action: "cancel",
       dunning,
-      change: { status: "cancelled", cancelledAt: dunning.nextAt, nextBillingAt: null, ...endDunning }
+      change: { status: "cancelled", cancelledAt: dunning.nextAt, nextBillingAt: null, dunning: null }
     }
-    : { _tag: "DunningFinal", action: "stay_past_due", dunning, change: endDunning }
+    : { _tag: "DunningFinal", action: "stay_past_due", dunning, change: { dunning: null } }
 }

@@ -51,7 +51,7 @@ export const planCancel = (subscription: Subscription, atPeriodEnd: boolean, at:
   if (atPeriodEnd && subscription.status === "active") {
     return { _tag: "AtPeriodEnd", change: { cancelAtPeriodEnd: true } }
   }
-  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null, ...endDunning } }
+  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null, ...endDunning(subscription) } }
 }
 
 export type DuePlan =
@@ -143,7 +143,7 @@ export const planPaid = (subscription: Subscription, invoice: Invoice): PaidPlan
     change: {
       status: "active",
       // A payment recovers the renewal: its dunning campaign, if any, stops.
-      ...endDunning,
+      ...endDunning(subscription),
       ...(extends_ ? { currentPeriodStart: start, currentPeriodEnd: end, nextBillingAt: end } : {})
     }
   }
