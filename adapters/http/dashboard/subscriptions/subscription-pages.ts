@@ -3,6 +3,7 @@ import type { BillingCycle, Invoice, Subscription } from "../../../../core/subsc
 import { html } from "../../pages/html.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { factRow, noticeBox, problemBox } from "../page-parts.js"
+import { dunningCard } from "./dunning-card.js"
 import { type MoneyText, statusLabel, timeText } from "../page-text.js"
 
 const CYCLES: Readonly<Record<BillingCycle, string>> = {
@@ -135,6 +136,6 @@ const cancelForm = (view: SubscriptionDetailView) => {
 
 export const subscriptionDetailPage = (view: SubscriptionDetailView) =>
   framedPage(view.frame, "/subscriptions", `Subscription ${view.subscription.externalReference}`,
-    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${
+    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${dunningCard(view.subscription)}${
       cancelForm(view)
     }${invoiceTable(view)}`)
