@@ -17,6 +17,7 @@ import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js
 import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
+import { dashboardBillingSettingsPages } from "./subscriptions/billing-settings-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
 
@@ -31,6 +32,7 @@ export const dashboardPages = [
   ...dashboardPayoutDestinationPages,
   ...dashboardDisputePages,
   ...dashboardSubscriptionPages,
+  ...dashboardBillingSettingsPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,

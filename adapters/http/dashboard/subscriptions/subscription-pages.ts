@@ -61,7 +61,7 @@ export const subscriptionListPage = (view: SubscriptionListView) => {
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col" class="amount">Price</th><th scope="col">Status</th><th scope="col">Next billing</th></tr></thead><tbody>${
       view.items.map(({ subscription }) => subscriptionRow(view, subscription))
     }</tbody></table>`
-  return framedPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
+  return framedPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/billing-settings")}">Billing settings: reminders, grace period, retries</a></p><section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
 }
 
 export interface SubscriptionDetailView {
