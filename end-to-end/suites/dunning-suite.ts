@@ -156,6 +156,29 @@ export const walkDunningToRecovery = async (driver: DunningDriver, reference = "
   return { id, due }
 }
 
+/**
+ * `stay_past_due`, no reminders, 2 days of grace: on day 2 `invoice.uncollectible`, the campaign ends,
+ * the subscription stays past_due and its invoice stays payable through renew; nothing more is sent.
+ */
+export const walkDunningToStayPastDue = async (driver: DunningDriver, reference = "dunning-stay") => {
+  const set = await driver.call("PUT", "/api/v1/billing-settings", { reminder_days: [], grace_days: 2, final_action: "stay_past_due" })
+  expect(set).toMatchObject({ status: 200, json: { data: { reminder_days: [], grace_days: 2, final_action: "stay_past_due" } } })
+  const { due, id } = await renewalLeftUnpaid(driver, reference)
+  await driver.advanceTo(plusDays(due, 1))
+  expect(eventsOf(driver, id).map((e) => e["event"])).not.toContain("invoice.uncollectible")
+  await driver.advanceTo(plusDays(due, 2))
+  await waitFor(driver, id, "invoice.uncollectible", 1)
+  const after = eventsOf(driver, id).length
+  expect((await driver.call("GET", `/api/v1/subscriptions/${id}`)).json["data"]["status"]).toBe("past_due")
+  const renewed = await driver.call("POST", `/api/v1/subscriptions/${id}/renew`, {})
+  expect(renewed.status).toBe(200)
+  expect(renewed.json["data"]).toMatchObject({ status: "past_due", latest_invoice: { status: "pending", period_start: due } })
+  await driver.advanceTo(plusDays(due, 30))
+  // Renew's fresh checkout may add its invoice.created; no dunning step comes any more.
+  expect(eventsOf(driver, id).slice(after).map((e) => e["event"]).filter((event) => event !== "invoice.created")).toEqual([])
+  return { id, due }
+}
+
 /** The walks above on one store, time moved by the host's manual clock and the admin scheduler run. */
 export const dunningSuite = (name: string, store: () => StoreConfig) =>
   describe(`dunning over HTTP: ${name}`, () => {
@@ -229,6 +252,10 @@ export const dunningSuite = (name: string, store: () => StoreConfig) =>
       expect(text).toMatch(/merchant_payments_dunning_invoices_lost_total\{[^}]*environment="sandbox"[^}]*\} [1-9]/)
     }, 120_000)
 
+    it("stay_past_due: the campaign ends unpaid on the grace period's last day, the subscription stays past_due and payable", async () => {
+      await walkDunningToStayPastDue(driver)
+    }, 120_000)
+
     it("billing settings refuse what makes no schedule, each with a clear 422", async () => {
       const shape = await driver.call("PUT", "/api/v1/billing-settings", { grace_days: 61, retry_hours: [0] })
       expect(shape.status).toBe(422)
@@ -246,6 +273,7 @@ export const dunningSuite = (name: string, store: () => StoreConfig) =>
       expect(late.json["errors"]["reminder_days"]).toEqual([expect.stringContaining("before the grace period ends")])
       const many = await driver.call("PUT", "/api/v1/billing-settings", { reminder_days: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], grace_days: 30 })
       expect([many.status, many.json["errors"]["reminder_days"]]).toEqual([422, [expect.stringContaining("10")]])
-      expect((await driver.call("GET", "/api/v1/billing-settings")).json["data"]).toMatchObject({ reminder_days: [2], grace_days: 5 })
+      // Refusals change nothing: the last accepted settings stand.
+      expect((await driver.call("GET", "/api/v1/billing-settings")).json["data"]).toMatchObject({ reminder_days: [], grace_days: 2, final_action: "stay_past_due" })
     })
   })
