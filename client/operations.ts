@@ -25,6 +25,8 @@ export const OPERATIONS = {
   updateSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/update" },
   pauseSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/pause" },
   resumeSubscription: { method: "POST", path: "/api/v1/subscriptions/{subscriptionId}/resume" },
+  getBillingSettings: { method: "GET", path: "/api/v1/billing-settings" },
+  replaceBillingSettings: { method: "PUT", path: "/api/v1/billing-settings" },
   listBalances: { method: "GET", path: "/api/v1/balances" },
   getPayoutSettings: { method: "GET", path: "/api/v1/payout-settings" },
   createPayoutDestination: { method: "POST", path: "/api/v1/payout-destinations" },

@@ -29,7 +29,7 @@ export interface CallOptions {
 }
 
 export interface CallSpec {
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
   /** Below the base URL: `/api/v1/...`, query included, path parameters already encoded. */
   readonly path: string
   readonly body?: object
@@ -67,7 +67,8 @@ export const makeTransport = (settings: TransportSettings) => {
   return async <T>(spec: CallSpec): Promise<T> => {
     const url = targetUrl(settings.baseUrl, spec.path)
     const pathWithQuery = `${url.pathname}${url.search}`
-    const raw = spec.method === "POST" ? encodeRequestBody(spec.body ?? {}) : ""
+    // A PUT replaces a whole resource: repeating it is harmless, so it carries a body but no Idempotency-Key.
+    const raw = spec.method === "POST" || spec.method === "PUT" ? encodeRequestBody(spec.body ?? {}) : ""
     const idempotencyKey = spec.method === "POST" ? spec.options?.idempotencyKey ?? randomUUID() : undefined
     const caller = spec.options?.signal
     for (let retry = 0;; retry++) {
@@ -79,7 +80,8 @@ export const makeTransport = (settings: TransportSettings) => {
         "x-api-key": settings.apiKey,
         "x-timestamp": timestamp,
         "x-signature": signRequest(settings.clientSecret, { timestamp, method: spec.method, pathWithQuery, rawBody: raw }),
-        ...(idempotencyKey === undefined ? {} : { "content-type": "application/json", "idempotency-key": idempotencyKey })
+        ...(raw === "" ? {} : { "content-type": "application/json" }),
+        ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey })
       }
       const result = await attempt(url, spec.method, headers, raw, caller)
       const attempts = retry + 1

@@ -21,10 +21,12 @@ import {
 } from "../../core/subscriptions/subscription.js"
 import { invoiceNumber, numberingYear } from "../../core/subscriptions/invoice-number.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
+import { DunningFinalAction } from "../../core/subscriptions/billing-settings.js"
+import type { Dunning } from "../../core/subscriptions/dunning-state.js"
 import { Int64, JsonObject, SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
-import { bySchema, boolean, int64, literal, nullable, safeInt, stringList, table, text, typed } from "./table.js"
+import { bySchema, boolean, int64, intList, literal, nullable, safeInt, stringList, table, text, typed } from "./table.js"
 
 export const subscriptionsTable = table("subscriptions", {
   id: text,
@@ -59,6 +61,12 @@ export const subscriptionsTable = table("subscriptions", {
   pending_amount: nullable(int64),
   pending_cycle: nullable(literal(BillingCycle)),
   credit: int64,
+  dunning_started_at: nullable(int64),
+  dunning_step: nullable(typed(safeInt, "integer")),
+  next_dunning_at: nullable(int64),
+  dunning_reminder_days: nullable(intList),
+  dunning_grace_days: nullable(typed(safeInt, "integer")),
+  dunning_final_action: nullable(literal(DunningFinalAction)),
   created_at: int64,
   updated_at: int64
 })
@@ -88,6 +96,28 @@ const decodeCount = Schema.decodeUnknown(CountRow)
 const decodeWake = Schema.decodeUnknown(Schema.Struct({ wake_at: Schema.NullOr(Int64) }))
 
 const instantOrNull = (value: bigint | null): Instant | null => (value === null ? null : Instant(value))
+
+/** A campaign is stored in six columns, all set or all null. */
+const toDunning = (row: typeof subscriptionsTable.Row.Type): Dunning | null =>
+  row.dunning_started_at === null || row.next_dunning_at === null
+    ? null
+    : {
+      startedAt: Instant(row.dunning_started_at),
+      step: row.dunning_step ?? 0,
+      nextAt: Instant(row.next_dunning_at),
+      reminderDays: row.dunning_reminder_days ?? [],
+      graceDays: row.dunning_grace_days ?? 0,
+      finalAction: row.dunning_final_action ?? "cancel"
+    }
+
+const dunningColumns = (dunning: Dunning | null) => ({
+  dunning_started_at: dunning?.startedAt ?? null,
+  dunning_step: dunning?.step ?? null,
+  next_dunning_at: dunning?.nextAt ?? null,
+  dunning_reminder_days: dunning?.reminderDays ?? null,
+  dunning_grace_days: dunning?.graceDays ?? null,
+  dunning_final_action: dunning?.finalAction ?? null
+})
 
 const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription => ({
   id: row.id,
@@ -122,6 +152,7 @@ const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription =
   pendingAmount: row.pending_amount === null ? null : Amount(row.pending_amount),
   pendingCycle: row.pending_cycle,
   credit: Amount(row.credit),
+  dunning: toDunning(row),
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -174,7 +205,8 @@ const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.c
   ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {}),
   ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {}),
-  ...planChangeColumns(change)
+  ...planChangeColumns(change),
+  ...(change.dunning !== undefined ? dunningColumns(change.dunning) : {})
 })
 
 const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
@@ -229,6 +261,7 @@ export const layer = Layer.effect(
               pending_amount: s.pendingAmount ?? null,
               pending_cycle: s.pendingCycle ?? null,
               credit: s.credit ?? 0n,
+              ...dunningColumns(s.dunning ?? null),
               created_at: at,
               updated_at: at
             }))

@@ -40,6 +40,7 @@ const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscript
   cancelledAt: null,
   testClockId: null,
   ...NO_PLAN_CHANGES,
+  dunning: null,
   ...overrides
   }
   // The scheduler's queue is the wake time, computed as every writer computes it.

@@ -93,3 +93,15 @@ export const reconciliationLines = Metric.counter("merchant_payments_reconciliat
   description: "Lines of reconciled settlement reports, by outcome",
   incremental: true
 })
+
+/** Renewal invoices paid after their dunning campaign began (the payment stopped it), by environment. */
+export const dunningInvoicesRecovered = Metric.counter("merchant_payments_dunning_invoices_recovered_total", {
+  description: "Renewal invoices paid after dunning began, by environment",
+  incremental: true
+})
+
+/** Dunning campaigns that reached their final action unpaid (cancel or stay past_due), by environment. */
+export const dunningInvoicesLost = Metric.counter("merchant_payments_dunning_invoices_lost_total", {
+  description: "Renewal invoices still unpaid when dunning reached its final action, by environment",
+  incremental: true
+})

@@ -107,7 +107,8 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         nextBillingAt: immediate ? null : request.startsAt,
         cancelAtPeriodEnd: false,
         cancelledAt: null,
-        testClockId: clock?.id ?? null
+        testClockId: clock?.id ?? null,
+        dunning: null
       } as const
       // A trial: active now, no invoice until it ends (docs/decisions.md: no new status).
       const terms = trialDays === null ? draft : { ...draft, ...trialStart(trialDays, at) }

@@ -2,6 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Instant } from "../shared/instant.js"
 import { carryOutChangeDue } from "./change-due-work.js"
+import { carryOutDunning } from "./dunning.js"
+import { beginDunning } from "./dunning-start.js"
 import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
 import type { DuePlan } from "./lifecycle.js"
 import { isChangeDuePlan } from "./plan-changes.js"
@@ -24,6 +26,7 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
   Effect.gen(function*() {
     if (plan._tag === "NotDue") return { outcome: "none" as DueOutcome, subscription, invoice: undefined }
     if (isChangeDuePlan(plan)) return yield* carryOutChangeDue(subscription, plan, at)
+    if (plan._tag === "DunningReminder" || plan._tag === "DunningFinal") return yield* carryOutDunning(subscription, plan, at)
     if (plan._tag === "EndAtPeriodEnd") {
       yield* retirePendingInvoices(subscription.id, at)
       const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
@@ -42,7 +45,11 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
         ValidationFailed: (error) => forgiven(error.errors)
       }))
       : yield* opening
-    const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
+    // A renewal left to the hosted invoice begins dunning, counted from the day it fell due.
+    const change = plan._tag === "Renew"
+      ? { ...plan.change, ...(yield* beginDunning(subscription, subscription.nextBillingAt ?? at)) }
+      : plan.change
+    const moved = Option.getOrThrow(yield* moveSubscription(subscription, change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
     if (plan._tag === "Renew") yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
     if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)

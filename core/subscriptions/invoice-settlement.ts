@@ -7,6 +7,7 @@ import { type Instant, now, toIsoString } from "../shared/instant.js"
 import { enqueueMail } from "../mail/enqueue-mail.js"
 import type { MailOutbox } from "../mail/mail-outbox.js"
 import { toFixed8String } from "../money/format.js"
+import { countRecovery } from "./dunning.js"
 import { planPaid } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
@@ -50,6 +51,7 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
     if (plan instanceof SubscriptionTransitionRefused) return
     const paid = Option.getOrThrow(yield* repo.updateInvoice(invoice.id, ["pending"], { status: "paid", paidAt: at }, at))
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
+    yield* countRecovery(subscription)
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
     yield* enqueueMail({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { Amount } from "../money/amount.js"
-import { MerchantId } from "../shared/ids.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { duePeriod, isOpen, planCancel, planDue, planPaid, planRenew } from "./lifecycle.js"
-import { type Invoice, NO_PLAN_CHANGES, type Subscription, type SubscriptionStatus, SubscriptionTransitionRefused } from "./subscription.js"
+import { type Invoice, type Subscription, type SubscriptionStatus, SubscriptionTransitionRefused } from "./subscription.js"
+import { subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
 
 // One test per row of spec 3.2 (state | trigger | condition -> next state; also happens), on a monthly
 // subscription anchored Jan 31 2028 at a time with microseconds: periods Jan 31, Feb 29, Mar 31, Apr 30.
@@ -20,15 +20,7 @@ const APR30 = day("2028-04-30")
 const MICRO = 1n
 const later = (instant: Instant, micros: bigint): Instant => (instant + micros) as Instant
 
-const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
-  id: "sub-1", merchantId: MerchantId(1), environment: "sandbox", externalReference: "ext-1", status: "pending",
-  billingCycle: "monthly", amount: Amount(1_000_000_000n), currency: "USD", customerEmail: "ann@example.com",
-  customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
-  ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: JAN31, currentPeriodStart: null,
-  currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
-  createdAt: JAN31, updatedAt: JAN31, ...NO_PLAN_CHANGES,
-  ...fields
-})
+const subscription = (fields: Partial<Subscription> = {}): Subscription => subscriptionAt(JAN31, fields)
 const pending = (fields: Partial<Subscription> = {}) => subscription({ status: "pending", ...fields })
 /** Paid for [start, end); the scheduler renews it at end. */
 const active = (start: Instant, end: Instant, fields: Partial<Subscription> = {}) =>

@@ -2,6 +2,7 @@ import type { Instant } from "../shared/instant.js"
 import type { Amount } from "../money/amount.js"
 import { periodAt, periodIndexAt } from "./billing-calendar.js"
 import { type ChangeDuePlan, planChangesDue } from "./plan-changes.js"
+import { type DunningDuePlan, endDunning, planDunningDue } from "./dunning-plan.js"
 import { type Invoice, type Subscription, type SubscriptionChange, SubscriptionTransitionRefused } from "./subscription.js"
 
 /**
@@ -55,7 +56,7 @@ export const planCancel = (subscription: Subscription, atPeriodEnd: boolean, at:
   if (atPeriodEnd && subscription.status === "active") {
     return { _tag: "AtPeriodEnd", change: { cancelAtPeriodEnd: true } }
   }
-  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null } }
+  return { _tag: "Now", change: { status: "cancelled", cancelledAt: at, nextBillingAt: null, ...endDunning(subscription) } }
 }
 
 /** `billed`: the invoice's amount when it is not the subscription's (a stored change, a credit). */
@@ -63,6 +64,7 @@ export type DuePlan =
   | { readonly _tag: "Start"; readonly period: Period; readonly change: SubscriptionChange; readonly billed?: Amount }
   | { readonly _tag: "Renew"; readonly period: Period; readonly change: SubscriptionChange; readonly billed?: Amount }
   | { readonly _tag: "EndAtPeriodEnd"; readonly change: SubscriptionChange }
+  | DunningDuePlan
   | { readonly _tag: "NotDue" }
   | ChangeDuePlan
 
@@ -71,8 +73,11 @@ export type DuePlan =
  * its first invoice; an active period that ended either ends an at-period-end cancellation or gets
  * the next period's invoice and falls past_due until that invoice is paid.
  */
-export const planDue = (subscription: Subscription, at: Instant): DuePlan =>
-  planChangesDue(subscription, at, planContractDue(subscription, at))
+export const planDue = (subscription: Subscription, at: Instant): DuePlan => {
+  const dunning = planDunningDue(subscription, at)
+  if (dunning !== undefined) return dunning
+  return planChangesDue(subscription, at, planContractDue(subscription, at))
+}
 
 const planContractDue = (subscription: Subscription, at: Instant): DuePlan => {
   const due = subscription.nextBillingAt
@@ -149,6 +154,8 @@ export const planPaid = (subscription: Subscription, invoice: Invoice): PaidPlan
     change: {
       // A proration invoice of a period already paid does not pay the renewal a past_due one awaits.
       status: extends_ || subscription.status !== "past_due" ? "active" : "past_due",
+      // A payment that recovers the renewal stops its dunning campaign, if any.
+      ...(extends_ || subscription.status !== "past_due" ? endDunning(subscription) : {}),
       ...(extends_ ? { currentPeriodStart: start, currentPeriodEnd: end, nextBillingAt: end } : {})
     }
   }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest"
 import { Amount } from "../money/amount.js"
-import { MerchantId } from "../shared/ids.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { planDue } from "./lifecycle.js"
 import { planPause, planResume, planUpdate, trialStart } from "./plan-changes.js"
-import { NO_PLAN_CHANGES, type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
+import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { wakeAtOf } from "./wake.js"
+import { subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
 
 const at = (iso: string): Instant => {
   const instant = fromIsoString(iso)
@@ -20,13 +20,8 @@ const JAN31 = at("2028-01-31T09:30:00Z")
 const FEB29 = at("2028-02-29T09:30:00Z")
 const MAR31 = at("2028-03-31T09:30:00Z")
 
-const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
-  id: "sub-1", merchantId: MerchantId(1), environment: "sandbox", externalReference: "ext-1", status: "active",
-  billingCycle: "monthly", amount: Amount(1000n * CENT), currency: "USD", customerEmail: "ann@example.com",
-  customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
-  ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: JAN31, currentPeriodStart: JAN31,
-  currentPeriodEnd: FEB29, nextBillingAt: FEB29, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: FEB29,
-  createdAt: JAN31, updatedAt: JAN31, ...NO_PLAN_CHANGES,
+const subscription = (fields: Partial<Subscription> = {}): Subscription => subscriptionAt(JAN31, {
+  status: "active", amount: Amount(1000n * CENT), currentPeriodStart: JAN31, currentPeriodEnd: FEB29, nextBillingAt: FEB29, wakeAt: FEB29,
   ...fields
 })
 

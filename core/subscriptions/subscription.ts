@@ -3,6 +3,7 @@ import type { Amount } from "../money/amount.js"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
+import type { Dunning } from "./dunning-state.js"
 
 export const SubscriptionStatus = Schema.Literal("pending", "active", "past_due", "cancelled")
 export type SubscriptionStatus = typeof SubscriptionStatus.Type
@@ -73,17 +74,22 @@ export interface Subscription extends PlanChangeFields {
   readonly testClockId: string | null
   /** When the scheduler must next look at it (wake.ts); null: nothing scheduled. Internal. */
   readonly wakeAt: Instant | null
+  /** The running dunning campaign of its unpaid renewal (dunning-state.ts); null: none. */
+  readonly dunning: Dunning | null
   readonly createdAt: Instant
   readonly updatedAt: Instant
 }
 
-export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt" | keyof PlanChangeFields> & Partial<PlanChangeFields>
+/** What a writer inserts: the fields a new subscription has no use for (a plan change, a campaign) may be left out. */
+export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt" | "dunning" | keyof PlanChangeFields> & Partial<PlanChangeFields> & {
+  readonly dunning?: Dunning | null
+}
 
 /** The lifecycle fields a transition may change. */
 export type SubscriptionChange = Partial<
   Pick<
     Subscription,
-    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt"
+    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt" | "dunning"
     | "amount" | "billingCycle" | keyof PlanChangeFields
   >
 >

@@ -17,7 +17,8 @@ export const wakeAtOf = (subscription: Omit<NewSubscription, "wakeAt">): Instant
   subscription.status === "cancelled" ? null : earliest([
     subscription.nextBillingAt,
     subscription.trialNoticeAt ?? null,
-    (subscription.pausedAt ?? null) !== null ? subscription.resumesAt ?? null : null
+    (subscription.pausedAt ?? null) !== null ? subscription.resumesAt ?? null : null,
+    subscription.dunning?.nextAt ?? null
   ])
 
 /**

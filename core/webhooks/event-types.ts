@@ -16,7 +16,9 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   "subscription.updated",
   "subscription.paused",
   "subscription.resumed",
-  "subscription.trial_will_end"
+  "subscription.trial_will_end",
+  "invoice.reminder",
+  "invoice.uncollectible"
 ] as const
 
 export const ACCOUNT_EVENT_TYPES = [

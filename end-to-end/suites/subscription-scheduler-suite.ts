@@ -6,7 +6,8 @@ import { httpApp } from "../../adapters/http/app.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { createGateway } from "../../core/gateways/gateway-admin.js"
-import { fromMillis, plusSeconds } from "../../core/shared/instant.js"
+import { fromMillis, now, plusSeconds } from "../../core/shared/instant.js"
+import { BillingSettingsRepository, defaultBillingSettings } from "../../core/subscriptions/billing-settings.js"
 import { makeManualClock, type ManualClock } from "../../core/shared/manual-clock.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { SchedulerLease } from "../../core/subscriptions/scheduler-lease.js"
@@ -63,6 +64,9 @@ export const subscriptionSchedulerSuite = (name: string, store: () => StoreConfi
       a = await startHost(store(), 2, makeManualClock(START))
       caller = await a.runtime.runPromise(Effect.gen(function*() {
         const merchant = yield* createMerchant({ name: "Scheduler shop", status: "approved" })
+        // This suite counts renewals per run: its past_due subscriptions must not wake for dunning
+        // steps meanwhile, so their campaigns send no reminder and end only after 60 days.
+        yield* (yield* BillingSettingsRepository).put(merchant.id, { ...defaultBillingSettings, reminderDays: [], graceDays: 60 }, yield* now)
         yield* replaceCurrencies(merchant.id, ["USD"])
         yield* createWallet(merchant.id, "USD", "sandbox")
         yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: `sched${merchant.id}`, type: "automatic", active: true })

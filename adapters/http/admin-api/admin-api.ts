@@ -1,4 +1,5 @@
 import { adminAuditEndpoints } from "./admin-audit-routes.js"
+import { adminBillingSettingsEndpoints } from "./admin-billing-settings-routes.js"
 import { adminCheckoutFrameEndpoints } from "./admin-checkout-frame-routes.js"
 import { adminClockEndpoints } from "./admin-clock-routes.js"
 import { adminGatewayEndpoints } from "./admin-gateway-routes.js"
@@ -21,6 +22,7 @@ import { adminWebhookEndpoints } from "./admin-webhook-routes.js"
  */
 export const adminApi = [
   ...adminMerchantEndpoints,
+  ...adminBillingSettingsEndpoints,
   ...adminCheckoutFrameEndpoints,
   ...adminMerchantUserEndpoints,
   ...adminWalletEndpoints,

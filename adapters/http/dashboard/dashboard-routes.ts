@@ -20,6 +20,7 @@ import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
 import { dashboardPlanChangePages } from "./subscriptions/plan-change-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardInvoiceDocumentPages } from "./subscriptions/invoice-document-routes.js"
+import { dashboardBillingSettingsPages } from "./subscriptions/billing-settings-routes.js"
 import { dashboardTeamPages } from "./team/team-routes.js"
 import { dashboardTestClockPages } from "./test-clocks/test-clock-routes.js"
 import { dashboardWebhookPages } from "./webhooks/webhook-routes.js"
@@ -38,6 +39,7 @@ export const dashboardPages = [
   ...dashboardInvoiceDocumentPages,
   ...dashboardTestClockPages,
   ...dashboardPlanChangePages,
+  ...dashboardBillingSettingsPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
   ...dashboardApiConfigPages,

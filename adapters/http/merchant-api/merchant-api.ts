@@ -5,6 +5,7 @@ import { paymentEndpoints } from "./payment-routes.js"
 import { payoutDestinationEndpoints } from "./payout-destination-routes.js"
 import { payoutEndpoints } from "./payout-routes.js"
 import { payoutSettingsEndpoints } from "./payout-settings-routes.js"
+import { billingSettingsEndpoints } from "./billing-settings-routes.js"
 import { disputeEndpoints } from "./dispute-routes.js"
 import { refundEndpoints } from "./refund-routes.js"
 import { siteInfoEndpoints } from "./site-info-routes.js"
@@ -17,4 +18,4 @@ import { webhookEndpointEndpoints } from "./webhook-endpoint-routes.js"
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...billingSettingsEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints] as const

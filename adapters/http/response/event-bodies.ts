@@ -32,7 +32,9 @@ const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
   "subscription.updated": "Subscription updated: its amount or billing cycle changed, now or from the next period.",
   "subscription.paused": "Subscription paused: no invoices are created until it resumes.",
   "subscription.resumed": "Subscription resumed: billing continues at the next period boundary.",
-  "subscription.trial_will_end": "Trial ends soon: the first invoice is created at trial_end."
+  "subscription.trial_will_end": "Trial ends soon: the first invoice is created at trial_end.",
+  "invoice.reminder": "Invoice reminder: the renewal invoice is still unpaid; its payment_url is payable.",
+  "invoice.uncollectible": "Invoice uncollectible: the grace period ended unpaid and the merchant's final action follows."
 }
 
 /** The body of spec 6.2: the payment's echoed request, its money and its environment. */

@@ -4,6 +4,7 @@ import { html } from "../../pages/html.js"
 import { framedPage, formTokenFields, linkTo, type PageFrame } from "../layout.js"
 import { factRow, noticeBox, problemBox } from "../page-parts.js"
 import { planChangeSection } from "./plan-change-parts.js"
+import { dunningCard } from "./dunning-card.js"
 import { type MoneyText, statusLabel, timeText } from "../page-text.js"
 import { invoiceDocumentPath } from "./invoice-document-routes.js"
 
@@ -62,7 +63,7 @@ export const subscriptionListPage = (view: SubscriptionListView) => {
     : html`<table class="cards"><caption class="muted">Newest first</caption><thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Customer</th><th scope="col" class="amount">Price</th><th scope="col">Status</th><th scope="col">Next billing</th></tr></thead><tbody>${
       view.items.map(({ subscription }) => subscriptionRow(view, subscription))
     }</tbody></table>`
-  return framedPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
+  return framedPage(view.frame, "/subscriptions", "Subscriptions", html`${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/billing-settings")}">Billing settings: reminders, grace period, retries</a></p><section class="card" aria-label="Subscriptions">${rows}${pager(view)}</section>`)
 }
 
 export interface SubscriptionDetailView {
@@ -143,7 +144,7 @@ const cancelForm = (view: SubscriptionDetailView) => {
 
 export const subscriptionDetailPage = (view: SubscriptionDetailView) =>
   framedPage(view.frame, "/subscriptions", `Subscription ${view.subscription.externalReference}`,
-    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${
+    html`${noticeBox(view.notice)}${problemBox(view.problem)}<p><a href="${linkTo(view.frame, "/subscriptions")}">All subscriptions</a></p>${facts(view)}${dunningCard(view.subscription)}${
       planChangeSection(view)
     }${
       cancelForm(view)
