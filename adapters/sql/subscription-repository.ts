@@ -50,6 +50,10 @@ export const subscriptionsTable = table("subscriptions", {
   cancelled_at: nullable(int64),
   test_clock_id: nullable(text),
   wake_at: nullable(int64),
+  saved_method_id: nullable(text),
+  charge_at: nullable(int64),
+  charge_attempts: safeInt,
+  charge_claim: nullable(text),
   created_at: int64,
   updated_at: int64
 })
@@ -104,6 +108,10 @@ const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription =
   cancelledAt: instantOrNull(row.cancelled_at),
   testClockId: row.test_clock_id,
   wakeAt: instantOrNull(row.wake_at),
+  savedMethodId: row.saved_method_id,
+  chargeAt: instantOrNull(row.charge_at),
+  chargeAttempts: row.charge_attempts,
+  chargeClaim: row.charge_claim,
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -140,7 +148,11 @@ const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.c
   ...(change.nextBillingAt !== undefined ? { next_billing_at: change.nextBillingAt } : {}),
   ...(change.cancelAtPeriodEnd !== undefined ? { cancel_at_period_end: change.cancelAtPeriodEnd } : {}),
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {}),
-  ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {})
+  ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {}),
+  ...(change.savedMethodId !== undefined ? { saved_method_id: change.savedMethodId } : {}),
+  ...(change.chargeAt !== undefined ? { charge_at: change.chargeAt } : {}),
+  ...(change.chargeAttempts !== undefined ? { charge_attempts: change.chargeAttempts } : {}),
+  ...(change.chargeClaim !== undefined ? { charge_claim: change.chargeClaim } : {})
 })
 
 const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
@@ -187,6 +199,10 @@ export const layer = Layer.effect(
               cancelled_at: s.cancelledAt,
               test_clock_id: s.testClockId,
               wake_at: s.wakeAt,
+              saved_method_id: s.savedMethodId,
+              charge_at: s.chargeAt,
+              charge_attempts: s.chargeAttempts,
+              charge_claim: s.chargeClaim,
               created_at: at,
               updated_at: at
             }))

@@ -39,6 +39,10 @@ const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscript
   cancelAtPeriodEnd: false,
   cancelledAt: null,
   testClockId: null,
+  savedMethodId: null,
+  chargeAt: null,
+  chargeAttempts: 0,
+  chargeClaim: null,
   ...overrides
   }
   // The scheduler's queue is the wake time, computed as every writer computes it.

@@ -92,7 +92,11 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         nextBillingAt: immediate ? null : request.startsAt,
         cancelAtPeriodEnd: false,
         cancelledAt: null,
-        testClockId: null
+        testClockId: null,
+        savedMethodId: null,
+        chargeAt: null,
+        chargeAttempts: 0,
+        chargeClaim: null
       } as const
       const subscription = yield* repo.insert({ ...draft, wakeAt: wakeAtOf(draft) })
       if (!immediate) return { subscription, latest: undefined }

@@ -25,7 +25,7 @@ const subscription = (fields: Partial<Subscription> = {}): Subscription => ({
   billingCycle: "monthly", amount: Amount(1_000_000_000n), currency: "USD", customerEmail: "ann@example.com",
   customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
   ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: JAN31, currentPeriodStart: null,
-  currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
+  currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null, savedMethodId: null, chargeAt: null, chargeAttempts: 0, chargeClaim: null,
   createdAt: JAN31, updatedAt: JAN31,
   ...fields
 })

@@ -35,6 +35,14 @@ export interface Subscription {
   readonly cancelledAt: Instant | null
   /** The sandbox test clock whose time this subscription lives on; null: real time. */
   readonly testClockId: string | null
+  /** The saved method renewals are charged to (saved-methods.ts); null: renewals are hosted invoices. */
+  readonly savedMethodId: string | null
+  /** When the next off-session charge of the open renewal invoice is due (renewal-charges.ts). Internal. */
+  readonly chargeAt: Instant | null
+  /** Off-session tries the open renewal invoice has had. Internal. */
+  readonly chargeAttempts: number
+  /** The idempotency key of a try claimed but not yet recorded: a retry after a crash reuses it. Internal. */
+  readonly chargeClaim: string | null
   /** When the scheduler must next look at it (wake.ts); null: nothing scheduled. Internal. */
   readonly wakeAt: Instant | null
   readonly createdAt: Instant
@@ -47,7 +55,17 @@ export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt">
 export type SubscriptionChange = Partial<
   Pick<
     Subscription,
-    "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt"
+    | "status"
+    | "currentPeriodStart"
+    | "currentPeriodEnd"
+    | "nextBillingAt"
+    | "cancelAtPeriodEnd"
+    | "cancelledAt"
+    | "wakeAt"
+    | "savedMethodId"
+    | "chargeAt"
+    | "chargeAttempts"
+    | "chargeClaim"
   >
 >
 

@@ -14,7 +14,7 @@ const earliest = (times: ReadonlyArray<Instant | null>): Instant | null =>
  * cancelled subscription waits for nothing.
  */
 export const wakeAtOf = (subscription: Omit<NewSubscription, "wakeAt">): Instant | null =>
-  subscription.status === "cancelled" ? null : earliest([subscription.nextBillingAt])
+  subscription.status === "cancelled" ? null : earliest([subscription.nextBillingAt, subscription.chargeAt])
 
 /**
  * Applies a change to a subscription the caller holds locked, as a compare-and-set on the status it

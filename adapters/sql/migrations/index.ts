@@ -26,6 +26,7 @@ import balances from "./0021_balances.js"
 import reconciliation from "./0022_reconciliation.js"
 import balanceAnnouncements from "./0023_balance_announcements.js"
 import testClocksAndBillingSettings from "./0024_test_clocks_and_billing_settings.js"
+import savedMethods from "./0025_saved_methods.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -52,7 +53,8 @@ export const migrations = {
   "0021_balances": balances,
   "0022_reconciliation": reconciliation,
   "0023_balance_announcements": balanceAnnouncements,
-  "0024_test_clocks_and_billing_settings": testClocksAndBillingSettings
+  "0024_test_clocks_and_billing_settings": testClocksAndBillingSettings,
+  "0025_saved_methods": savedMethods
 }
 
 const migrate = Migrator.make({})
