@@ -38,6 +38,7 @@ import * as GatewayPluginRegistry from "../core/gateways/gateway-plugin-registry
 import { layer as IdsLive } from "../core/signing/random-ids.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import * as InvoiceSettlement from "../core/subscriptions/invoice-settlement.js"
+import * as SavedMethods from "../core/subscriptions/saved-methods.js"
 import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 import * as MoneyOutScheduler from "../core/balances/money-out-scheduler.js"
 
@@ -234,6 +235,7 @@ export const kitLayer = (config: KitConfig) => {
   // Built over the services they capture: invoice settlement rides every payment's end.
   const subscriptions = Layer.mergeAll(
     InvoiceSettlement.layer,
+    SavedMethods.keeperLayer,
     SubscriptionScheduler.configLayer({ batchSize: config.scheduler?.batchSize ?? SubscriptionScheduler.DEFAULT_BATCH_SIZE })
   ).pipe(Layer.provideMerge(base))
   // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.

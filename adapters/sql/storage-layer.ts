@@ -22,6 +22,7 @@ import * as Disputes from "./dispute-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Reconciliation from "./reconciliation-repository.js"
 import * as Refunds from "./refund-repository.js"
+import * as SavedMethods from "./saved-method-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
 import * as StoreHealth from "./store-health.js"
@@ -65,5 +66,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   TestClocks.layer,
   Balances.layer,
   Reconciliation.layer,
-  Disputes.layer
+  Disputes.layer,
+  SavedMethods.layer
 )

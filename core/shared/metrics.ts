@@ -93,3 +93,9 @@ export const reconciliationLines = Metric.counter("merchant_payments_reconciliat
   description: "Lines of reconciled settlement reports, by outcome",
   incremental: true
 })
+
+/** Off-session renewal charges of saved methods, by outcome (paid, declined, hard_declined, authentication_required, unanswered). */
+export const renewalCharges = Metric.counter("merchant_payments_renewal_charges_total", {
+  description: "Off-session renewal charges of saved payment methods, by outcome",
+  incremental: true
+})

@@ -4,6 +4,7 @@ import type { Instant } from "../shared/instant.js"
 import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js"
 import type { DuePlan } from "./lifecycle.js"
 import type { Subscription } from "./subscription.js"
+import { automaticRenewalChange } from "./renewal-charges.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { moveSubscription } from "./wake.js"
 
@@ -38,9 +39,11 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
         ValidationFailed: (error) => forgiven(error.errors)
       }))
       : yield* opening
-    const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
+    // With a saved method, it stays active while its charge runs (renewal-charges.ts).
+    const automatic = invoice === undefined ? undefined : automaticRenewalChange(subscription, plan, at)
+    const moved = Option.getOrThrow(yield* moveSubscription(subscription, automatic ?? plan.change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
-    if (plan._tag === "Renew") yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
+    if (plan._tag === "Renew" && automatic === undefined) yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
     if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)
     return { outcome: (plan._tag === "Start" ? "started" : "past_due") as DueOutcome, subscription: moved, invoice }
   })

@@ -39,6 +39,8 @@ const settleInvoice = (payment: Payment, outcome: PaymentOutcome, at: Instant) =
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
+    // Every paid invoice, hosted or charged off-session to a saved method.
+    yield* enqueueSubscriptionEvent("invoice.paid", moved, latest, paid)
   })
 
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */

@@ -12,7 +12,9 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   "subscription.renewed",
   "subscription.past_due",
   "subscription.cancelled",
-  "invoice.created"
+  "invoice.created",
+  "invoice.paid",
+  "invoice.payment_failed"
 ] as const
 
 export const ACCOUNT_EVENT_TYPES = [

@@ -28,7 +28,9 @@ const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
   "subscription.renewed": "Subscription renewed: the period was extended by a paid invoice.",
   "subscription.past_due": "Subscription past due: the paid period ended and its invoice awaits payment.",
   "subscription.cancelled": "Subscription cancelled: no further invoices will be created.",
-  "invoice.created": "Invoice created: send the customer to its payment_url."
+  "invoice.created": "Invoice created: send the customer to its payment_url.",
+  "invoice.paid": "Invoice paid.",
+  "invoice.payment_failed": "Invoice payment failed: the saved payment method was declined."
 }
 
 /** The body of spec 6.2: the payment's echoed request, its money and its environment. */
