@@ -37,7 +37,7 @@ import { moveSubscription } from "./wake.js"
 /** A plugin that gave no answer (timed out, unreachable) is asked again, with the same key, this much later. */
 const UNANSWERED_RETRY_SECONDS = 3_600
 /** An invoice whose checkout lapses this soon is replaced before a try, so a paid charge always has a pending payment to end. */
-const CHECKOUT_MARGIN_SECONDS = 3_600
+const CHECKOUT_MARGIN_SECONDS = 120
 
 /** The change that makes a due renewal an automatic one: it stays active, and its first try is due now. */
 export const automaticRenewalChange = (subscription: Subscription, plan: DuePlan, at: Instant): SubscriptionChange | undefined =>

@@ -20,6 +20,14 @@ export const Invoice = Schema.Struct({
   created_at: Timestamp
 }).annotations({ identifier: "Invoice", description: "A subscription invoice (spec 2.6)." })
 
+/** The display facts of the method renewals are charged to; never its gateway reference. */
+export const SavedPaymentMethod = Schema.Struct({
+  brand: Schema.String.annotations({ description: "Lower-case card network, e.g. \"visa\"." }),
+  last4: Schema.String,
+  exp_month: Integer,
+  exp_year: Integer
+}).annotations({ identifier: "SavedPaymentMethod", description: "A payment method saved at the subscription's checkout, charged off-session at renewal." })
+
 const subscriptionFields = {
   id: Schema.String,
   external_reference: Schema.String,
@@ -50,7 +58,8 @@ const subscriptionFields = {
 /** Spec 2.5 with the fields docs/decisions.md adds; `invoices` (the newest 20) on retrieve only. */
 export const Subscription = Schema.Struct({
   ...subscriptionFields,
-  invoices: Schema.optional(Schema.Array(Invoice))
+  invoices: Schema.optional(Schema.Array(Invoice)),
+  saved_payment_method: Schema.optional(SavedPaymentMethod).annotations({ description: "On retrieve, when a method is saved: renewals charge it automatically." })
 }).annotations({ identifier: "Subscription", description: "A subscription (spec 2.5)." })
 
 export const SubscriptionEnvelope = dataOf(Subscription, "SubscriptionResponse")
