@@ -160,4 +160,44 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
       await runScheduler()
       expect(count("invoice.payment_failed")).toBe(2)
     })
+
+    it("a good card renews with no past_due; a hard decline is never retried and falls back to the hosted invoice", async () => {
+      const subscribe = async (reference: string, card: string) => {
+        const created = await call("POST", "/api/v1/subscriptions", {
+          external_reference: reference,
+          billing_cycle: "monthly",
+          payment_amount: "9.00",
+          currency_code: "USD",
+          customer_email: `${reference}@example.com`,
+          success_redirect: "https://shop.example/ok",
+          cancel_redirect: "https://shop.example/cancel",
+          ipn_url: `${receiver.url}/ipn`
+        })
+        expect(created.status).toBe(201)
+        await payWithCard(created.json["data"]["latest_invoice"]["payment_url"], card)
+        return (await call("GET", `/api/v1/subscriptions/${created.json["data"]["id"]}`)).json["data"] as Json
+      }
+      const good = await subscribe("auto-good", "success")
+      const lost = await subscribe("auto-lost", "hard_decline")
+      const eventsOf = (id: string, event: string) => events().filter((e) => e["data"]["id"] === id && e["event"] === event).length
+      await advanceTo(Math.max(Date.parse(good["current_period_end"]), Date.parse(lost["current_period_end"])))
+      await runScheduler()
+
+      const renewed = (await call("GET", `/api/v1/subscriptions/${good["id"]}`)).json["data"] as Json
+      expect(renewed).toMatchObject({ status: "active", current_period_start: good["current_period_end"], latest_invoice: { status: "paid" } })
+      const fellBack = (await call("GET", `/api/v1/subscriptions/${lost["id"]}`)).json["data"] as Json
+      expect(fellBack["status"]).toBe("past_due")
+      expect(fellBack["latest_invoice"]).toMatchObject({ status: "pending", period_start: lost["current_period_end"] })
+      // The hosted invoice is payable: its checkout link answers.
+      expect((await handler(new Request(fellBack["latest_invoice"]["payment_url"]))).status).toBe(200)
+      await until(() => eventsOf(lost["id"], "invoice.payment_failed") >= 1 && eventsOf(good["id"], "subscription.renewed") >= 1)
+      expect(eventsOf(good["id"], "subscription.past_due")).toBe(0)
+      expect(eventsOf(good["id"], "invoice.payment_failed")).toBe(0)
+
+      // No retry, however long: one decline, then only the customer can pay.
+      await advanceTo(Date.parse(lost["current_period_end"]) + 15 * 24 * HOUR_MS)
+      await runScheduler()
+      expect(eventsOf(lost["id"], "invoice.payment_failed")).toBe(1)
+      expect(eventsOf(lost["id"], "subscription.past_due")).toBe(1)
+    })
   })
