@@ -7,6 +7,8 @@ import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
+import { startMethodUpdate } from "../../core/subscriptions/method-update.js"
+import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../testing/http/loopback.js"
@@ -194,9 +196,20 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
       expect(eventsOf(good["id"], "subscription.past_due")).toBe(0)
       expect(eventsOf(good["id"], "invoice.payment_failed")).toBe(0)
 
-      // No retry, however long: one decline, then only the customer can pay.
+      // The customer gives another card where the portal sends them: the open invoice's checkout.
+      const update = await runtime.runPromise(Effect.gen(function*() {
+        const subscription = yield* (yield* SubscriptionRepository).findById(lost["id"])
+        return yield* startMethodUpdate(subscription.pipe((found) => found._tag === "Some" ? found.value : undefined)!)
+      }).pipe(Effect.withClock(manual.clock)))
+      expect(update.url).toBe(fellBack["latest_invoice"]["payment_url"])
+      await payWithCard(update.url, "success")
+      const recovered = (await call("GET", `/api/v1/subscriptions/${lost["id"]}`)).json["data"] as Json
+      expect(recovered).toMatchObject({ status: "active", current_period_start: lost["current_period_end"], saved_payment_method: { last4: "4242" } })
+
+      // No retry, however long: one decline, then only the customer could pay.
       await advanceTo(Date.parse(lost["current_period_end"]) + 15 * 24 * HOUR_MS)
       await runScheduler()
+      await until(() => eventsOf(lost["id"], "subscription.past_due") >= 1 && eventsOf(lost["id"], "subscription.renewed") >= 1)
       expect(eventsOf(lost["id"], "invoice.payment_failed")).toBe(1)
       expect(eventsOf(lost["id"], "subscription.past_due")).toBe(1)
     })
