@@ -67,8 +67,9 @@ export const tick = (batchSize: number, testClockId: string | null = null) =>
     // PostgreSQL, and SQLite's group commit joins their commits.
     yield* Effect.forEach(due, (subscription) =>
       processDue(subscription.id).pipe(
-        // Then its renewal charge, if one is due (just scheduled, or a retry): outside the due work's transaction.
-        Effect.tap(() => chargeIfDue(subscription.id)),
+        // Then its renewal charge, if one is due (just scheduled, or a retry): outside the due work's
+        // transaction. Only a subscription with a saved method or a charge pending can have one.
+        Effect.tap(() => subscription.savedMethodId !== null || subscription.chargeAt !== null ? chargeIfDue(subscription.id) : Effect.void),
         Effect.catchAllCause((cause) =>
           Effect.as(Effect.logError("subscription could not be processed", { subscription: subscription.id }, cause), "failed" as const)),
         Effect.map((outcome) => {
