@@ -5,6 +5,7 @@ import { auditLogCases } from "./audit-log-cases.js"
 import { balanceCases } from "./balance-cases.js"
 import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
+import { savedMethodCases } from "./saved-method-cases.js"
 import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
@@ -35,6 +36,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
   layer(storage, { excludeTestServices: true, timeout: "120 seconds" })(`storage conformance: ${name}`, (it) => {
     merchantCases(it)
     subscriptionCases(it)
+    savedMethodCases(it)
     schedulerLeaseCases(it)
     webhookOutboxCases(it)
     merchantConfigCases(it)
