@@ -7,7 +7,10 @@ import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
+import { GatewayPlugins } from "../../core/gateways/gateway-plugin.js"
 import { startMethodUpdate } from "../../core/subscriptions/method-update.js"
+import { SavedMethodRepository } from "../../core/subscriptions/saved-method.js"
+import { openReference } from "../../core/subscriptions/saved-methods.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
@@ -212,5 +215,51 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
       await until(() => eventsOf(lost["id"], "subscription.past_due") >= 1 && eventsOf(lost["id"], "subscription.renewed") >= 1)
       expect(eventsOf(lost["id"], "invoice.payment_failed")).toBe(1)
       expect(eventsOf(lost["id"], "subscription.past_due")).toBe(1)
+    })
+
+    it("a try whose call reached the gateway but whose outcome was never recorded is made again with the same key", async () => {
+      const created = await call("POST", "/api/v1/subscriptions", {
+        external_reference: "auto-crash",
+        billing_cycle: "monthly",
+        payment_amount: "12.00",
+        currency_code: "USD",
+        customer_email: "crash@example.com",
+        success_redirect: "https://shop.example/ok",
+        cancel_redirect: "https://shop.example/cancel",
+        ipn_url: `${receiver.url}/ipn`
+      })
+      const id = created.json["data"]["id"] as string
+      await payWithCard(created.json["data"]["latest_invoice"]["payment_url"], "declines_twice")
+      const periodEnd = Date.parse((await call("GET", `/api/v1/subscriptions/${id}`)).json["data"]["current_period_end"])
+      await advanceTo(periodEnd)
+      await runScheduler()
+      const failedOf = () => events().filter((e) => e["data"]["id"] === id && e["event"] === "invoice.payment_failed").length
+      await until(() => failedOf() >= 1)
+
+      // The second try is claimed and its call made (the card's second decline), then the host dies
+      // before recording it: the claim stays on the subscription.
+      await runtime.runPromise(Effect.gen(function*() {
+        const repo = yield* SubscriptionRepository
+        const subscription = (yield* repo.findById(id)).pipe((found) => found._tag === "Some" ? found.value : undefined)!
+        const method = (yield* (yield* SavedMethodRepository).findById(subscription.savedMethodId!)).pipe((found) => found._tag === "Some" ? found.value : undefined)!
+        const sandbox = yield* (yield* GatewayPlugins).get("sandbox")
+        const answer = yield* sandbox.chargeSaved({
+          method: yield* openReference(method), amount: "12.00", currency: "USD", reference: "INV-crash", idempotencyKey: "crashed-try-2",
+          environment: "sandbox", gateway: { id: method.gatewayId, code: "card", name: "Card" }, config: {}
+        })
+        expect(answer.status).toBe("declined")
+        yield* repo.transition(id, [subscription.status], { chargeClaim: "crashed-try-2" }, subscription.updatedAt)
+      }).pipe(Effect.withClock(manual.clock)))
+
+      // At the retry's time the claimed try is made again under its key: the gateway answers that
+      // same decline (had a new key been used, this third charge would have been paid).
+      await advanceTo(periodEnd + 24 * HOUR_MS)
+      await runScheduler()
+      await until(() => failedOf() >= 2)
+      expect((await call("GET", `/api/v1/subscriptions/${id}`)).json["data"]["status"]).toBe("past_due")
+      await advanceTo(periodEnd + 72 * HOUR_MS)
+      await runScheduler()
+      expect((await call("GET", `/api/v1/subscriptions/${id}`)).json["data"]).toMatchObject({ status: "active", latest_invoice: { status: "paid" } })
+      expect(failedOf()).toBe(2)
     })
   })
