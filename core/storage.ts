@@ -3,6 +3,7 @@ import type { BalanceRepository } from "./balances/balance-repository.js"
 import type { PayoutSettingsRepository } from "./balances/payout-settings-repository.js"
 import type { BillingSettingsRepository } from "./subscriptions/billing-settings.js"
 import type { TestClockRepository } from "./subscriptions/test-clock.js"
+import type { SavedMethodRepository } from "./subscriptions/saved-method.js"
 import type { Ledger } from "./ledger/ledger.js"
 import type { MailOutbox } from "./mail/mail-outbox.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
@@ -64,6 +65,7 @@ export type Storage =
   | PayoutSettingsRepository
   | BillingSettingsRepository
   | TestClockRepository
+  | SavedMethodRepository
   | BalanceRepository
   | ReconciliationRepository
   | DisputeRepository

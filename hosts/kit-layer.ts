@@ -39,6 +39,7 @@ import * as GatewayPluginRegistry from "../core/gateways/gateway-plugin-registry
 import { layer as IdsLive } from "../core/signing/random-ids.js"
 import { WebhookTargets } from "../core/webhooks/target-rule.js"
 import * as InvoiceSettlement from "../core/subscriptions/invoice-settlement.js"
+import * as SavedMethods from "../core/subscriptions/saved-methods.js"
 import * as SubscriptionScheduler from "../core/subscriptions/scheduler.js"
 import * as MoneyOutScheduler from "../core/balances/money-out-scheduler.js"
 import * as MailDispatcher from "../core/mail/mail-dispatcher.js"
@@ -258,6 +259,7 @@ export const kitLayer = (config: KitConfig) => {
   const subscriptions = Layer.mergeAll(
     InvoiceSettlement.layer,
     MailRenderer.layer({ baseUrl: config.baseUrl }),
+    SavedMethods.keeperLayer,
     SubscriptionScheduler.configLayer({ batchSize: config.scheduler?.batchSize ?? SubscriptionScheduler.DEFAULT_BATCH_SIZE })
   ).pipe(Layer.provideMerge(base))
   // Jobs start after everything they use and stop before it: no send is cut off by a closing pool.

@@ -67,6 +67,10 @@ export const subscriptionsTable = table("subscriptions", {
   dunning_reminder_days: nullable(intList),
   dunning_grace_days: nullable(typed(safeInt, "integer")),
   dunning_final_action: nullable(literal(DunningFinalAction)),
+  saved_method_id: nullable(text),
+  charge_at: nullable(int64),
+  charge_attempts: safeInt,
+  charge_claim: nullable(text),
   created_at: int64,
   updated_at: int64
 })
@@ -153,6 +157,10 @@ const toSubscription = (row: typeof subscriptionsTable.Row.Type): Subscription =
   pendingCycle: row.pending_cycle,
   credit: Amount(row.credit),
   dunning: toDunning(row),
+  savedMethodId: row.saved_method_id,
+  chargeAt: instantOrNull(row.charge_at),
+  chargeAttempts: row.charge_attempts,
+  chargeClaim: row.charge_claim,
   createdAt: Instant(row.created_at),
   updatedAt: Instant(row.updated_at)
 })
@@ -206,7 +214,11 @@ const subscriptionColumns = (change: SubscriptionChange) => subscriptionsTable.c
   ...(change.cancelledAt !== undefined ? { cancelled_at: change.cancelledAt } : {}),
   ...(change.wakeAt !== undefined ? { wake_at: change.wakeAt } : {}),
   ...planChangeColumns(change),
-  ...(change.dunning !== undefined ? dunningColumns(change.dunning) : {})
+  ...(change.dunning !== undefined ? dunningColumns(change.dunning) : {}),
+  ...(change.savedMethodId !== undefined ? { saved_method_id: change.savedMethodId } : {}),
+  ...(change.chargeAt !== undefined ? { charge_at: change.chargeAt } : {}),
+  ...(change.chargeAttempts !== undefined ? { charge_attempts: change.chargeAttempts } : {}),
+  ...(change.chargeClaim !== undefined ? { charge_claim: change.chargeClaim } : {})
 })
 
 const invoiceColumns = (change: InvoiceChange) => subscriptionInvoicesTable.changes({
@@ -262,6 +274,10 @@ export const layer = Layer.effect(
               pending_cycle: s.pendingCycle ?? null,
               credit: s.credit ?? 0n,
               ...dunningColumns(s.dunning ?? null),
+              saved_method_id: s.savedMethodId,
+              charge_at: s.chargeAt,
+              charge_attempts: s.chargeAttempts,
+              charge_claim: s.chargeClaim,
               created_at: at,
               updated_at: at
             }))

@@ -60,4 +60,10 @@ export interface GatewayDriver {
   readonly misSign?: (notification: GatewayNotification) => GatewayNotification
   /** Refunds the gateway has received for a payment, for the refund round trip. */
   readonly refundsReceived?: (checkout: CheckoutAtGateway) => Promise<ReadonlyArray<{ readonly idempotencyKey: string | undefined }>>
+  /**
+   * With `savedMethods`: the customer pays a checkout that was told to save the method, with a method
+   * whose later off-session charges are paid ("chargeable") or declined ("declining"); answers the
+   * fields the gateway sends the customer back with.
+   */
+  readonly savingCustomer?: (checkout: CheckoutAtGateway, kind: "chargeable" | "declining") => Promise<Readonly<Record<string, string>> | undefined>
 }

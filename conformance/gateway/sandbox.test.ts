@@ -11,6 +11,9 @@ gatewayPluginConformance(makeSandboxPlugin({ secret: new Uint8Array(32).fill(11)
     customer: async (checkout, outcome) => {
       const pressed = checkout.page === undefined ? undefined : pressButton(checkout.page, TEST_IDS[outcome])
       return pressed === undefined ? undefined : { returnFields: pressed.fields }
-    }
+    },
+    // The test cards the form offers a saving checkout (docs/plugins.md).
+    savingCustomer: async (checkout, kind) =>
+      checkout.page === undefined ? undefined : pressButton(checkout.page, kind === "chargeable" ? "pay-card-success" : "pay-card-decline")?.fields
   }
 })

@@ -58,6 +58,11 @@ export const stripeCheckoutConformance = (store?: { readonly label: string; read
         ...notification,
         headers: { ...notification.headers, "stripe-signature": notification.headers["stripe-signature"]!.replace(/v1=[0-9a-f]+/, `v1=${"0".repeat(64)}`) }
       }),
+      savingCustomer: async (checkout, kind) => {
+        const session = sessionOf(checkout)
+        fake!.payAndSave(session, kind === "chargeable" ? "succeeds" : "insufficient_funds")
+        return { session_id: session }
+      },
       refundsReceived: async (checkout) => {
         const intent = fake!.session(sessionOf(checkout))["payment_intent"]
         return typeof intent === "string" ? fake!.refundsFor(intent).map((refund) => ({ idempotencyKey: refund.idempotencyKey ?? undefined })) : []

@@ -9,6 +9,7 @@ import { type KitUnderTest, startKit } from "./kit-harness.js"
 import { controlledPlugin, type PluginControls } from "./plugin-controls.js"
 import { refundCases } from "./refund-cases.js"
 import { disputeEvidenceCases } from "./dispute-evidence-cases.js"
+import { savedMethodCases } from "./saved-method-cases.js"
 
 export type { CheckoutAtGateway, CustomerAction, GatewayDriver, GatewayNotification } from "./driver.js"
 export { deliver, type DeliveryPlan } from "./notification-delivery.js"
@@ -63,5 +64,6 @@ export const gatewayPluginConformance = (plugin: GatewayPluginDefinition, option
     goldenCases(context, capabilities)
     refundCases(context, capabilities)
     disputeEvidenceCases(context, capabilities)
+    savedMethodCases(plugin, options.driver, capabilities)
   })
 }

@@ -10,6 +10,8 @@ import { type Instant, plusSeconds } from "../../core/shared/instant.js"
 import type { NewWallet } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
+import { type NewSubscription, NO_PLAN_CHANGES } from "../../core/subscriptions/subscription.js"
+import { wakeAtOf } from "../../core/subscriptions/wake.js"
 
 /** Suites share one store per adapter run; every case makes its own rows with unique names. */
 export const unique = (prefix: string): string => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`
@@ -67,3 +69,41 @@ export const paidPayment = (
     yield* payments.complete(payment.trxId, { outcome: "paid", fee: Amount(0n), net: payment.amount, gatewayId: null }, at.paidAt)
     return payment
   })
+
+/** A subscription row as a writer inserts it: a pending monthly 25 USD plan of `merchantId`, with its wake time computed as every writer computes it. */
+export const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscription> = {}): NewSubscription => {
+  const draft: Omit<NewSubscription, "wakeAt"> = {
+  id: unique("sub"),
+  merchantId,
+  environment: "sandbox",
+  externalReference: unique("ext"),
+  status: "pending",
+  billingCycle: "monthly",
+  amount: units(25),
+  currency: "USD",
+  customerEmail: "payer@example.test",
+  customerName: null,
+  description: null,
+  successRedirect: "https://shop.example.test/ok",
+  cancelRedirect: "https://shop.example.test/cancel",
+  ipnUrl: "https://shop.example.test/ipn",
+  allowPaymentMethods: [],
+  metadata: {},
+  startsAt: null,
+  currentPeriodStart: null,
+  currentPeriodEnd: null,
+  nextBillingAt: null,
+  cancelAtPeriodEnd: false,
+  cancelledAt: null,
+  testClockId: null,
+  ...NO_PLAN_CHANGES,
+  dunning: null,
+  savedMethodId: null,
+  chargeAt: null,
+  chargeAttempts: 0,
+  chargeClaim: null,
+  ...overrides
+  }
+  // The scheduler's queue is the wake time, computed as every writer computes it.
+  return { ...draft, wakeAt: overrides.wakeAt !== undefined ? overrides.wakeAt : wakeAtOf(draft) }
+}

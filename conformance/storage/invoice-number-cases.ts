@@ -9,20 +9,13 @@ import { Transactor } from "../../core/shared/transactor.js"
 import { invoiceNumber } from "../../core/subscriptions/invoice-number.js"
 import type { NewInvoice } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { makeMerchant, unique, units } from "./fixtures.js"
+import { makeMerchant, newSubscription, unique, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
 class Boom extends Data.TaggedError("Boom") {}
 
 const subscriptionOf = (merchantId: MerchantId, environment: Environment = "sandbox") =>
-  Effect.flatMap(SubscriptionRepository, (repo) =>
-    repo.insert({
-      id: unique("sub"), merchantId, environment, externalReference: unique("ext"), status: "active", billingCycle: "monthly",
-      amount: units(25), currency: "USD", customerEmail: "payer@example.test", customerName: null, description: null,
-      successRedirect: "https://shop.example.test/ok", cancelRedirect: "https://shop.example.test/cancel",
-      ipnUrl: "https://shop.example.test/ipn", allowPaymentMethods: [], metadata: {}, startsAt: null, currentPeriodStart: null,
-      currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null
-    }))
+  Effect.flatMap(SubscriptionRepository, (repo) => repo.insert(newSubscription(merchantId, { environment, status: "active" })))
 
 const invoiceOf = (subscriptionId: string, sequence: number): NewInvoice => ({
   id: unique("inv"), subscriptionId, sequence, reference: unique("ref"), status: "pending", amount: units(25), currency: "USD",

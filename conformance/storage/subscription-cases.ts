@@ -5,47 +5,13 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { Environment } from "../../core/shared/environment.js"
 import { MAX_AMOUNT } from "../../core/money/amount.js"
-import type { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
 import { Transactor } from "../../core/shared/transactor.js"
-import { type NewInvoice, type NewSubscription, NO_PLAN_CHANGES, type Subscription } from "../../core/subscriptions/subscription.js"
+import { type NewInvoice, type NewSubscription, type Subscription } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { wakeAtOf } from "../../core/subscriptions/wake.js"
-import { makeMerchant, unique, units } from "./fixtures.js"
+import { makeMerchant, newSubscription, unique, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
-const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSubscription> = {}): NewSubscription => {
-  const draft: Omit<NewSubscription, "wakeAt"> = {
-  id: unique("sub"),
-  merchantId,
-  environment: "sandbox",
-  externalReference: unique("ext"),
-  status: "pending",
-  billingCycle: "monthly",
-  amount: units(25),
-  currency: "USD",
-  customerEmail: "payer@example.test",
-  customerName: null,
-  description: null,
-  successRedirect: "https://shop.example.test/ok",
-  cancelRedirect: "https://shop.example.test/cancel",
-  ipnUrl: "https://shop.example.test/ipn",
-  allowPaymentMethods: [],
-  metadata: {},
-  startsAt: null,
-  currentPeriodStart: null,
-  currentPeriodEnd: null,
-  nextBillingAt: null,
-  cancelAtPeriodEnd: false,
-  cancelledAt: null,
-  testClockId: null,
-  ...NO_PLAN_CHANGES,
-  dunning: null,
-  ...overrides
-  }
-  // The scheduler's queue is the wake time, computed as every writer computes it.
-  return { ...draft, wakeAt: overrides.wakeAt !== undefined ? overrides.wakeAt : wakeAtOf(draft) }
-}
 
 const newInvoice = (subscriptionId: string, sequence: number, overrides: Partial<NewInvoice> = {}): NewInvoice => ({
   id: unique("inv"),

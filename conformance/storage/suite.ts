@@ -7,6 +7,7 @@ import { merchantCases } from "./merchant-cases.js"
 import { subscriptionCases } from "./subscription-cases.js"
 import { invoiceNumberCases } from "./invoice-number-cases.js"
 import { testClockCases } from "./test-clock-cases.js"
+import { savedMethodCases } from "./saved-method-cases.js"
 import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
@@ -40,6 +41,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     subscriptionCases(it)
     invoiceNumberCases(it)
     testClockCases(it)
+    savedMethodCases(it)
     schedulerLeaseCases(it)
     webhookOutboxCases(it)
     merchantConfigCases(it)

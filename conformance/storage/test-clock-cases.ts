@@ -5,35 +5,11 @@ import { Instant, now } from "../../core/shared/instant.js"
 import type { NewSubscription } from "../../core/subscriptions/subscription.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
 import { TestClockRepository } from "../../core/subscriptions/test-clock.js"
-import { makeMerchant, unique, units } from "./fixtures.js"
+import { makeMerchant, newSubscription, unique, units } from "./fixtures.js"
 import type { StorageIt } from "./storage-it.js"
 
-const onClock = (merchantId: NewSubscription["merchantId"], testClockId: string, wakeAt: Instant | null): NewSubscription => ({
-  id: unique("sub"),
-  merchantId,
-  environment: "sandbox",
-  externalReference: unique("ext"),
-  status: "active",
-  billingCycle: "monthly",
-  amount: units(25),
-  currency: "USD",
-  customerEmail: "payer@example.test",
-  customerName: null,
-  description: null,
-  successRedirect: "https://shop.example.test/ok",
-  cancelRedirect: "https://shop.example.test/cancel",
-  ipnUrl: "https://shop.example.test/ipn",
-  allowPaymentMethods: [],
-  metadata: {},
-  startsAt: null,
-  currentPeriodStart: null,
-  currentPeriodEnd: null,
-  nextBillingAt: wakeAt,
-  cancelAtPeriodEnd: false,
-  cancelledAt: null,
-  testClockId,
-  wakeAt
-})
+const onClock = (merchantId: NewSubscription["merchantId"], testClockId: string, wakeAt: Instant | null): NewSubscription =>
+  newSubscription(merchantId, { status: "active", nextBillingAt: wakeAt, testClockId, wakeAt })
 
 /** The test clock port (issue 36): scoped reads, the status compare-and-set, counts, and deleting a clock's objects. */
 export const testClockCases = (it: StorageIt) => {

@@ -1,6 +1,7 @@
 import * as Either from "effect/Either"
 import type { GatewayPluginDefinition } from "./gateway-plugin.js"
 export type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
+export type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest } from "./plugin-saved-methods.js"
 import { checkPluginShape } from "./plugin-shape.js"
 
 export {
@@ -28,6 +29,7 @@ export {
   type RefundReport,
   type ReturnContext,
   type ReturnReport,
+  type SavedMethodChargeContext,
   type SyncContext,
   type SyncReport
 } from "./gateway-plugin.js"

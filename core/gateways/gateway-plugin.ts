@@ -4,6 +4,7 @@ import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
 import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
 import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
+import type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest } from "./plugin-saved-methods.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -25,6 +26,12 @@ export interface PluginCapabilities {
   readonly payouts: boolean
   /** A merchant's evidence on a dispute is sent on to the gateway: `submitDisputeEvidence`. */
   readonly disputeEvidence: boolean
+  /**
+   * It saves the customer's method at a subscription's checkout (told by `saveMethod` on the
+   * checkout context; the method comes back as `savedMethod` on the paid report) and charges it
+   * later without the customer: `chargeSaved`.
+   */
+  readonly savedMethods: boolean
 }
 
 /** The gateway record a call is for: several records may use one plugin with different configs. */
@@ -71,6 +78,11 @@ export interface CheckoutContext<Config> extends PaymentAtGateway<Config> {
   readonly cancelUrl: string
   /** Where the gateway posts its asynchronous notifications for this gateway record. */
   readonly notifyUrl: string
+  /**
+   * Present only for a plugin with `savedMethods`, when the payment is a subscription's invoice: set
+   * the customer's method up for later off-session charges, and report it once paid.
+   */
+  readonly saveMethod?: SaveMethodRequest
 }
 
 /** Send the customer to the gateway, or show an HTML fragment inside the kit's page (trusted plugin output). */
@@ -97,6 +109,8 @@ export interface ReturnReport {
   readonly outcome: GatewayOutcome
   readonly verified: boolean
   readonly gatewayReference?: string
+  /** With a paid outcome of a checkout told to `saveMethod`: the method now saved. */
+  readonly savedMethod?: SavedMethodReport
 }
 
 /** A gateway's server-to-server call, as received at `POST /gateways/{gateway_id}/notify`. */
@@ -126,6 +140,8 @@ export type NotificationReport =
     readonly gatewayReference?: string
     readonly verified: boolean
     readonly reply?: GatewayReply
+    /** As on ReturnReport. */
+    readonly savedMethod?: SavedMethodReport
   }
   | { readonly ignore: true; readonly reply?: GatewayReply }
   | { readonly dispute: DisputeReport; readonly reply?: GatewayReply }
@@ -139,6 +155,15 @@ export interface SyncReport {
   readonly amount?: DecimalString
   readonly currency?: string
   readonly gatewayReference?: string
+  /** As on ReturnReport. */
+  readonly savedMethod?: SavedMethodReport
+}
+
+/** An off-session charge of a saved method, with the gateway record it was saved through. */
+export interface SavedMethodChargeContext<Config> extends SavedMethodCharge, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
 }
 
 /** `amount` is the part refunded, not the payment's. */
@@ -244,6 +269,8 @@ export interface GatewayPluginDefinition<Config = unknown> {
   settlementReport?(context: SettlementContext<Config>): PluginAnswer<ReadonlyArray<SettlementReportLine>>
   sendPayout?(context: PayoutContext<Config>): PluginAnswer<PayoutReport>
   submitDisputeEvidence?(context: DisputeEvidenceContext<Config>): PluginAnswer<DisputeEvidenceReport>
+  /** With `savedMethods`: charges a saved method without the customer (a renewal). */
+  chargeSaved?(context: SavedMethodChargeContext<Config>): PluginAnswer<SavedMethodChargeReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
@@ -257,6 +284,7 @@ export type PluginCall =
   | "settlementReport"
   | "sendPayout"
   | "submitDisputeEvidence"
+  | "chargeSaved"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -294,6 +322,7 @@ export interface HostedPlugin {
   readonly payoutDestinationTypes: ReadonlyArray<string>
   readonly sendPayout: (context: PayoutContext<unknown>) => Effect.Effect<PayoutReport, PluginCallFailed>
   readonly submitDisputeEvidence: (context: DisputeEvidenceContext<unknown>) => Effect.Effect<DisputeEvidenceReport, PluginCallFailed>
+  readonly chargeSaved: (context: SavedMethodChargeContext<unknown>) => Effect.Effect<SavedMethodChargeReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

@@ -16,6 +16,29 @@ const HttpUrl = Schema.String.pipe(Schema.filter((text) => {
   return protocol === "https:" || protocol === "http:" || "a redirect must be an http(s) URL"
 }))
 
+/** A saved method as reported: the reference is opaque; the display facts are checked for sense. */
+export const SavedMethodReportSchema = Schema.Struct({
+  reference: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)),
+  brand: Schema.String.pipe(Schema.pattern(/^[a-z][a-z0-9_ -]{0,31}$/)),
+  last4: Schema.String.pipe(Schema.pattern(/^\d{4}$/)),
+  expMonth: Schema.Int.pipe(Schema.between(1, 12)),
+  expYear: Schema.Int.pipe(Schema.between(2000, 2200))
+})
+const SavedMethod = Schema.optionalWith(SavedMethodReportSchema, { exact: true })
+
+export const SavedMethodChargeReportSchema = Schema.Union(
+  Schema.Struct({
+    status: Schema.Literal("paid"),
+    gatewayReference: Reference,
+    message: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1_000)), { exact: true })
+  }),
+  Schema.Struct({
+    status: Schema.Literal("declined", "hard_declined", "authentication_required"),
+    message: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1_000)),
+    gatewayReference: Schema.optionalWith(Reference, { exact: true })
+  })
+)
+
 export const CheckoutStartSchema = Schema.Union(
   Schema.Struct({ redirect: HttpUrl, gatewayReference: Schema.optionalWith(Reference, { exact: true }) }),
   Schema.Struct({ html: Schema.String.pipe(Schema.minLength(1)), gatewayReference: Schema.optionalWith(Reference, { exact: true }) })
@@ -24,7 +47,8 @@ export const CheckoutStartSchema = Schema.Union(
 export const ReturnReportSchema = Schema.Struct({
   outcome: Outcome,
   verified: Schema.Boolean,
-  gatewayReference: Schema.optionalWith(Reference, { exact: true })
+  gatewayReference: Schema.optionalWith(Reference, { exact: true }),
+  savedMethod: SavedMethod
 })
 
 export const GatewayReplySchema = Schema.Struct({
@@ -59,7 +83,8 @@ export const NotificationReportSchema = Schema.Union(
     currency: Schema.optionalWith(CurrencyCode, { exact: true }),
     gatewayReference: Schema.optionalWith(Reference, { exact: true }),
     verified: Schema.Boolean,
-    reply: Schema.optionalWith(GatewayReplySchema, { exact: true })
+    reply: Schema.optionalWith(GatewayReplySchema, { exact: true }),
+    savedMethod: SavedMethod
   }),
   Schema.Struct({ dispute: DisputeReportSchema, reply: Schema.optionalWith(GatewayReplySchema, { exact: true }) })
 )
@@ -68,7 +93,8 @@ export const SyncReportSchema = Schema.Struct({
   outcome: Outcome,
   amount: Schema.optionalWith(Decimal, { exact: true }),
   currency: Schema.optionalWith(CurrencyCode, { exact: true }),
-  gatewayReference: Schema.optionalWith(Reference, { exact: true })
+  gatewayReference: Schema.optionalWith(Reference, { exact: true }),
+  savedMethod: SavedMethod
 })
 
 export const RefundReportSchema = Schema.Struct({

@@ -96,7 +96,7 @@ describe("plugin hosting", () => {
 
   it("answers unsupported for a capability the plugin does not claim", async () => {
     const hosted = hostPlugin({ ...base, syncStatus: async () => ({ outcome: "paid" }) })
-    expect(hosted.capabilities).toEqual({ notifications: false, statusSync: false, refunds: false, partialRefunds: false, payouts: false, disputeEvidence: false })
+    expect(hosted.capabilities).toEqual({ notifications: false, statusSync: false, refunds: false, partialRefunds: false, payouts: false, disputeEvidence: false, savedMethods: false })
     const failure = await failureOf(hosted.syncStatus({ ...returnContext }))
     expect(failure).toMatchObject({ reason: "unsupported", call: "syncStatus" })
   })

@@ -21,6 +21,7 @@ import {
   PayoutReportSchema,
   RefundReportSchema,
   ReturnReportSchema,
+  SavedMethodChargeReportSchema,
   SettlementReportSchema,
   SyncReportSchema
 } from "./plugin-answers.js"
@@ -226,6 +227,11 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.submitDisputeEvidence === undefined || !capabilities.disputeEvidence
         ? unsupported(id, "submitDisputeEvidence")
         : guardedCall(id, "submitDisputeEvidence", timeout, DisputeEvidenceReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.trxId }, (traceparent) =>
-          definition.submitDisputeEvidence!(traced(context, traceparent)))
+          definition.submitDisputeEvidence!(traced(context, traceparent))),
+    chargeSaved: (context) =>
+      definition.chargeSaved === undefined || !capabilities.savedMethods
+        ? unsupported(id, "chargeSaved")
+        : guardedCall(id, "chargeSaved", timeout, SavedMethodChargeReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.reference }, (traceparent) =>
+          definition.chargeSaved!(traced(context, traceparent)))
   }
 }

@@ -15,7 +15,8 @@ const CAPABILITY_METHODS: Readonly<Record<keyof PluginCapabilities, string | und
   refunds: "refund",
   partialRefunds: undefined,
   payouts: "sendPayout",
-  disputeEvidence: "submitDisputeEvidence"
+  disputeEvidence: "submitDisputeEvidence",
+  savedMethods: "chargeSaved"
 }
 
 /** The destination types a rail may name: those payout destinations can be (core/payouts/payout-destination.ts). */
@@ -88,5 +89,6 @@ export const capabilitiesOf = (plugin: GatewayPluginDefinition): PluginCapabilit
   refunds: plugin.capabilities?.refunds === true,
   partialRefunds: plugin.capabilities?.partialRefunds === true,
   payouts: plugin.capabilities?.payouts === true,
-  disputeEvidence: plugin.capabilities?.disputeEvidence === true
+  disputeEvidence: plugin.capabilities?.disputeEvidence === true,
+  savedMethods: plugin.capabilities?.savedMethods === true
 })

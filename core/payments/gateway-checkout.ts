@@ -41,7 +41,11 @@ export const beginGatewayCheckout = (payment: Payment, gateway: Gateway, shown: 
       environment: payment.environment,
       gateway: ref,
       config,
-      ...addresses
+      ...addresses,
+      // A subscription's invoice: a plugin that can saves the method for its renewals.
+      ...(payment.invoiceId !== null && plugin.capabilities.savedMethods
+        ? { saveMethod: { usage: "off_session" as const, customerEmail: payment.customerEmail, customerName: payment.customerName } }
+        : {})
     })
     if (start.gatewayReference !== undefined) yield* attempts.setReference(payment.trxId, gateway.id, start.gatewayReference)
     return start

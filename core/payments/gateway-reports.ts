@@ -10,6 +10,8 @@ import { CheckoutAttempts } from "./checkout-attempts.js"
 import { finishOrReread } from "./finish-payment.js"
 import type { Gateway } from "../gateways/gateway.js"
 import type { DecimalString, GatewayOutcome } from "../gateways/gateway-plugin.js"
+import type { SavedMethodReport } from "../gateways/plugin-saved-methods.js"
+import { SavedMethodKeeper } from "./saved-method-keeper.js"
 import type { Payment } from "./payment.js"
 import { type FlagReason, PaymentFlags } from "./payment-flags.js"
 import { PaymentRepository } from "./payment-repository.js"
@@ -21,6 +23,8 @@ export interface GatewayWord {
   readonly amount?: DecimalString
   readonly currency?: string
   readonly gatewayReference?: string
+  /** A method the gateway saved with this payment (a subscription's checkout). */
+  readonly savedMethod?: SavedMethodReport
 }
 
 export type ReportSource = "return" | "notification" | "sync"
@@ -101,6 +105,11 @@ export const acceptReport = (gateway: Gateway, word: GatewayWord, source: Report
     if (word.outcome === "paid" && !(ended.status === "success" && ended.gatewayId === gateway.id)) {
       yield* flag(ended, gateway, "reported_after_end", `The gateway reported it paid after it had ended as ${ended.failureReason ?? ended.status}.`, source)
       return verdict({ _tag: "Flagged", payment: ended, reason: "reported_after_end" })
+    }
+    // Kept once the payment is paid by this gateway; a second report of it saves it again harmlessly
+    // only if the first was lost: the keeper skips an invoice whose subscription already has it.
+    if (word.outcome === "paid" && word.savedMethod !== undefined && ended.invoiceId !== null) {
+      yield* (yield* SavedMethodKeeper).keep(ended, gateway.id, word.savedMethod)
     }
     return verdict({ _tag: "Settled", payment: ended })
   })

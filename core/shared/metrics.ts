@@ -105,3 +105,9 @@ export const dunningInvoicesLost = Metric.counter("merchant_payments_dunning_inv
   description: "Renewal invoices still unpaid when dunning reached its final action, by environment",
   incremental: true
 })
+
+/** Off-session renewal charges of saved methods, by outcome (paid, declined, hard_declined, authentication_required, unanswered). */
+export const renewalCharges = Metric.counter("merchant_payments_renewal_charges_total", {
+  description: "Off-session renewal charges of saved payment methods, by outcome",
+  incremental: true
+})

@@ -108,7 +108,11 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         cancelAtPeriodEnd: false,
         cancelledAt: null,
         testClockId: clock?.id ?? null,
-        dunning: null
+        dunning: null,
+        savedMethodId: null,
+        chargeAt: null,
+        chargeAttempts: 0,
+        chargeClaim: null
       } as const
       // A trial: active now, no invoice until it ends (docs/decisions.md: no new status).
       const terms = trialDays === null ? draft : { ...draft, ...trialStart(trialDays, at) }

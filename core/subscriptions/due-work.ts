@@ -8,6 +8,7 @@ import { latestInvoice, openInvoice, retirePendingInvoices } from "./invoices.js
 import type { DuePlan } from "./lifecycle.js"
 import { isChangeDuePlan } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
+import { automaticRenewalChange } from "./renewal-charges.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { moveSubscription } from "./wake.js"
 
@@ -45,13 +46,15 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
         ValidationFailed: (error) => forgiven(error.errors)
       }))
       : yield* opening
+    // With a saved method, it stays active while its charge runs (renewal-charges.ts); dunning waits for its retries.
+    const automatic = invoice === undefined ? undefined : automaticRenewalChange(subscription, plan, at)
     // A renewal left to the hosted invoice begins dunning, counted from the day it fell due.
-    const change = plan._tag === "Renew"
+    const change = automatic ?? (plan._tag === "Renew"
       ? { ...plan.change, ...(yield* beginDunning(subscription, subscription.nextBillingAt ?? at)) }
-      : plan.change
+      : plan.change)
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
-    if (plan._tag === "Renew") yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
+    if (plan._tag === "Renew" && automatic === undefined) yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
     if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)
     return { outcome: (plan._tag === "Start" ? "started" : "past_due") as DueOutcome, subscription: moved, invoice }
   })

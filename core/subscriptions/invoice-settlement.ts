@@ -70,6 +70,8 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
         trxId: paid.trxId
       }
     })
+    // Every paid invoice, hosted or charged off-session to a saved method.
+    yield* enqueueSubscriptionEvent("invoice.paid", moved, latest, paid)
   })
 
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */

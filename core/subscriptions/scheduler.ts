@@ -13,6 +13,7 @@ import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/random-ids.js"
 import { carryOutDue, type DueOutcome } from "./due-work.js"
 import { planDue } from "./lifecycle.js"
+import { chargeIfDue } from "./renewal-charges.js"
 import { SchedulerLease } from "./scheduler-lease.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 
@@ -67,6 +68,9 @@ export const tick = (batchSize: number, testClockId: string | null = null, concu
     // PostgreSQL, and SQLite's group commit joins their commits.
     yield* Effect.forEach(due, (subscription) =>
       processDue(subscription.id).pipe(
+        // Then its renewal charge, if one is due (just scheduled, or a retry): outside the due work's
+        // transaction. Only a subscription with a saved method or a charge pending can have one.
+        Effect.tap(() => subscription.savedMethodId !== null || subscription.chargeAt !== null ? chargeIfDue(subscription.id) : Effect.void),
         Effect.catchAllCause((cause) =>
           Effect.as(Effect.logError("subscription could not be processed", { subscription: subscription.id }, cause), "failed" as const)),
         Effect.map((outcome) => {

@@ -72,6 +72,14 @@ export interface Subscription extends PlanChangeFields {
   readonly cancelledAt: Instant | null
   /** The sandbox test clock whose time this subscription lives on; null: real time. */
   readonly testClockId: string | null
+  /** The saved method renewals are charged to (saved-methods.ts); null: renewals are hosted invoices. */
+  readonly savedMethodId: string | null
+  /** When the next off-session charge of the open renewal invoice is due (renewal-charges.ts). Internal. */
+  readonly chargeAt: Instant | null
+  /** Off-session tries the open renewal invoice has had. Internal. */
+  readonly chargeAttempts: number
+  /** The idempotency key of a try claimed but not yet recorded: a retry after a crash reuses it. Internal. */
+  readonly chargeClaim: string | null
   /** When the scheduler must next look at it (wake.ts); null: nothing scheduled. Internal. */
   readonly wakeAt: Instant | null
   /** The running dunning campaign of its unpaid renewal (dunning-state.ts); null: none. */
@@ -90,6 +98,7 @@ export type SubscriptionChange = Partial<
   Pick<
     Subscription,
     "status" | "currentPeriodStart" | "currentPeriodEnd" | "nextBillingAt" | "cancelAtPeriodEnd" | "cancelledAt" | "wakeAt" | "dunning"
+    | "savedMethodId" | "chargeAt" | "chargeAttempts" | "chargeClaim"
     | "amount" | "billingCycle" | keyof PlanChangeFields
   >
 >

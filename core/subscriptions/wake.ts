@@ -18,7 +18,8 @@ export const wakeAtOf = (subscription: Omit<NewSubscription, "wakeAt">): Instant
     subscription.nextBillingAt,
     subscription.trialNoticeAt ?? null,
     (subscription.pausedAt ?? null) !== null ? subscription.resumesAt ?? null : null,
-    subscription.dunning?.nextAt ?? null
+    subscription.dunning?.nextAt ?? null,
+    subscription.chargeAt
   ])
 
 /**

@@ -18,7 +18,9 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   "subscription.resumed",
   "subscription.trial_will_end",
   "invoice.reminder",
-  "invoice.uncollectible"
+  "invoice.uncollectible",
+  "invoice.paid",
+  "invoice.payment_failed"
 ] as const
 
 export const ACCOUNT_EVENT_TYPES = [

@@ -133,7 +133,7 @@ export const subscriptionYearSuite = (name: string, store: () => StoreConfig) =>
       const eventId = (request: ReceivedRequest) => String(request.headers["x-event-id"])
       const events = () => [...new Map(deliveries().map((delivery) => [eventId(delivery.request), delivery])).values()]
       const count = (event: string) => events().filter((e) => e.body["event"] === event).length
-      const expected = { "payment.completed": 12, "invoice.created": 12, "subscription.activated": 1, "subscription.renewed": 11, "subscription.past_due": 11 }
+      const expected = { "payment.completed": 12, "invoice.created": 12, "invoice.paid": 12, "subscription.activated": 1, "subscription.renewed": 11, "subscription.past_due": 11 }
       // Deliveries leave in batches: wait for every kind before counting exactly.
       await until(() => Object.entries(expected).every(([event, n]) => count(event) >= n))
       // One event per period: a period with two different events would show its reference twice.

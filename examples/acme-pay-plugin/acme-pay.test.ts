@@ -31,7 +31,7 @@ const notified = async (rawBody: Uint8Array, headers: Record<string, string>) =>
 describe("the Acme Pay example plugin", () => {
   it("is a well-formed API version 2 plugin with notifications only and its secret declared", () => {
     expect(Either.isRight(checkPluginShape(acmePay))).toBe(true)
-    expect(hosted.capabilities).toEqual({ notifications: true, statusSync: false, refunds: false, partialRefunds: false, payouts: false, disputeEvidence: false })
+    expect(hosted.capabilities).toEqual({ notifications: true, statusSync: false, refunds: false, partialRefunds: false, payouts: false, disputeEvidence: false, savedMethods: false })
     expect(hosted.secretConfigKeys).toEqual(["signing_secret"])
   })
 

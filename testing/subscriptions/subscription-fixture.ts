@@ -5,7 +5,7 @@ import { type Invoice, NO_PLAN_CHANGES, type Subscription } from "../../core/sub
 
 /**
  * One subscription for the pure tests of core/subscriptions: a monthly 10.00 USD plan anchored at
- * `at`, with nothing running (no period paid, no trial, no campaign, no clock). Each test names only
+ * `at`, with nothing running (no period paid, no trial, no campaign, no saved method, no clock). Each test names only
  * what it is about; a field added to Subscription is given its default here, once.
  */
 export const subscriptionAt = (at: Instant, fields: Partial<Subscription> = {}): Subscription => ({
@@ -14,7 +14,7 @@ export const subscriptionAt = (at: Instant, fields: Partial<Subscription> = {}):
   customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
   ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: at, currentPeriodStart: null,
   currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
-  dunning: null, ...NO_PLAN_CHANGES, createdAt: at, updatedAt: at,
+  dunning: null, savedMethodId: null, chargeAt: null, chargeAttempts: 0, chargeClaim: null, ...NO_PLAN_CHANGES, createdAt: at, updatedAt: at,
   ...fields
 })
 

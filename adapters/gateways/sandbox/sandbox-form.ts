@@ -1,4 +1,5 @@
 import { html, joinHtml } from "../../http/pages/html.js"
+import { SANDBOX_CARDS, type SandboxCard } from "./sandbox-cards.js"
 import type { SandboxOutcome } from "./sandbox-signature.js"
 
 // `primary` and `secondary` are the kit page's button classes: Pay is the action, the others are outlined.
@@ -16,6 +17,31 @@ export interface SandboxFormInput {
   /** The gateway's configured label, shown so an operator can tell several sandbox gateways apart. */
   readonly label: string | undefined
   readonly signatureFor: (outcome: SandboxOutcome) => string
+  /** Set when the checkout saves the method (a subscription's): one Pay button per test card. */
+  readonly cardSignatureFor?: ((card: SandboxCard) => string) | undefined
+}
+
+const cardForm = (input: SandboxFormInput, card: SandboxCard, signature: string) =>
+  joinHtml([
+    html`<form method="post" action="${input.returnUrl}" class="sandbox-outcome">`,
+    html`<input type="hidden" name="trx_id" value="${input.trxId}">`,
+    html`<input type="hidden" name="outcome" value="paid">`,
+    html`<input type="hidden" name="card" value="${card}">`,
+    html`<input type="hidden" name="signature" value="${signature}">`,
+    html`<button type="submit" class="secondary sandbox-card" data-testid="pay-card-${card}">Pay with card •••• ${SANDBOX_CARDS[card].last4}: ${SANDBOX_CARDS[card].label}</button>`,
+    html`</form>`
+  ], "\n")
+
+/** The test cards to pay and save with, when the checkout saves the method. */
+const cardForms = (input: SandboxFormInput) => {
+  const signatureFor = input.cardSignatureFor
+  if (signatureFor === undefined) return []
+  return [
+    html`<p class="sandbox-note">Or pay with a test card saved for renewals (how its later charges go):</p>`,
+    html`<div class="sandbox-outcomes sandbox-cards">`,
+    ...(Object.keys(SANDBOX_CARDS) as Array<SandboxCard>).map((card) => cardForm(input, card, signatureFor(card))),
+    html`</div>`
+  ]
 }
 
 const outcomeForm = (input: SandboxFormInput, button: (typeof BUTTONS)[number]) =>
@@ -49,5 +75,6 @@ export const renderSandboxForm = (input: SandboxFormInput): string =>
     html`<div class="sandbox-outcomes">`,
     ...BUTTONS.map((button) => outcomeForm(input, button)),
     html`</div>`,
+    ...cardForms(input),
     html`</section>`
   ], "\n").markup

@@ -8,6 +8,7 @@ import {
   type GatewayPluginDefinition,
   type ReturnReport
 } from "../../../core/gateways/gateway-plugin.js"
+import { isSandboxCard, makeSandboxIssuer, savedCardReport } from "./sandbox-cards.js"
 import { renderSandboxForm } from "./sandbox-form.js"
 import { isSandboxOutcome, outcomeSignatureMatches, signOutcome } from "./sandbox-signature.js"
 
@@ -54,6 +55,7 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
   if (options.secret.length < 32) throw new RangeError("the sandbox plugin secret must be at least 32 bytes")
   const secret = Uint8Array.from(options.secret)
   const accepted = options.previousSecret === undefined ? [secret] : [secret, Uint8Array.from(options.previousSecret)]
+  const issuer = makeSandboxIssuer()
   return {
     id: SANDBOX_PLUGIN_ID,
     displayName: "Sandbox simulator",
@@ -61,7 +63,7 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     currencies: "any",
     environments: ["sandbox"],
-    capabilities: { refunds: true, partialRefunds: true, disputeEvidence: true },
+    capabilities: { refunds: true, partialRefunds: true, disputeEvidence: true, savedMethods: true },
     parseConfig: parseSandboxConfig,
     beginCheckout: (context) => {
       if (context.environment !== "sandbox") return Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
@@ -71,19 +73,24 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
         currency: context.currency,
         returnUrl: context.returnUrl,
         label: context.config.label,
-        signatureFor: (outcome) => signOutcome(secret, { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency })
+        signatureFor: (outcome) => signOutcome(secret, { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency }),
+        cardSignatureFor: context.saveMethod === undefined
+          ? undefined
+          : (card) => signOutcome(secret, { trxId: context.trxId, outcome: "paid", amount: context.amount, currency: context.currency, card })
       })
       return Effect.succeed({ html })
     },
     handleReturn: (context) => {
       if (context.environment !== "sandbox") return Effect.succeed(unverified)
-      const { outcome, signature, trx_id: trxId } = context.fields
+      const { card, outcome, signature, trx_id: trxId } = context.fields
       if (trxId !== context.trxId || outcome === undefined || signature === undefined || !isSandboxOutcome(outcome)) {
         return Effect.succeed(unverified)
       }
+      if (card !== undefined && (outcome !== "paid" || !isSandboxCard(card))) return Effect.succeed(unverified)
       // Checked against the payment's own amount and currency, never against values the browser sent.
-      const facts = { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency }
-      return Effect.succeed(accepted.some((key) => outcomeSignatureMatches(key, facts, signature)) ? { outcome, verified: true } : unverified)
+      const facts = { trxId: context.trxId, outcome, amount: context.amount, currency: context.currency, ...(card === undefined ? {} : { card }) }
+      if (!accepted.some((key) => outcomeSignatureMatches(key, facts, signature))) return Effect.succeed(unverified)
+      return Effect.succeed(card === undefined ? { outcome, verified: true } : { outcome, verified: true, savedMethod: savedCardReport(card, context.trxId) })
     },
     refund: (context) =>
       context.environment !== "sandbox"
@@ -93,6 +100,11 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
     submitDisputeEvidence: (context) =>
       context.environment === "sandbox"
         ? Effect.succeed({ status: "submitted" as const })
-        : Effect.succeed({ status: "refused" as const, message: PRODUCTION_REFUSED })
+        : Effect.succeed({ status: "refused" as const, message: PRODUCTION_REFUSED }),
+    // Saved test cards answer by their kind (sandbox-cards.ts): paid, declined, hard declined, or authentication.
+    chargeSaved: (context) =>
+      context.environment !== "sandbox"
+        ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
+        : Effect.succeed(issuer.charge(context.method, context.idempotencyKey))
   }
 }

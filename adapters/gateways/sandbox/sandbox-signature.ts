@@ -12,13 +12,16 @@ export interface SignedFacts {
   /** The payment's exact amount as it crosses the plugin boundary ("12.50"). */
   readonly amount: string
   readonly currency: string
+  /** The test card paid with, to be saved (a subscription's checkout); signed with the rest. */
+  readonly card?: string
 }
 
 /**
  * The signed text binds the outcome to one payment's id, exact amount and currency, so a form
  * cannot be replayed against another payment or edited to turn a decline into a payment.
  */
-const signedText = (facts: SignedFacts) => `${facts.trxId}.${facts.outcome}.${facts.amount}.${facts.currency}`
+const signedText = (facts: SignedFacts) =>
+  `${facts.trxId}.${facts.outcome}.${facts.amount}.${facts.currency}${facts.card === undefined ? "" : `.card=${facts.card}`}`
 
 export const signOutcome = (secret: Uint8Array, facts: SignedFacts): string => hmacSha256Hex(secret, signedText(facts))
 

@@ -25,7 +25,7 @@ describe("stripe-checkout plugin object", () => {
     expect(checkPluginShape(definition)._tag).toBe("Right")
     expect(plugin).toMatchObject({
       id: "stripe-checkout", currencies: "any", environments: ["sandbox", "production"],
-      capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true, disputeEvidence: true },
+      capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true, disputeEvidence: true, savedMethods: true },
       secretConfigKeys: ["secret_key", "webhook_secret"]
     })
   })

@@ -10,6 +10,7 @@ import {
 import { stripeAmountParam, toStripeMinor } from "./stripe-amounts.js"
 import { parseStripeCheckoutConfig, type StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { assertKeyServes, makeStripeClients } from "./stripe-client.js"
+import type { SavedMethodReport } from "../../../core/gateways/plugin-saved-methods.js"
 import { submitStripeEvidence } from "./stripe-dispute-evidence.js"
 import { isMissing, StripeCallError, stripeCall } from "./stripe-errors.js"
 import { reportOfNotification } from "./stripe-notifications.js"
@@ -17,6 +18,8 @@ import { sendStripeTransfer, STRIPE_PAYOUT_DESTINATIONS } from "./stripe-payouts
 import { reportOfRefund } from "./stripe-refund-report.js"
 import { settlementLines } from "./stripe-settlement.js"
 import { belongsTo, chargedBy, isSessionId, reportOfSession } from "./stripe-session-outcome.js"
+import { loadStripe } from "./stripe-client.js"
+import { parseMethodReference, reportOfCardError, SAVE_METHOD_METADATA, savedMethodOfIntent } from "./stripe-saved-methods.js"
 
 export const STRIPE_CHECKOUT_PLUGIN_ID = "stripe-checkout"
 
@@ -56,6 +59,20 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
   }
   const retrieveSession = (config: StripeCheckoutConfig, environment: Environment, id: string, trace: CallTrace) =>
     stripeCall(config, async () => (await clientFor(config, environment)).checkout.sessions.retrieve(id, {}, traceHeaders(trace)))
+  /** The card a paid session saved for off-session use, when its checkout asked to save one. */
+  const savedMethodOf = async (
+    session: Stripe.Checkout.Session,
+    config: StripeCheckoutConfig,
+    environment: Environment,
+    trace: CallTrace
+  ): Promise<{ savedMethod?: SavedMethodReport }> => {
+    const intent = typeof session.payment_intent === "string" ? session.payment_intent : session.payment_intent?.id
+    if (session.metadata?.[SAVE_METHOD_METADATA] !== "off_session" || session.payment_status !== "paid" || intent === undefined) return {}
+    const retrieved = await stripeCall(config, async () =>
+      (await clientFor(config, environment)).paymentIntents.retrieve(intent, { expand: ["payment_method"] }, traceHeaders(trace)))
+    const saved = savedMethodOfIntent(retrieved)
+    return saved === undefined ? {} : { savedMethod: saved }
+  }
 
   return {
     id: STRIPE_CHECKOUT_PLUGIN_ID,
@@ -64,7 +81,7 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     apiVersion: GATEWAY_PLUGIN_API_VERSION,
     currencies: "any",
     environments: ["sandbox", "production"],
-    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true, disputeEvidence: true },
+    capabilities: { notifications: true, statusSync: true, refunds: true, partialRefunds: true, payouts: true, disputeEvidence: true, savedMethods: true },
     secretConfigKeys: ["secret_key", "webhook_secret"],
     payoutDestinationTypes: STRIPE_PAYOUT_DESTINATIONS,
 
@@ -88,8 +105,15 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
             }
           }],
           client_reference_id: context.trxId,
-          metadata: { trx_id: context.trxId },
-          payment_intent_data: { metadata: { trx_id: context.trxId } },
+          ...(context.saveMethod === undefined
+            ? { metadata: { trx_id: context.trxId }, payment_intent_data: { metadata: { trx_id: context.trxId } } }
+            : {
+              // A subscription's invoice: a Customer holds the card, set up for renewals without the customer.
+              metadata: { trx_id: context.trxId, [SAVE_METHOD_METADATA]: "off_session" },
+              payment_intent_data: { metadata: { trx_id: context.trxId }, setup_future_usage: "off_session" as const },
+              customer_creation: "always" as const,
+              ...(context.saveMethod.customerEmail !== null ? { customer_email: context.saveMethod.customerEmail } : {})
+            }),
           success_url: successUrlOf(context.returnUrl),
           cancel_url: context.cancelUrl,
           ...(config.payment_method_types !== undefined ? { payment_method_types: [...config.payment_method_types] } : {})
@@ -104,7 +128,9 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       const sessionId = fromBrowser !== undefined && fromBrowser !== "" ? fromBrowser : context.gatewayReference
       if (sessionId === null || !isSessionId(sessionId)) return UNVERIFIED
       try {
-        return reportOfSession(await retrieveSession(context.config, context.environment, sessionId, context), context)
+        const session = await retrieveSession(context.config, context.environment, sessionId, context)
+        const report = reportOfSession(session, context)
+        return report.verified && report.outcome === "paid" ? { ...report, ...(await savedMethodOf(session, context.config, context.environment, context)) } : report
       } catch (error) {
         if (error instanceof StripeCallError && error.permanent) return UNVERIFIED
         throw error
@@ -139,7 +165,8 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
       }
       if (!belongsTo(session, context.trxId)) return { outcome: "pending" }
       const { outcome } = reportOfSession(session, context)
-      return { outcome, ...chargedBy(session), gatewayReference: session.id }
+      const saved = outcome === "paid" ? await savedMethodOf(session, context.config, context.environment, context) : {}
+      return { outcome, ...chargedBy(session), gatewayReference: session.id, ...saved }
     },
 
     async refund(context) {
@@ -178,6 +205,41 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
 
     submitDisputeEvidence(context) {
       return submitStripeEvidence(context, () => clientFor(context.config, context.environment), traceHeaders)
+    },
+
+    async chargeSaved(context) {
+      const { config } = context
+      const method = parseMethodReference(context.method)
+      if (method === undefined) return { status: "hard_declined", message: "the saved method is not a Stripe customer's PaymentMethod" }
+      const client = await clientFor(config, context.environment)
+      const { errors } = await loadStripe()
+      const amount = stripeAmountParam(toStripeMinor(context.amount, context.currency))
+      // Card errors are answers, not failures: caught before stripeCall makes them StripeCallErrors.
+      const answer = await stripeCall(config, async () => {
+        try {
+          return { intent: await client.paymentIntents.create({
+            amount,
+            currency: context.currency.toLowerCase(),
+            customer: method.customer,
+            payment_method: method.paymentMethod,
+            off_session: true,
+            confirm: true,
+            metadata: { reference: context.reference }
+          }, { idempotencyKey: context.idempotencyKey, ...traceHeaders(context) }) }
+        } catch (error) {
+          if (error instanceof errors.StripeCardError) {
+            return { refused: reportOfCardError({ message: error.message, code: error.code, decline_code: error.decline_code, payment_intent: error.payment_intent }) }
+          }
+          throw error
+        }
+      })
+      if ("refused" in answer) return answer.refused
+      const { intent } = answer
+      if (intent.status === "succeeded") return { status: "paid", gatewayReference: intent.id }
+      if (intent.status === "requires_action") return { status: "authentication_required", message: "Stripe requires the customer to authenticate this payment.", gatewayReference: intent.id }
+      if (intent.status === "requires_payment_method") return { status: "declined", message: "Stripe declined the saved payment method.", gatewayReference: intent.id }
+      // Processing (a bank debit) has no verdict yet: the kit asks again later with the same key.
+      throw new Error(`Stripe left PaymentIntent ${intent.id} ${intent.status}; no verdict yet`)
     }
   }
 }

@@ -23,6 +23,14 @@ export const Invoice = Schema.Struct({
   })
 }).annotations({ identifier: "Invoice", description: "A subscription invoice (spec 2.6)." })
 
+/** The display facts of the method renewals are charged to; never its gateway reference. */
+export const SavedPaymentMethod = Schema.Struct({
+  brand: Schema.String.annotations({ description: "Lower-case card network, e.g. \"visa\"." }),
+  last4: Schema.String,
+  exp_month: Integer,
+  exp_year: Integer
+}).annotations({ identifier: "SavedPaymentMethod", description: "A payment method saved at the subscription's checkout, charged off-session at renewal." })
+
 const subscriptionFields = {
   id: Schema.String,
   external_reference: Schema.String,
@@ -63,7 +71,8 @@ const subscriptionFields = {
 export const Subscription = Schema.Struct({
   ...subscriptionFields,
   invoices: Schema.optional(Schema.Array(Invoice)),
-  test_clock: Schema.optional(Schema.String.annotations({ description: "The sandbox test clock it lives on; absent on real time." }))
+  test_clock: Schema.optional(Schema.String.annotations({ description: "The sandbox test clock it lives on; absent on real time." })),
+  saved_payment_method: Schema.optional(SavedPaymentMethod).annotations({ description: "On retrieve, when a method is saved: renewals charge it automatically." })
 }).annotations({ identifier: "Subscription", description: "A subscription (spec 2.5)." })
 
 export const SubscriptionEnvelope = dataOf(Subscription, "SubscriptionResponse")

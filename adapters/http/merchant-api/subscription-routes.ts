@@ -6,6 +6,7 @@ import { pauseSubscription, resumeSubscription, updateSubscription } from "../..
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { listSubscriptions, retrieveSubscription } from "../../../core/subscriptions/subscription-queries.js"
 import { subscriptionJson } from "../response/subscription-json.js"
+import { savedMethodFactsOf } from "../../../core/subscriptions/saved-methods.js"
 import { subscriptionIpnUrlRefusal } from "../../../core/webhooks/ipn-url-rule.js"
 import { ipnUrlToo } from "../contract/ipn-url-field.js"
 import { subscriptionIdInPath } from "../contract/parameters.js"
@@ -100,7 +101,7 @@ const retrieve = endpoint({
   handler: Effect.gen(function*() {
     const { invoices, subscription } = yield* retrieveSubscription(yield* CurrentMerchant, yield* idParam)
     const links = yield* CheckoutLinks
-    return { data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices) }
+    return { data: subscriptionJson(subscription, invoices[0], links.linkFor, invoices, yield* savedMethodFactsOf(subscription)) }
   })
 })
 

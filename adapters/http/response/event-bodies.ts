@@ -34,7 +34,9 @@ const SUBSCRIPTION_MESSAGES: Record<SubscriptionEvent, string> = {
   "subscription.resumed": "Subscription resumed: billing continues at the next period boundary.",
   "subscription.trial_will_end": "Trial ends soon: the first invoice is created at trial_end.",
   "invoice.reminder": "Invoice reminder: the renewal invoice is still unpaid; its payment_url is payable.",
-  "invoice.uncollectible": "Invoice uncollectible: the grace period ended unpaid and the merchant's final action follows."
+  "invoice.uncollectible": "Invoice uncollectible: the grace period ended unpaid and the merchant's final action follows.",
+  "invoice.paid": "Invoice paid.",
+  "invoice.payment_failed": "Invoice payment failed: the saved payment method was declined."
 }
 
 /** The body of spec 6.2: the payment's echoed request, its money and its environment. */

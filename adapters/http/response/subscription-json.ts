@@ -1,6 +1,7 @@
 import { toFixed8String } from "../../../core/money/format.js"
 import type { LinkFor } from "../../../core/payments/checkout-links.js"
 import { type Instant, toIsoString, toSeconds } from "../../../core/shared/instant.js"
+import type { SavedMethodFacts } from "../../../core/subscriptions/saved-methods.js"
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 
 const iso = (instant: Instant | null): string | null => (instant === null ? null : toIsoString(instant))
@@ -55,7 +56,8 @@ export const subscriptionJson = (
   subscription: Subscription,
   latest: Invoice | undefined,
   linkFor: LinkFor,
-  invoices?: ReadonlyArray<Invoice>
+  invoices?: ReadonlyArray<Invoice>,
+  savedMethod?: SavedMethodFacts
 ) => ({
   id: subscription.id,
   external_reference: subscription.externalReference,
@@ -84,5 +86,9 @@ export const subscriptionJson = (
   // Only when set: a subscription on real time keeps the contract's shape byte for byte.
   ...(subscription.testClockId === null ? {} : { test_clock: subscription.testClockId }),
   ...planChangeJson(subscription),
-  ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) })
+  ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) }),
+  // Additive, and only when set: a subscription without one reads exactly as the contract's.
+  ...(savedMethod === undefined
+    ? {}
+    : { saved_payment_method: { brand: savedMethod.brand, last4: savedMethod.last4, exp_month: savedMethod.expMonth, exp_year: savedMethod.expYear } })
 })

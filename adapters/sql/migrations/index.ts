@@ -26,6 +26,7 @@ import balances from "./0021_balances.js"
 import reconciliation from "./0022_reconciliation.js"
 import balanceAnnouncements from "./0023_balance_announcements.js"
 import testClocksAndBillingSettings from "./0024_test_clocks_and_billing_settings.js"
+import savedMethods from "./0025_saved_methods.js"
 import dunning from "./0026_dunning.js"
 import subscriptionChanges from "./0027_subscription_changes.js"
 import customerPortal from "./0028_customer_portal.js"
@@ -58,6 +59,7 @@ export const migrations = {
   "0022_reconciliation": reconciliation,
   "0023_balance_announcements": balanceAnnouncements,
   "0024_test_clocks_and_billing_settings": testClocksAndBillingSettings,
+  "0025_saved_methods": savedMethods,
   "0026_dunning": dunning,
   "0027_subscription_changes": subscriptionChanges,
   "0028_customer_portal": customerPortal,

@@ -20,6 +20,7 @@ import { payoutsTable } from "../payout-repository.js"
 import { payoutSettingsTable } from "../payout-settings-repository.js"
 import { billingSettingsTable } from "../billing-settings-repository.js"
 import { testClocksTable } from "../test-clock-repository.js"
+import { savedMethodsTable } from "../saved-method-repository.js"
 import { automaticPayoutsTable, balanceAnnouncementsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { disputesTable } from "../dispute-repository.js"
@@ -78,6 +79,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: payoutSettingsTable },
   { table: billingSettingsTable },
   { table: testClocksTable },
+  { table: savedMethodsTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
   { table: balanceAnnouncementsTable },

@@ -22,6 +22,15 @@ export interface RecordedTransfer {
   readonly idempotencyKey: string | null
 }
 
+/** How a saved test card answers off-session charges, as Stripe's test cards do. */
+export type CardBehaviour = "succeeds" | "insufficient_funds" | "lost_card" | "authentication_required"
+
+export interface SavedCard {
+  readonly paymentMethod: JsonObject
+  readonly customer: string
+  readonly behaviour: CardBehaviour
+}
+
 export interface FakeStripeState {
   readonly livemode: boolean
   readonly apiBase: () => string
@@ -34,6 +43,11 @@ export interface FakeStripeState {
   readonly available: Map<string, bigint>
   /** Each session's `payment_intent_data[metadata]`: the PaymentIntent made when it is paid carries it. */
   readonly intentMetadata: Map<string, Readonly<Record<string, string>>>
+  /** Each session's `payment_intent_data[setup_future_usage]`, when asked: its method may then be saved. */
+  readonly intentSetup: Map<string, string>
+  /** Cards saved to customers (PaymentMethod id to it), and the method each PaymentIntent was paid with. */
+  readonly paymentMethods: Map<string, SavedCard>
+  readonly intentMethods: Map<string, string>
   nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
 }
 
@@ -62,6 +76,10 @@ const listed = (params: FormParams, prefix: string): ReadonlyArray<string> => Ob
 const INTEGER = /^(0|[1-9]\d{0,15})$/
 
 export const createSession = (state: FakeStripeState, params: FormParams): ApiAnswer => {
+  const customerCreation = params.get("customer_creation")
+  if (customerCreation !== undefined && customerCreation !== "always" && customerCreation !== "if_required") return invalid("Invalid customer_creation", "customer_creation")
+  const setup = params.get("payment_intent_data[setup_future_usage]")
+  if (setup !== undefined && setup !== "off_session" && setup !== "on_session") return invalid("Invalid setup_future_usage", "payment_intent_data[setup_future_usage]")
   if (params.get("mode") !== "payment") return invalid("This fake only serves `mode=payment` Checkout Sessions.", "mode")
   const item = "line_items[0]"
   const unitAmount = params.get(`${item}[price_data][unit_amount]`)
@@ -89,8 +107,11 @@ export const createSession = (state: FakeStripeState, params: FormParams): ApiAn
     cancelUrl: params.get("cancel_url") ?? null,
     paymentMethodTypes: params.has("payment_method_types[0]") ? listed(params, "payment_method_types") : ["card"]
   })
+  if (customerCreation !== undefined) session["customer_creation"] = customerCreation
+  if (params.has("customer_email")) session["customer_email"] = params.get("customer_email")!
   state.sessions.set(id, session)
   state.intentMetadata.set(id, nested(params, "payment_intent_data[metadata]"))
+  if (setup !== undefined) state.intentSetup.set(id, setup)
   return { status: 200, body: session }
 }
 
@@ -155,8 +176,61 @@ export const createTransfer = (state: FakeStripeState, params: FormParams, idemp
 }
 
 /** The PaymentIntent a paid (or payLater) session made, with the metadata its checkout asked for. */
-export const retrievePaymentIntent = (state: FakeStripeState, id: string): ApiAnswer => {
+export const retrievePaymentIntent = (state: FakeStripeState, id: string, params: FormParams = new Map()): ApiAnswer => {
   const session = [...state.sessions.values()].find((candidate) => candidate["payment_intent"] === id)
   if (session === undefined) return missing("payment_intent", id, "intent")
-  return { status: 200, body: paymentIntentObject(id, session, state.intentMetadata.get(session["id"] as string) ?? {}) }
+  const intent = paymentIntentObject(id, session, state.intentMetadata.get(session["id"] as string) ?? {})
+  const method = state.intentMethods.get(id)
+  const saved = method === undefined ? undefined : state.paymentMethods.get(method)
+  if (saved === undefined) return { status: 200, body: intent }
+  const expanded = listed(params, "expand").includes("payment_method")
+  return {
+    status: 200,
+    body: {
+      ...intent,
+      customer: saved.customer,
+      setup_future_usage: state.intentSetup.get(session["id"] as string) ?? null,
+      payment_method: expanded ? saved.paymentMethod : method
+    }
+  }
+}
+
+const cardError = (message: string, code: string, declineCode: string, intent: JsonObject): ApiAnswer => ({
+  status: 402,
+  body: { error: { type: "card_error", message, code, decline_code: declineCode, payment_intent: intent } }
+})
+
+/** POST /v1/payment_intents, off-session and confirmed at once: a saved card charged as its kind answers. */
+export const createOffSessionIntent = (state: FakeStripeState, params: FormParams): ApiAnswer => {
+  const amount = params.get("amount")
+  const currency = params.get("currency")
+  if (amount === undefined || !INTEGER.test(amount) || amount === "0") return invalid("Invalid positive integer", "amount")
+  if (currency === undefined || !/^[a-z]{3}$/.test(currency)) return invalid("Invalid currency", "currency")
+  if (params.get("confirm") !== "true" || params.get("off_session") !== "true") return invalid("This fake only charges saved cards off-session with confirm=true.", "off_session")
+  const method = params.get("payment_method")
+  const saved = method === undefined ? undefined : state.paymentMethods.get(method)
+  if (method === undefined || saved === undefined) return missing("payment_method", method ?? "", "payment_method")
+  if (params.get("customer") !== saved.customer) {
+    return invalid(`The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, or is attached to another Customer.`, "payment_method")
+  }
+  const base: JsonObject = {
+    id: stripeId("pi_"),
+    object: "payment_intent",
+    amount: Number(amount),
+    currency,
+    customer: saved.customer,
+    payment_method: method,
+    livemode: state.livemode,
+    metadata: nested(params, "metadata")
+  }
+  switch (saved.behaviour) {
+    case "succeeds":
+      return { status: 200, body: { ...base, status: "succeeded", amount_received: Number(amount) } }
+    case "insufficient_funds":
+      return cardError("Your card has insufficient funds.", "card_declined", "insufficient_funds", { ...base, status: "requires_payment_method" })
+    case "lost_card":
+      return cardError("Your card has been declined.", "card_declined", "lost_card", { ...base, status: "requires_payment_method" })
+    case "authentication_required":
+      return cardError("Your card was declined. This transaction requires authentication.", "authentication_required", "authentication_required", { ...base, status: "requires_payment_method" })
+  }
 }

@@ -5,6 +5,8 @@ import {
   type ApiAnswer,
   createRefund,
   createSession,
+  type CardBehaviour,
+  createOffSessionIntent,
   createTransfer,
   type FakeStripeState,
   missing,
@@ -84,6 +86,9 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     connectedAccounts: new Set(),
     available: new Map(),
     intentMetadata: new Map(),
+    intentSetup: new Map(),
+    paymentMethods: new Map(),
+    intentMethods: new Map(),
     nextRefundStatus: null
   }
   const disputeState: FakeDisputeState = { disputes: new Map(), files: new Map() }
@@ -100,8 +105,9 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     const refundMatch = /^\/v1\/refunds\/([^/]+)$/.exec(path)
     const intentMatch = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)
     const disputeMatch = /^\/v1\/disputes\/([^/]+)$/.exec(path)
-    if (method === "GET" && intentMatch !== null) return retrievePaymentIntent(state, decodeURIComponent(intentMatch[1]!))
     const flat = new Map(params)
+    if (method === "GET" && intentMatch !== null) return retrievePaymentIntent(state, decodeURIComponent(intentMatch[1]!), flat)
+    if (method === "POST" && path === "/v1/payment_intents") return createOffSessionIntent(state, flat)
     if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
     if (method === "GET" && path === "/v1/checkout/sessions") return listPage([...state.sessions.values()], flat, path)
     if (method === "GET" && path === "/v1/balance_transactions") return listPage(balance, flat, path)
@@ -215,6 +221,27 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     secretKey,
     /** The customer pays by card: complete and paid at once. */
     pay: (id: string) => move(id, { status: "open" }, { status: "complete", payment_status: "paid", payment_intent: stripeId("pi_"), url: null }),
+    /**
+     * The customer pays with a card that Stripe saves for off-session use (the session asked for a
+     * customer and `setup_future_usage`): a Customer and a PaymentMethod of `behaviour` are made.
+     */
+    payAndSave: (id: string, behaviour: CardBehaviour = "succeeds", last4 = "4242") => {
+      const session = sessionOf(id)
+      if (session["customer_creation"] !== "always" || state.intentSetup.get(id) !== "off_session") {
+        throw new Error(`session ${id} did not ask to save the customer's method`)
+      }
+      const customer = stripeId("cus_", 14)
+      const paymentMethod = stripeId("pm_", 24)
+      const intent = stripeId("pi_")
+      state.paymentMethods.set(paymentMethod, {
+        customer,
+        behaviour,
+        paymentMethod: { id: paymentMethod, object: "payment_method", type: "card", customer, card: { brand: "visa", last4, exp_month: 8, exp_year: 2031 } }
+      })
+      state.intentMethods.set(intent, paymentMethod)
+      move(id, { status: "open" }, { status: "complete", payment_status: "paid", payment_intent: intent, customer, url: null })
+      return { customer, paymentMethod }
+    },
     /** The customer picks a delayed method (a bank debit): complete, money not there yet. */
     payLater: (id: string) => move(id, { status: "open" }, { status: "complete", payment_status: "unpaid", payment_intent: stripeId("pi_"), url: null }),
     asyncSucceed: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, { payment_status: "paid" }),
