@@ -3,7 +3,7 @@ import { Amount } from "../money/amount.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { upcomingInvoices } from "./billing-schedule.js"
 import type { Subscription } from "./subscription.js"
-import { subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
+import { subscriptionAt } from "./testing/subscription-fixture.js"
 
 const at = (iso: string): Instant => fromIsoString(iso)!
 const CENT = 1_000_000n

@@ -1,6 +1,8 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Instant } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import { toFixed8String } from "../money/format.js"
+import { type Instant, toIsoString } from "../shared/instant.js"
 import { latestInvoice } from "./invoices.js"
 import type { ChangeDuePlan } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
@@ -18,7 +20,25 @@ export const carryOutChangeDue = (subscription: Subscription, plan: ChangeDuePla
     const latest = yield* latestInvoice(subscription.id)
     switch (plan._tag) {
       case "TrialNotice":
-        if (plan.send) yield* enqueueSubscriptionEvent("subscription.trial_will_end", moved, latest)
+        if (plan.send) {
+          yield* enqueueSubscriptionEvent("subscription.trial_will_end", moved, latest)
+          if (moved.trialEnd !== null) {
+            yield* enqueueMail({
+              merchantId: moved.merchantId,
+              environment: moved.environment,
+              to: moved.customerEmail,
+              kind: "trial_ending",
+              facts: {
+                subscriptionId: moved.id,
+                description: moved.description,
+                // The first invoice bills a change stored for it, if any.
+                amount: toFixed8String(moved.pendingAmount ?? moved.amount),
+                currency: moved.currency,
+                trialEnd: toIsoString(moved.trialEnd)
+              }
+            })
+          }
+        }
         break
       case "Resume":
         yield* enqueueSubscriptionEvent("subscription.resumed", moved, latest)

@@ -5,7 +5,7 @@ import { newDunning } from "./dunning-plan.js"
 import { type DuePlan, planCancel, planDue, planPaid } from "./lifecycle.js"
 import type { Invoice, Subscription } from "./subscription.js"
 import { wakeAtOf } from "./wake.js"
-import { invoiceFor, subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
+import { invoiceFor, subscriptionAt } from "./testing/subscription-fixture.js"
 
 const at = (iso: string): Instant => fromIsoString(iso)!
 // A monthly subscription whose Mar 31 renewal fell due unpaid: dunning counts days from then.

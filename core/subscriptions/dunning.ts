@@ -1,9 +1,11 @@
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import type { Instant } from "../shared/instant.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
+import { type Instant, toIsoString } from "../shared/instant.js"
 import { dunningInvoicesLost, dunningInvoicesRecovered } from "../shared/metrics.js"
-import type { DunningDuePlan } from "./dunning-plan.js"
+import { dayAfter, type DunningDuePlan } from "./dunning-plan.js"
+import { invoiceMailFacts } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice, retirePendingInvoices } from "./invoices.js"
 import { planRenew } from "./lifecycle.js"
 import { type Invoice, type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
@@ -46,11 +48,21 @@ const remind = (subscription: Subscription, plan: Extract<DunningDuePlan, { read
   Effect.gen(function*() {
     const invoice = yield* payableInvoice(subscription, at)
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, plan.change, at))
-    // MAIL (integrator): enqueueMail kind "dunning_reminder" here: to moved.customerEmail; facts: the
-    // reminder's number (plan.step of plan.dunning.reminderDays.length), the invoice (amount,
-    // currency, checkout link and its expiry), the grace end (dayAfter(startedAt, graceDays)) and
-    // the final action.
     yield* enqueueSubscriptionEvent("invoice.reminder", moved, invoice, invoice)
+    if (invoice !== undefined) {
+      const { dunning } = plan
+      yield* enqueueMail({
+        merchantId: moved.merchantId,
+        environment: moved.environment,
+        to: moved.customerEmail,
+        kind: "dunning_reminder",
+        facts: {
+          ...(yield* invoiceMailFacts(moved, invoice)),
+          reminderNumber: plan.step,
+          cancelsAt: dunning.finalAction === "cancel" ? toIsoString(dayAfter(dunning.startedAt, dunning.graceDays)) : null
+        }
+      })
+    }
     return { outcome: "none" as const, subscription: moved, invoice }
   })
 

@@ -3,7 +3,7 @@ import { Amount } from "../money/amount.js"
 import { fromIsoString, type Instant } from "../shared/instant.js"
 import { duePeriod, isOpen, planCancel, planDue, planPaid, planRenew } from "./lifecycle.js"
 import { type Invoice, type Subscription, type SubscriptionStatus, SubscriptionTransitionRefused } from "./subscription.js"
-import { subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
+import { subscriptionAt } from "./testing/subscription-fixture.js"
 
 // One test per row of spec 3.2 (state | trigger | condition -> next state; also happens), on a monthly
 // subscription anchored Jan 31 2028 at a time with microseconds: periods Jan 31, Feb 29, Mar 31, Apr 30.

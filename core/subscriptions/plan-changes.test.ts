@@ -5,7 +5,7 @@ import { planDue } from "./lifecycle.js"
 import { planPause, planResume, planUpdate, trialStart } from "./plan-changes.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { wakeAtOf } from "./wake.js"
-import { subscriptionAt } from "../../testing/subscriptions/subscription-fixture.js"
+import { subscriptionAt } from "./testing/subscription-fixture.js"
 
 const at = (iso: string): Instant => {
   const instant = fromIsoString(iso)

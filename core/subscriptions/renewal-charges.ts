@@ -6,14 +6,16 @@ import { gatewayCallee } from "../gateways/gateway-config.js"
 import { GatewayRepository } from "../gateways/gateway-repository.js"
 import type { PluginCallFailed } from "../gateways/gateway-plugin.js"
 import type { SavedMethodChargeReport } from "../gateways/plugin-saved-methods.js"
+import { enqueueMail } from "../mail/enqueue-mail.js"
 import { finishPayment } from "../payments/finish-payment.js"
 import { amountText } from "../payments/gateway-reports.js"
 import { GatewayId } from "../shared/ids.js"
-import { type Instant, now, plusSeconds } from "../shared/instant.js"
+import { type Instant, now, plusSeconds, toIsoString } from "../shared/instant.js"
 import { renewalCharges } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { billingSettingsOf } from "./billing-settings.js"
 import { beginDunning } from "./dunning-start.js"
+import { invoiceMailFacts } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice } from "./invoices.js"
 import { type DuePlan, duePeriod, isOpen } from "./lifecycle.js"
 import { planRetry } from "./retry-plan.js"
@@ -164,7 +166,19 @@ const recordCharge = (claim: Claim, answer: Either.Either<SavedMethodChargeRepor
     yield* Effect.logInfo(`renewal charge ${report.status}: ${report.message}`).pipe(
       Effect.annotateLogs({ subscription: subscription.id, tries, next: plan._tag === "RetryAt" ? String(plan.at) : plan.reason }))
     // The hosted invoice is what the customer pays from now on: make sure it is payable.
-    if (plan._tag === "FallBack") yield* payableInvoice(moved, at)
+    const payable = plan._tag === "FallBack" ? yield* payableInvoice(moved, at) : invoice
+    const told = payable ?? invoice
+    yield* enqueueMail({
+      merchantId: moved.merchantId,
+      environment: moved.environment,
+      to: moved.customerEmail,
+      kind: "payment_method_failed",
+      facts: {
+        ...(yield* invoiceMailFacts(moved, told)),
+        reason: report.message === "" ? null : report.message,
+        nextRetryAt: plan._tag === "RetryAt" ? toIsoString(plan.at) : null
+      }
+    })
     return report.status as ChargeOutcome
   })
 

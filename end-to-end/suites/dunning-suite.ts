@@ -116,13 +116,13 @@ export const walkDunningToCancellation = async (driver: DunningDriver, reference
 
   // Each step an event, in the order they happened; a reminder after an expired checkout comes with a fresh invoice.
   const sequence = eventsOf(driver, id).map((e) => e["event"] as string).filter((event) => event !== "invoice.created")
-  expect(sequence.slice(0, 5)).toEqual([
-    "subscription.activated", "subscription.past_due",
+  expect(sequence.slice(0, 6)).toEqual([
+    "subscription.activated", "invoice.paid", "subscription.past_due",
     "invoice.reminder", "invoice.reminder", "invoice.reminder"
   ])
   // The last two are written in one transaction and may arrive in either order (their event
   // sequence, GET /api/v1/events, orders them: uncollectible first).
-  expect([...sequence.slice(5)].sort()).toEqual(["invoice.uncollectible", "subscription.cancelled"])
+  expect([...sequence.slice(6)].sort()).toEqual(["invoice.uncollectible", "subscription.cancelled"])
   const uncollectible = eventsOf(driver, id).find((e) => e["event"] === "invoice.uncollectible")!
   expect(uncollectible["data"]["invoice"]["period_start"]).toBe(due)
   // Nothing more is ever sent for it.
@@ -151,7 +151,7 @@ export const walkDunningToRecovery = async (driver: DunningDriver, reference = "
   await driver.advanceTo(plusDays(due, 6))
   expect((await driver.call("GET", `/api/v1/subscriptions/${id}`)).json["data"]["status"]).toBe("active")
   expect(eventsOf(driver, id).map((e) => e["event"]).filter((event) => event !== "invoice.created")).toEqual([
-    "subscription.activated", "subscription.past_due", "invoice.reminder", "subscription.renewed"
+    "subscription.activated", "invoice.paid", "subscription.past_due", "invoice.reminder", "subscription.renewed", "invoice.paid"
   ])
   return { id, due }
 }

@@ -176,13 +176,16 @@ export const testClockYearSuite = (name: string, store: () => StoreConfig) =>
 
       const first = await runYear("clock-a")
       expect(first.log.filter((line) => line.startsWith("invoice.created"))).toHaveLength(12)
-      expect(first.log.slice(0, 5)).toEqual([
+      expect(first.log.slice(0, 7)).toEqual([
         "invoice.created 2028-01-31T09:30:00.000000Z..2028-02-29T09:30:00.000000Z",
         "subscription.activated 2028-01-31T09:30:00.000000Z..2028-02-29T09:30:00.000000Z",
+        "invoice.paid 2028-01-31T09:30:00.000000Z..2028-02-29T09:30:00.000000Z",
         "subscription.past_due 2028-02-29T09:30:00.000000Z..2028-03-31T09:30:00.000000Z",
         "invoice.created 2028-02-29T09:30:00.000000Z..2028-03-31T09:30:00.000000Z",
-        "subscription.renewed 2028-02-29T09:30:00.000000Z..2028-03-31T09:30:00.000000Z"
+        "subscription.renewed 2028-02-29T09:30:00.000000Z..2028-03-31T09:30:00.000000Z",
+        "invoice.paid 2028-02-29T09:30:00.000000Z..2028-03-31T09:30:00.000000Z"
       ])
+      expect(first.log.filter((line) => line.startsWith("invoice.paid"))).toHaveLength(12)
       expect(first.log.filter((line) => line.startsWith("subscription.renewed"))).toHaveLength(11)
       expect(first.log.filter((line) => line.startsWith("subscription.past_due"))).toHaveLength(11)
       const second = await runYear("clock-b")

@@ -5,7 +5,7 @@ import { newDunning, stepTime } from "../../../../core/subscriptions/dunning-pla
 import type { Subscription } from "../../../../core/subscriptions/subscription.js"
 import { Html } from "../../pages/html.js"
 import { dunningCard } from "./dunning-card.js"
-import { subscriptionAt } from "../../../../testing/subscriptions/subscription-fixture.js"
+import { subscriptionAt } from "../../../../core/subscriptions/testing/subscription-fixture.js"
 
 const at = (iso: string): Instant => fromIsoString(iso)!
 const DUE = at("2029-04-10T08:00:00Z")

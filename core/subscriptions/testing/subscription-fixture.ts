@@ -1,7 +1,7 @@
-import { Amount } from "../../core/money/amount.js"
-import { MerchantId } from "../../core/shared/ids.js"
-import type { Instant } from "../../core/shared/instant.js"
-import { type Invoice, NO_PLAN_CHANGES, type Subscription } from "../../core/subscriptions/subscription.js"
+import { Amount } from "../../money/amount.js"
+import { MerchantId } from "../../shared/ids.js"
+import type { Instant } from "../../shared/instant.js"
+import { type Invoice, NO_PLAN_CHANGES, type Subscription } from "../subscription.js"
 
 /**
  * One subscription for the pure tests of core/subscriptions: a monthly 10.00 USD plan anchored at
