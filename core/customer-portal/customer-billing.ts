@@ -8,6 +8,7 @@ import { MerchantRepository } from "../merchants/merchant-repository.js"
 import type { MerchantId } from "../shared/ids.js"
 import { Transactor } from "../shared/transactor.js"
 import { cancelSubscription, renewSubscription } from "../subscriptions/change-subscription.js"
+import { startMethodUpdate } from "../subscriptions/method-update.js"
 import type { Invoice, Subscription } from "../subscriptions/subscription.js"
 import { RETRIEVED_INVOICES, scopedSubscription } from "../subscriptions/subscription-queries.js"
 import { SubscriptionRepository } from "../subscriptions/subscription-repository.js"
@@ -23,7 +24,7 @@ export class PortalItemNotFound extends Schema.TaggedError<PortalItemNotFound>()
 
 /** A portal action the subscription's state does not allow now (already cancelled, nothing to pay, not allowed). */
 export class PortalActionRefused extends Schema.TaggedError<PortalActionRefused>()("PortalActionRefused", {
-  reason: Schema.Literal("nothingToPay", "cannotCancel", "cancellationOff")
+  reason: Schema.Literal("nothingToPay", "cannotCancel", "cancellationOff", "methodAtNextPayment", "methodClosed")
 }) {}
 
 export interface CustomerSubscription {
@@ -142,3 +143,17 @@ export const cancelCustomerSubscription = (scope: PortalScope, id: string) =>
         Effect.catchTag("SubscriptionNotFound", () => new PortalItemNotFound())
       )
     })))
+
+/**
+ * "Update payment method" on one of the customer's subscriptions: the saved-methods use case's
+ * hosted checkout (paying there saves the new method). A cancelled subscription's method is closed;
+ * one with nothing to pay now is refused until its next invoice, whose checkout is where to change it.
+ */
+export const updateCustomerPaymentMethod = (scope: PortalScope, id: string) =>
+  Effect.gen(function*() {
+    const { subscription } = yield* customerSubscription(scope, id, false)
+    if (subscription.status === "cancelled") return yield* new PortalActionRefused({ reason: "methodClosed" })
+    return yield* startMethodUpdate(subscription).pipe(
+      Effect.catchTag("MethodUpdateUnavailable", () => new PortalActionRefused({ reason: "methodAtNextPayment" }))
+    )
+  })

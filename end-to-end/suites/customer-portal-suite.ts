@@ -3,6 +3,7 @@ import { Effect, LogLevel, Logger, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { loggedPath } from "../../adapters/http/request/request-log.js"
+import { pressButton } from "../../conformance/gateway/html-forms.js"
 import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import type { Environment } from "../../core/shared/environment.js"
@@ -103,6 +104,19 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       return { status: response.status, html: await response.text() }
     }
     const csrfOf = (html: string) => /name="csrf_token" value="([^"]+)"/.exec(html)![1]!
+    /** The customer's hosted checkout: choose the sandbox gateway, then pay with the test card `card` (the gateway saves it). */
+    const payWithCard = async (paymentUrl: string, card: string) => {
+      const form = (fields: Record<string, string>) => ({
+        method: "POST", redirect: "manual" as const, headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString()
+      })
+      const page = await (await handler(new Request(paymentUrl))).text()
+      const gatewayId = /name="gateway_id" value="(\d+)"/.exec(page)?.[1]
+      expect(gatewayId, page).toBeDefined()
+      const chosen = await (await handler(new Request(`${paymentUrl}/pay`, form({ gateway_id: gatewayId! })))).text()
+      const button = pressButton(chosen, `pay-card-${card}`)
+      expect(button?.action, chosen).toBeDefined()
+      expect((await handler(new Request(button!.action!, form(button!.fields)))).status).toBe(303)
+    }
 
     it("answers 201 with a single-use link that expires in an hour", async () => {
       const made = await call(sandbox, "POST", "/api/v1/customer-portal-sessions", { customer_email: "a@x.example", return_url: "https://shop.example/account" })
@@ -315,5 +329,54 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       expect(french.html).toContain("19,99 USD")
       const arabic = await handler(new Request("http://kit.test/customer-portal", { headers: { cookie, "accept-language": "ar-EG,ar;q=0.9" } }))
       expect(await arabic.text()).toContain("<html lang=\"ar\" dir=\"rtl\">")
+    })
+
+    // Last: it moves the clock a month on to renew.
+    it("shows the saved card; Update payment method says when nothing is to pay, and sends to the open invoice's checkout when there is", async () => {
+      const plan = await subscribe("g@x.example", "g-plan")
+      const unsaved = await open((await portalLink("g@x.example")).url)
+      expect((await portalHtml(unsaved.cookie)).html).not.toContain("update-payment-method")
+      await payWithCard(plan["latest_invoice"]["payment_url"], "hard_decline")
+      const g = await open((await portalLink("g@x.example")).url)
+      const page = await portalHtml(g.cookie)
+      expect(page.html).toContain("Visa ending in 9987, expires 12/2034")
+      const update = `/customer-portal/subscriptions/${plan["id"]}/payment-method`
+      expect(page.html).toContain(`action="${BASE}${update}"`)
+      const french = await portalHtml(g.cookie, "/customer-portal?locale=fr")
+      expect(french.html).toContain("Visa se terminant par 9987, expire 12/2034")
+      expect(french.html).toContain(`action="${BASE}${update}?locale=fr"`)
+
+      // Paid for the period: nothing to pay, so the portal says the card changes at the next payment.
+      expect((await visit(update, { cookie: g.cookie, form: { csrf_token: "forged" } })).status).toBe(403)
+      const later = await visit(update, { cookie: g.cookie, form: { csrf_token: csrfOf(page.html) } })
+      expect([later.status, later.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=methodAtNextPayment`])
+      expect((await portalHtml(g.cookie, "/customer-portal?notice=methodAtNextPayment")).html)
+        .toContain("There is nothing to pay now: you can change your card at your next payment, when the next invoice is issued.")
+      expect((await portalHtml(g.cookie, "/customer-portal?locale=fr&notice=methodAtNextPayment")).html)
+        .toContain("vous pourrez changer de carte lors de votre prochain paiement")
+      expect((await portalHtml(g.cookie, "/customer-portal?locale=ar&notice=methodAtNextPayment")).html).toContain("يمكنك تغيير بطاقتك عند دفعتك التالية")
+
+      // Another customer's subscription reads as unknown, and nothing happens to it.
+      await subscribe("h@x.example", "h-plan")
+      const h = await open((await portalLink("h@x.example")).url)
+      const hHtml = (await portalHtml(h.cookie)).html
+      expect((await visit(update, { cookie: h.cookie, form: { csrf_token: csrfOf(hHtml) } })).status).toBe(404)
+      expect((await visit("/customer-portal/subscriptions/no-such-id/payment-method", { cookie: h.cookie, form: { csrf_token: csrfOf(hHtml) } })).status).toBe(404)
+
+      // The renewal's charge on the lost card is declined: past_due with an open invoice, whose checkout the update sends to.
+      const first = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
+      await runtime.runPromise(clock.advance(Math.ceil((Date.parse(first["current_period_end"]) - Number(clock.unsafeNow() / 1000n)) / 1000) + 1))
+      const ran = await handler(new Request("http://kit.test/admin/v1/scheduler/run", { method: "POST", headers: { authorization: "Bearer admin-token" } }))
+      expect(ran.status).toBe(200)
+      const due = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
+      expect([due["status"], due["latest_invoice"]["status"]]).toEqual(["past_due", "pending"])
+      const g2 = await open((await portalLink("g@x.example")).url)
+      const duePage = await portalHtml(g2.cookie)
+      const sent = await visit(`${update}?locale=fr`, { cookie: g2.cookie, form: { csrf_token: csrfOf(duePage.html) } })
+      expect([sent.status, sent.headers.get("location")]).toEqual([303, `${due["latest_invoice"]["payment_url"]}?locale=fr`])
+      await payWithCard(due["latest_invoice"]["payment_url"], "success")
+      const replaced = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
+      expect(replaced).toMatchObject({ status: "active", saved_payment_method: { last4: "4242" }, latest_invoice: { status: "paid" } })
+      expect((await portalHtml(g2.cookie)).html).toContain("Visa ending in 4242, expires")
     })
   })

@@ -37,7 +37,14 @@ export interface PortalMessages {
   readonly receiptPdf: string
   readonly allSubscriptions: string
   readonly viewSubscription: string
-  readonly notices: Readonly<Record<"cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable", string>>
+  readonly paymentMethod: string
+  /** The saved card: brand, last four digits, expiry as MM/YYYY. */
+  readonly cardOnFile: (brand: string, last4: string, expiry: string) => string
+  readonly updatePaymentMethod: string
+  readonly notices: Readonly<Record<
+    "cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable" | "methodAtNextPayment" | "methodClosed",
+    string
+  >>
   readonly linkUsed: readonly [title: string, message: string]
   readonly linkExpired: readonly [title: string, message: string]
   readonly linkUnknown: readonly [title: string, message: string]
@@ -77,12 +84,17 @@ const en: PortalMessages = {
   receiptPdf: "Receipt (PDF)",
   allSubscriptions: "All subscriptions",
   viewSubscription: "Details",
+  paymentMethod: "Payment method",
+  cardOnFile: (brand, last4, expiry) => `${brand} ending in ${last4}, expires ${expiry}`,
+  updatePaymentMethod: "Update payment method",
   notices: {
     cancelled: "Your subscription will end at the end of the current period.",
     nothingToPay: "There is nothing to pay on this subscription now.",
     cannotCancel: "This subscription can no longer be cancelled here.",
     cancellationOff: "Contact the merchant to cancel this subscription.",
-    paymentUnavailable: "This invoice cannot be paid right now. Try again later or contact the merchant."
+    paymentUnavailable: "This invoice cannot be paid right now. Try again later or contact the merchant.",
+    methodAtNextPayment: "There is nothing to pay now: you can change your card at your next payment, when the next invoice is issued.",
+    methodClosed: "This subscription is cancelled: its payment method can no longer be changed."
   },
   linkUsed: ["This link was already used", "For your security, each billing link opens once. Ask the merchant for a new one."],
   linkExpired: ["This link has expired", "Billing links are valid for one hour. Ask the merchant for a new one."],
@@ -123,12 +135,17 @@ const fr: PortalMessages = {
   receiptPdf: "Reçu (PDF)",
   allSubscriptions: "Tous les abonnements",
   viewSubscription: "Détails",
+  paymentMethod: "Moyen de paiement",
+  cardOnFile: (brand, last4, expiry) => `${brand} se terminant par ${last4}, expire ${expiry}`,
+  updatePaymentMethod: "Modifier le moyen de paiement",
   notices: {
     cancelled: "Votre abonnement prendra fin à la fin de la période en cours.",
     nothingToPay: "Il n'y a rien à payer sur cet abonnement pour le moment.",
     cannotCancel: "Cet abonnement ne peut plus être résilié ici.",
     cancellationOff: "Contactez le marchand pour résilier cet abonnement.",
-    paymentUnavailable: "Cette facture ne peut pas être payée pour le moment. Réessayez plus tard ou contactez le marchand."
+    paymentUnavailable: "Cette facture ne peut pas être payée pour le moment. Réessayez plus tard ou contactez le marchand.",
+    methodAtNextPayment: "Il n'y a rien à payer pour le moment : vous pourrez changer de carte lors de votre prochain paiement, à l'émission de la prochaine facture.",
+    methodClosed: "Cet abonnement est résilié : son moyen de paiement ne peut plus être modifié."
   },
   linkUsed: ["Ce lien a déjà été utilisé", "Pour votre sécurité, chaque lien de facturation ne s'ouvre qu'une fois. Demandez-en un nouveau au marchand."],
   linkExpired: ["Ce lien a expiré", "Les liens de facturation sont valables une heure. Demandez-en un nouveau au marchand."],
@@ -169,12 +186,17 @@ const ar: PortalMessages = {
   receiptPdf: "الإيصال (PDF)",
   allSubscriptions: "كل الاشتراكات",
   viewSubscription: "التفاصيل",
+  paymentMethod: "وسيلة الدفع",
+  cardOnFile: (brand, last4, expiry) => `${brand} تنتهي بـ ${last4}، تنتهي صلاحيتها ${expiry}`,
+  updatePaymentMethod: "تحديث وسيلة الدفع",
   notices: {
     cancelled: "سينتهي اشتراكك في نهاية الفترة الحالية.",
     nothingToPay: "لا يوجد ما يُدفع على هذا الاشتراك الآن.",
     cannotCancel: "لم يعد بالإمكان إلغاء هذا الاشتراك من هنا.",
     cancellationOff: "تواصل مع التاجر لإلغاء هذا الاشتراك.",
-    paymentUnavailable: "لا يمكن دفع هذه الفاتورة الآن. حاول لاحقًا أو تواصل مع التاجر."
+    paymentUnavailable: "لا يمكن دفع هذه الفاتورة الآن. حاول لاحقًا أو تواصل مع التاجر.",
+    methodAtNextPayment: "لا يوجد ما يُدفع الآن: يمكنك تغيير بطاقتك عند دفعتك التالية، حين تصدر الفاتورة التالية.",
+    methodClosed: "هذا الاشتراك ملغى: لم يعد بالإمكان تغيير وسيلة الدفع الخاصة به."
   },
   linkUsed: ["سبق استخدام هذا الرابط", "حفاظًا على أمانك، يُفتح كل رابط فوترة مرة واحدة. اطلب رابطًا جديدًا من التاجر."],
   linkExpired: ["انتهت صلاحية هذا الرابط", "روابط الفوترة صالحة لمدة ساعة. اطلب رابطًا جديدًا من التاجر."],

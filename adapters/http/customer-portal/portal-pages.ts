@@ -1,5 +1,6 @@
 import type { Environment } from "../../../core/shared/environment.js"
 import { type Instant, toSeconds } from "../../../core/shared/instant.js"
+import type { SavedMethodFacts } from "../../../core/subscriptions/saved-methods.js"
 import type { Invoice, Subscription } from "../../../core/subscriptions/subscription.js"
 import { formatAmount } from "../checkout/amount-format.js"
 import { page } from "../checkout/html.js"
@@ -7,7 +8,7 @@ import type { Locale } from "../checkout/locale.js"
 import { type Html, html, raw } from "../pages/html.js"
 import { FORM_TOKEN_FIELD } from "../dashboard/form-token.js"
 import { invoiceDocumentLinks } from "./invoice-document-links.js"
-import { paymentMethodLink } from "./payment-method-link.js"
+import { paymentMethodLink, savedCardText } from "./payment-method-link.js"
 import { type PortalMessages, portalMessagesFor } from "./portal-messages.js"
 
 /** One subscription as the portal shows it: amounts already written exactly in the currency's digits. */
@@ -22,6 +23,8 @@ export interface SubscriptionView {
   readonly payable: Invoice | undefined
   /** "Cancel at period end" is offered (the subscription is active, not already ending, and the merchant allows it). */
   readonly cancellable: boolean
+  /** The saved method renewals charge, when there is one (display facts only). */
+  readonly savedMethod: SavedMethodFacts | undefined
 }
 
 export type PortalNotice = keyof PortalMessages["notices"]
@@ -148,8 +151,13 @@ const subscriptionCard = (view: PortalView, sub: SubscriptionView, t: PortalMess
 <p class="explain">${t.cancelExplained(dateText(subscription.currentPeriodEnd, view.locale))}</p>
 <button type="submit" class="secondary" data-testid="cancel-subscription">${t.cancelAtPeriodEnd}</button></form>`
     : ""
-  const method = paymentMethodLink(subscription, view.base)
-  const updateMethod = method === undefined ? "" : html`<a class="button" href="${method.href}" data-testid="payment-method">${method.label}</a>`
+  const method = sub.savedMethod === undefined ? undefined : paymentMethodLink(subscription, view.base, view.carried, t)
+  const updateMethod = method === undefined ? "" : html`<form method="post" action="${method.href}">${csrf(view)}
+<button type="submit" class="secondary" data-testid="update-payment-method">${method.label}</button></form>`
+  const card = sub.savedMethod === undefined || subscription.status === "cancelled"
+    ? ""
+    : html`
+<dt>${t.paymentMethod}</dt><dd data-testid="payment-method">${savedCardText(sub.savedMethod, t)}</dd>`
   const headingId = `sub-${subscription.id}`
   return html`<section class="card sub" aria-labelledby="${headingId}" data-testid="subscription" data-status="${subscription.status}">
 <h2 id="${headingId}">${subscription.description ?? t.subscription}</h2>
@@ -157,7 +165,7 @@ const subscriptionCard = (view: PortalView, sub: SubscriptionView, t: PortalMess
 <dl class="facts">
 <dt>${t.status}</dt><dd data-testid="subscription-status">${statusText(subscription, view.locale, t)}</dd>
 <dt>${t.currentPeriod}</dt><dd>${period}</dd>
-<dt>${t.nextBilling}</dt><dd>${nextBilling}</dd>
+<dt>${t.nextBilling}</dt><dd>${nextBilling}</dd>${card}
 </dl>${updateMethod}${cancel}
 <h3>${t.invoices}</h3>${invoices}${more}
 </section>`

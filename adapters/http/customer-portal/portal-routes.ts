@@ -3,7 +3,9 @@ import type { Parameter } from "../contract/parameters.js"
 import { HTML, type Operation } from "../openapi/operation.js"
 import { type PageRoute, pageOperation, pageRouter } from "../pages/page-route.js"
 import { PORTAL_LINK_PREFIX, PORTAL_PATH } from "./portal-paths.js"
-import { cancelPortalSubscription, openPortalLink, payPortalInvoice, portalInvoiceDocument, showPortalHome, showPortalSubscription } from "./portal-steps.js"
+import {
+  cancelPortalSubscription, openPortalLink, payPortalInvoice, portalInvoiceDocument, showPortalHome, showPortalSubscription, updatePortalPaymentMethod
+} from "./portal-steps.js"
 
 const pathText = (name: string, description: string): Parameter => ({ name, in: "path", required: true, description, schema: Schema.String })
 
@@ -86,6 +88,19 @@ const portalPages = [
     success: BACK,
     others: [ENDED, FORGED, NOT_THEIRS],
     handler: cancelPortalSubscription
+  },
+  {
+    method: "post",
+    path: `${PORTAL_PATH}/subscriptions/{subscription_id}/payment-method`,
+    operationId: "updateCustomerPortalPaymentMethod",
+    summary: "Update the saved payment method",
+    description: "A form post (with the session's form token), offered on a subscription with a saved method. Sends the customer to the hosted " +
+      "checkout of the subscription's open invoice, where paying saves the card used for renewals; with nothing to pay now, back to the portal, " +
+      "which says the card can be changed at the next payment.",
+    parameters: [subscriptionId],
+    success: { status: 303, description: "To the open invoice's hosted checkout; back to the portal when there is nothing to pay." },
+    others: [ENDED, FORGED, NOT_THEIRS],
+    handler: updatePortalPaymentMethod
   }
 ] satisfies ReadonlyArray<PageRoute>
 

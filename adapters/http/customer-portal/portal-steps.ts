@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
   awaitingPayment, cancellable, cancelCustomerSubscription, customerInvoiceDocument, type CustomerSubscription, customerSubscriptionDetail, customerSubscriptions,
-  merchantNameOf, payCustomerInvoice, portalMerchantName
+  merchantNameOf, payCustomerInvoice, portalMerchantName, updateCustomerPaymentMethod
 } from "../../../core/customer-portal/customer-billing.js"
 import { portalCancellationAllowed } from "../../../core/customer-portal/portal-cancellation.js"
 import { redeemPortalLink } from "../../../core/customer-portal/portal-links.js"
@@ -14,6 +14,7 @@ import { toCurrencyString } from "../../../core/money/format.js"
 import { CheckoutLinks } from "../../../core/payments/checkout-links.js"
 import { MerchantId } from "../../../core/shared/ids.js"
 import { toSeconds } from "../../../core/shared/instant.js"
+import { savedMethodFactsOf } from "../../../core/subscriptions/saved-methods.js"
 import { pageLanguage, publicBase } from "../checkout/checkout-flow.js"
 import { pageHeaders } from "../checkout/html.js"
 import { portalMessagesFor } from "./portal-messages.js"
@@ -24,7 +25,9 @@ import { endsOn, portalAnswer, portalForm, portalStep, portalVisitor, withPortal
 /** A link's or cookie's token as the kit makes them (base64url); anything else names no link. */
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/
 
-const NOTICES: ReadonlyArray<PortalNotice> = ["cancelled", "nothingToPay", "cannotCancel", "cancellationOff", "paymentUnavailable"]
+const NOTICES: ReadonlyArray<PortalNotice> = [
+  "cancelled", "nothingToPay", "cannotCancel", "cancellationOff", "paymentUnavailable", "methodAtNextPayment", "methodClosed"
+]
 
 const pathParameter = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
 
@@ -61,7 +64,7 @@ export const openPortalLink = portalStep(Effect.gen(function*() {
 
 /** What the page shows of each subscription: exact amounts in the currency's digits, and what the customer may do. */
 const viewOf = (cancellationAllowed: boolean) => (item: CustomerSubscription) =>
-  Effect.map(exponentOfHeld(item.subscription.currency), (exponent): SubscriptionView => {
+  Effect.map(Effect.all([exponentOfHeld(item.subscription.currency), savedMethodFactsOf(item.subscription)]), ([exponent, savedMethod]): SubscriptionView => {
     const latest = item.invoices[0]
     const unpaid = latest !== undefined && (latest.status === "pending" || latest.status === "expired")
     return {
@@ -69,7 +72,8 @@ const viewOf = (cancellationAllowed: boolean) => (item: CustomerSubscription) =>
       exponent,
       decimal: (of) => toCurrencyString(of.amount, exponent),
       payable: awaitingPayment(item.subscription) && unpaid ? latest : undefined,
-      cancellable: cancellationAllowed && cancellable(item.subscription)
+      cancellable: cancellationAllowed && cancellable(item.subscription),
+      savedMethod
     }
   })
 
@@ -158,4 +162,22 @@ export const cancelPortalSubscription = portalStep(Effect.gen(function*() {
     })
   )
   return yield* backToPortal(carried, outcome)
+}))
+
+/**
+ * "Update payment method": startMethodUpdate's hosted checkout (the open invoice's, where paying saves
+ * the card used); with nothing to pay now, back to the portal saying the card changes at the next payment.
+ */
+export const updatePortalPaymentMethod = portalStep(Effect.gen(function*() {
+  const { carried, locale } = yield* pageLanguage
+  const { session } = yield* portalForm(locale, `${yield* portalBase}${carried}`)
+  const outcome = yield* updateCustomerPaymentMethod(session, yield* pathParameter("subscription_id")).pipe(
+    Effect.map((start) => ({ url: start.url })),
+    Effect.catchTags({
+      PortalItemNotFound: () => notFoundOnPortal(locale, carried),
+      PortalActionRefused: (refused) => Effect.succeed({ notice: refused.reason === "methodClosed" ? "methodClosed" as const : "methodAtNextPayment" as const })
+    })
+  )
+  if ("notice" in outcome) return yield* backToPortal(carried, outcome.notice)
+  return HttpServerResponse.redirect(`${outcome.url}${carried}`, { status: 303, headers: pageHeaders() })
 }))
