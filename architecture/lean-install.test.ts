@@ -37,8 +37,9 @@ describe(`installing the packed package on Node ${process.versions.node}`, () =>
     expect(existsSync(join(app, "node_modules", "merchant-payments", "package.json"))).toBe(true)
     expect(existsSync(join(app, "node_modules", "@scalar"))).toBe(false)
     expect(existsSync(join(app, "node_modules", "vue"))).toBe(false)
-    // Measured at 137 MB (docs/performance.md); far from the 498 MB the renderer used to bring.
-    expect(install.sizeKb).toBeLessThan(200 * 1024)
+    // Measured at 202 MB with billing's documents and mail (docs/performance.md); far from the 498 MB
+    // the renderer used to bring. pdfkit and nodemailer are loaded on first use, never at start.
+    expect(install.sizeKb).toBeLessThan(225 * 1024)
   })
 
   it("starts without the Stripe client, and /docs is a plain page linking the OpenAPI document", async () => {
