@@ -34,7 +34,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
     case "invoice_issued": {
       const f = content.facts
       return {
-        subject: m.invoiceIssued.subject(merchant, f.invoiceReference),
+        subject: m.invoiceIssued.subject(merchant, f.invoiceNumber ?? f.invoiceReference),
         paragraphs: [
           m.invoiceIssued.body(merchant, money(f), (f.description ?? m.yourSubscription), `${day(f.periodStart)} – ${day(f.periodEnd)}`),
           ...(f.dueAt === null ? [] : [m.invoiceIssued.due(moment(f.dueAt))])
@@ -45,7 +45,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
     case "payment_receipt": {
       const f = content.facts
       return {
-        subject: m.paymentReceipt.subject(merchant, f.invoiceReference),
+        subject: m.paymentReceipt.subject(merchant, f.invoiceNumber ?? f.invoiceReference),
         paragraphs: [
           m.paymentReceipt.body(merchant, money(f), (f.description ?? m.yourSubscription), day(f.paidAt)),
           ...(f.trxId === null ? [] : [m.paymentReceipt.transaction(f.trxId)])
@@ -55,7 +55,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
     case "dunning_reminder": {
       const f = content.facts
       return {
-        subject: m.dunningReminder.subject(merchant, f.invoiceReference),
+        subject: m.dunningReminder.subject(merchant, f.invoiceNumber ?? f.invoiceReference),
         paragraphs: [
           m.dunningReminder.body(merchant, money(f), (f.description ?? m.yourSubscription), f.reminderNumber),
           ...(f.cancelsAt === null ? [] : [m.dunningReminder.cancels(day(f.cancelsAt))])
@@ -70,7 +70,7 @@ export const mailBody = (content: MailContent, context: TemplateContext): MailBo
     case "payment_method_failed": {
       const f = content.facts
       return {
-        subject: m.paymentMethodFailed.subject(merchant, f.invoiceReference),
+        subject: m.paymentMethodFailed.subject(merchant, f.invoiceNumber ?? f.invoiceReference),
         paragraphs: [
           m.paymentMethodFailed.body(merchant, money(f), (f.description ?? m.yourSubscription)),
           ...(f.reason === null ? [] : [m.paymentMethodFailed.reason(f.reason)]),

@@ -26,6 +26,8 @@ export interface InvoiceFacts extends MailAmount {
   readonly subscriptionId: string
   readonly invoiceId: string
   readonly invoiceReference: string
+  /** The invoice's document number (`INV-2026-000001`), what the customer's papers call it; absent in mail queued before numbers. */
+  readonly invoiceNumber?: string | null
   /** The subscription's description, as the merchant wrote it (null: none; the mail says "your subscription"). */
   readonly description: string | null
 }

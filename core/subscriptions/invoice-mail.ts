@@ -15,6 +15,7 @@ export const invoiceMailFacts = (subscription: Subscription, invoice: Invoice) =
     subscriptionId: subscription.id,
     invoiceId: invoice.id,
     invoiceReference: invoice.reference,
+    invoiceNumber: invoice.number,
     description: subscription.description,
     amount: toFixed8String(invoice.amount),
     currency: invoice.currency,

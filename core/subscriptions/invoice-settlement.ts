@@ -63,6 +63,7 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
         subscriptionId: moved.id,
         invoiceId: paid.id,
         invoiceReference: paid.reference,
+        invoiceNumber: paid.number,
         description: moved.description,
         amount: toFixed8String(paid.amount),
         currency: paid.currency,

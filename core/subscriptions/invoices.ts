@@ -56,6 +56,7 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
         subscriptionId: subscription.id,
         invoiceId: invoice.id,
         invoiceReference: invoice.reference,
+        invoiceNumber: invoice.number,
         description: subscription.description,
         amount: toFixed8String(subscription.amount),
         currency: subscription.currency,

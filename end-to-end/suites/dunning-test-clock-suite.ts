@@ -81,7 +81,8 @@ export const dunningTestClockSuite = (name: string, store: () => StoreConfig) =>
           const mail = reminders()[step - 1]
           expect(mail, `reminder mail ${step}`).toBeDefined()
           expect(mail!.to).toEqual(["payer@example.com"])
-          expect(mail!.subject).toBe(`Reminder: invoice ${reminder["data"]["invoice"]["reference"]} from Clock shop is unpaid`)
+          // Named by its document number, as its PDF is.
+          expect(mail!.subject).toBe(`Reminder: invoice ${reminder["data"]["invoice"]["number"]} from Clock shop is unpaid`)
           expect(mail!.text).toContain(`(reminder ${step})`)
           expect(mail!.text).toContain("12.50")
           // The link the customer is sent to is the reminder's payable checkout, in both parts.
