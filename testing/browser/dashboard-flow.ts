@@ -180,7 +180,7 @@ export const ownerFlow = async (world: DashboardWorld) => {
   expect(await offered.count()).toBe(1)
 
   // The remaining sections, each as a person sees it; the overview again, now with a day's takings drawn.
-  for (const [path, name] of [["", "overview-takings"], ["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/statements", "statements"], ["/team", "team"], ["/audit", "audit"]] as const) {
+  for (const [path, name] of [["", "overview-takings"], ["/webhooks", "webhooks"], ["/subscriptions", "subscriptions"], ["/billing-settings", "billing-settings"], ["/statements", "statements"], ["/team", "team"], ["/audit", "audit"]] as const) {
     const response = await page.goto(dashboard(world, path))
     expect(response?.status(), path).toBe(200)
     await checkPage(page, `${world.name}-${name}`)
