@@ -2,16 +2,12 @@ import { HttpApp } from "@effect/platform"
 import { Effect, LogLevel, Logger, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
-import { createGateway } from "../../core/gateways/gateway-admin.js"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
-import { defaultSiteSettings } from "../../core/settings/site-settings.js"
-import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../testing/http/loopback.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
 import { type SmtpCatcher, startSmtpCatcher } from "../../testing/mail/smtp-catcher.js"
 import { type DunningDriver, walkDunningToCancellation } from "./dunning-suite.js"
-import { testKitConfig } from "./test-kit-config.js"
+import { billingKitConfig, ipnEvents, sandboxShop } from "./sandbox-shop.js"
 
 type Json = Record<string, any>
 
@@ -32,22 +28,11 @@ export const dunningTestClockSuite = (name: string, store: () => StoreConfig) =>
     beforeAll(async () => {
       receiver = await startRecordingReceiver()
       smtp = await startSmtpCatcher()
-      runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
-        backgroundJobs: true,
-        // Real time's minute loop is off: only the clock's advances may move these subscriptions.
-        scheduler: { enabled: false, batchSize: 100 },
-        settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
-        webhooks: { timeoutMs: 30_000, retryDelaysMillis: [500], allowPrivateTargets: true, pollIntervalMillis: 25 },
+      // Real time's minute loop is off (billingKitConfig): only the clock's advances may move these subscriptions.
+      runtime = ManagedRuntime.make(kitLayer(billingKitConfig(store(), {
         mail: { sandboxSmtpUrl: smtp.url, from: "Clock shop billing <billing@clock-shop.example>", pollIntervalMillis: 25 }
       })))
-      const caller = await runtime.runPromise(Effect.gen(function*() {
-        const merchant = yield* createMerchant({ name: "Clock shop", status: "approved" })
-        yield* replaceCurrencies(merchant.id, ["USD"])
-        yield* createWallet(merchant.id, "USD", "sandbox")
-        yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: `clk${merchant.id}`, type: "automatic", active: true })
-        const issued = yield* issueCredentials(merchant.id, "sandbox")
-        return { environment: "sandbox" as const, merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret }
-      }) as Effect.Effect<TestCaller>)
+      const caller = await runtime.runPromise(sandboxShop("Clock shop", "clk") as Effect.Effect<TestCaller>)
       const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body)))
@@ -67,14 +52,7 @@ export const dunningTestClockSuite = (name: string, store: () => StoreConfig) =>
           const advanced = await call("POST", `/api/v1/test-clocks/${clockId}/advance`, { frozen_time: target })
           expect([advanced.status, advanced.json["data"]?.["status"]]).toEqual([200, "ready"])
         },
-        events: () => {
-          const byId = new Map<string, Json>()
-          for (const delivery of receiver.received.filter((r) => r.path === "/ipn")) {
-            const id = String(delivery.headers["x-event-id"])
-            if (!byId.has(id)) byId.set(id, JSON.parse(delivery.body) as Json)
-          }
-          return [...byId.values()]
-        },
+        events: () => ipnEvents(receiver),
         onReminder: async (reminder, step) => {
           const reminders = () => smtp.mails.filter((mail) => mail.subject.startsWith("Reminder: invoice"))
           for (let waited = 0; reminders().length < step && waited < 15_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))

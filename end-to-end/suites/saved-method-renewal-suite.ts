@@ -3,20 +3,16 @@ import { Effect, LogLevel, Logger, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { pressButton } from "../../conformance/gateway/html-forms.js"
-import { createGateway } from "../../core/gateways/gateway-admin.js"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
-import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { GatewayPlugins } from "../../core/gateways/gateway-plugin.js"
 import { startMethodUpdate } from "../../core/subscriptions/method-update.js"
 import { SavedMethodRepository } from "../../core/subscriptions/saved-method.js"
 import { openReference } from "../../core/subscriptions/saved-methods.js"
 import { SubscriptionRepository } from "../../core/subscriptions/subscription-repository.js"
-import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../testing/http/loopback.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
-import { testKitConfig } from "./test-kit-config.js"
+import { billingKitConfig, ipnEvents, sandboxShop } from "./sandbox-shop.js"
 
 type Json = Record<string, any>
 
@@ -48,21 +44,8 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
 
     beforeAll(async () => {
       receiver = await startRecordingReceiver()
-      runtime = ManagedRuntime.make(kitLayer(testKitConfig(store(), {
-        backgroundJobs: true,
-        manualClock: manual,
-        scheduler: { enabled: false, batchSize: 100 },
-        settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 },
-        webhooks: { timeoutMs: 30_000, retryDelaysMillis: [500], allowPrivateTargets: true, pollIntervalMillis: 25 }
-      })))
-      caller = await runtime.runPromise(Effect.gen(function*() {
-        const merchant = yield* createMerchant({ name: "Renewal shop", status: "approved" })
-        yield* replaceCurrencies(merchant.id, ["USD"])
-        yield* createWallet(merchant.id, "USD", "sandbox")
-        yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: `card${merchant.id}`, type: "automatic", active: true })
-        const issued = yield* issueCredentials(merchant.id, "sandbox")
-        return { environment: "sandbox" as const, merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret }
-      }) as Effect.Effect<TestCaller>)
+      runtime = ManagedRuntime.make(kitLayer(billingKitConfig(store(), { manualClock: manual })))
+      caller = await runtime.runPromise(sandboxShop("Renewal shop", "card") as Effect.Effect<TestCaller>)
       handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Effect.withClock(manual.clock), Logger.withMinimumLogLevel(LogLevel.Warning)))
     })
     afterAll(async () => {
@@ -99,8 +82,7 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
       expect(returned.status).toBe(303)
     }
 
-    const events = () =>
-      [...new Map(receiver.received.filter((r) => r.path === "/ipn").map((r) => [String(r.headers["webhook-id"]), JSON.parse(r.body) as Json])).values()]
+    const events = () => ipnEvents(receiver)
     const count = (event: string) => events().filter((e) => e["event"] === event).length
 
     it("declines twice, recovers on the third try, and stays billed on its anchor", async () => {
