@@ -25,7 +25,8 @@ export const sandboxMailFlow = async (world: DashboardWorld) => {
     ipn_url: `${world.merchantSite}/ipn`
   }))
   expect(made.status, JSON.stringify(made.json)).toBe(201)
-  const reference = ((made.json!["data"] as Record<string, any>)["latest_invoice"] as Record<string, string>)["reference"]!
+  // The mail names the invoice by its document number, as its PDF does.
+  const reference = ((made.json!["data"] as Record<string, any>)["latest_invoice"] as Record<string, string>)["number"]!
 
   const context = await world.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
   const page = await world.signIn(context, "owner")

@@ -39,7 +39,7 @@ describe("dashboard sandbox mail", () => {
       ipn_url: ipnUrl
     })
     expect(made.status, JSON.stringify(made.json)).toBe(201)
-    return made.json.data as { readonly id: string; readonly latest_invoice: { readonly payment_url: string; readonly reference: string } }
+    return made.json.data as { readonly id: string; readonly latest_invoice: { readonly payment_url: string; readonly reference: string; readonly number: string } }
   }
 
   const pay = async (paymentUrl: string) => {
@@ -73,7 +73,8 @@ describe("dashboard sandbox mail", () => {
 
   it("keeps a sandbox subscription's invoice and receipt, shows both parts, and delivers them to the sandbox server only", async () => {
     const subscription = await subscribe(shop.credentials, "mail-1", "ada@example.com")
-    const reference = subscription.latest_invoice.reference
+    // Mail names the invoice by its document number, as its PDF does.
+    const reference = subscription.latest_invoice.number
     const [issued] = await sandbox.waitFor(1)
     expect(issued!.to).toEqual(["ada@example.com"])
     expect(issued!.subject).toBe(`Your invoice ${reference} from Tea & Co`)
