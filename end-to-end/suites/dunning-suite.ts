@@ -192,7 +192,7 @@ export const dunningSuite = (name: string, store: () => StoreConfig) =>
     beforeAll(async () => {
       receiver = await startRecordingReceiver()
       runtime = ManagedRuntime.make(kitLayer(billingKitConfig(store(), { manualClock: manual })))
-      caller = await runtime.runPromise(sandboxShop("Dunning shop", "dun") as Effect.Effect<TestCaller>)
+      caller = await runtime.runPromise(sandboxShop("Dunning shop", "dun"))
       handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Effect.withClock(manual.clock), Logger.withMinimumLogLevel(LogLevel.Warning)))
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body)))

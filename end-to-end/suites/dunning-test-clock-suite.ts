@@ -1,10 +1,10 @@
 import { HttpApp } from "@effect/platform"
-import { Effect, LogLevel, Logger, ManagedRuntime } from "effect"
+import { LogLevel, Logger, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../testing/http/loopback.js"
-import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
+import { signedRequest } from "../../testing/http/signed-client.js"
 import { type SmtpCatcher, startSmtpCatcher } from "../../testing/mail/smtp-catcher.js"
 import { type DunningDriver, walkDunningToCancellation } from "./dunning-suite.js"
 import { billingKitConfig, ipnEvents, sandboxShop } from "./sandbox-shop.js"
@@ -32,7 +32,7 @@ export const dunningTestClockSuite = (name: string, store: () => StoreConfig) =>
       runtime = ManagedRuntime.make(kitLayer(billingKitConfig(store(), {
         mail: { sandboxSmtpUrl: smtp.url, from: "Clock shop billing <billing@clock-shop.example>", pollIntervalMillis: 25 }
       })))
-      const caller = await runtime.runPromise(sandboxShop("Clock shop", "clk") as Effect.Effect<TestCaller>)
+      const caller = await runtime.runPromise(sandboxShop("Clock shop", "clk"))
       const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await handler(signedRequest(caller, method, path, body === undefined ? "" : JSON.stringify(body)))

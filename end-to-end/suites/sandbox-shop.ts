@@ -3,6 +3,10 @@ import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { createWallet } from "../../core/wallets/wallet-admin.js"
+import type { OutboxMail } from "../../core/mail/mail.js"
+import type { MailKind } from "../../core/mail/mail-kind.js"
+import { MailOutbox } from "../../core/mail/mail-outbox.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 import type { KitConfig, StoreConfig } from "../../hosts/kit-layer.js"
 import type { RecordingReceiver } from "../../testing/http/loopback.js"
 import type { TestCaller } from "../../testing/http/signed-client.js"
@@ -24,7 +28,7 @@ export const billingKitConfig = (store: StoreConfig, overrides: Partial<KitConfi
     ...overrides
   })
 
-/** An approved merchant selling in USD through its own sandbox gateway (`method`), and its sandbox credentials. */
+/** An approved merchant selling in USD through its own sandbox gateway (`method`): its sandbox credentials, and its id (to read its store). */
 export const sandboxShop = (name: string, method: string) =>
   Effect.gen(function*() {
     const merchant = yield* createMerchant({ name, status: "approved" })
@@ -32,7 +36,8 @@ export const sandboxShop = (name: string, method: string) =>
     yield* createWallet(merchant.id, "USD", "sandbox")
     yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: `${method}${merchant.id}`, type: "automatic", active: true })
     const issued = yield* issueCredentials(merchant.id, "sandbox")
-    return { environment: "sandbox" as const, merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret } satisfies TestCaller
+    const caller: TestCaller = { environment: "sandbox", merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret }
+    return { ...caller, merchantId: merchant.id }
   })
 
 /** The event bodies the receiver's `/ipn` got, each event once (by its id: a retry is not a second event), in arrival order. */
@@ -44,3 +49,8 @@ export const ipnEvents = (receiver: RecordingReceiver): ReadonlyArray<Json> => {
   }
   return [...byId.values()]
 }
+
+/** The sandbox mail a merchant's customers were sent, of one kind (sandbox mail is always kept for the dashboard). */
+export const sandboxMailOf = <K extends MailKind>(merchantId: MerchantId, kind: K) =>
+  Effect.map(Effect.flatMap(MailOutbox, (outbox) => outbox.listForMerchant(merchantId, "sandbox", 200)), (mails) =>
+    mails.filter((mail): mail is Extract<OutboxMail, { readonly kind: K }> => mail.kind === kind))

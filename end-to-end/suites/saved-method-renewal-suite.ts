@@ -12,7 +12,8 @@ import { SubscriptionRepository } from "../../core/subscriptions/subscription-re
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../testing/http/loopback.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
-import { billingKitConfig, ipnEvents, sandboxShop } from "./sandbox-shop.js"
+import { billingKitConfig, ipnEvents, sandboxMailOf, sandboxShop } from "./sandbox-shop.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 
 type Json = Record<string, any>
 
@@ -41,11 +42,14 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
     let runtime: ManagedRuntime.ManagedRuntime<any, any>
     let handler: (request: Request) => Promise<Response>
     let caller: TestCaller
+    let merchantId: MerchantId
 
     beforeAll(async () => {
       receiver = await startRecordingReceiver()
       runtime = ManagedRuntime.make(kitLayer(billingKitConfig(store(), { manualClock: manual })))
-      caller = await runtime.runPromise(sandboxShop("Renewal shop", "card") as Effect.Effect<TestCaller>)
+      const shop = await runtime.runPromise(sandboxShop("Renewal shop", "card"))
+      caller = shop
+      merchantId = shop.merchantId
       handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Effect.withClock(manual.clock), Logger.withMinimumLogLevel(LogLevel.Warning)))
     })
     afterAll(async () => {
@@ -141,6 +145,12 @@ export const savedMethodRenewalSuite = (name: string, store: () => StoreConfig) 
       expect(failed.every((e) => e["data"]["invoice"]["period_start"] === first["current_period_end"])).toBe(true)
       const recovered = events().find((e) => e["event"] === "invoice.paid" && e["data"]["invoice"]["period_start"] === first["current_period_end"])
       expect(recovered?.["data"]).toMatchObject({ status: "active", invoice: { status: "paid" } })
+
+      // Each decline was mailed to the customer with the next try's time and a way to pay now.
+      const mailed = (await runtime.runPromise(sandboxMailOf(merchantId, "payment_method_failed"))).filter((mail) => mail.to === "saver@example.com")
+      expect(mailed.map((mail) => mail.facts.nextRetryAt).sort()).toEqual(
+        [periodEnd + 24 * HOUR_MS, periodEnd + 72 * HOUR_MS].map((at) => new Date(at).toISOString().replace("Z", "000Z")))
+      expect(mailed.every((mail) => mail.facts.amount.startsWith("25.") && mail.facts.payUrl !== null)).toBe(true)
 
       // Later ticks try nothing more: the renewal is settled.
       await advanceTo(periodEnd + 100 * HOUR_MS)

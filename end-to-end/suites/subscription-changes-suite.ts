@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { signedRequest, type TestCaller } from "../../testing/http/signed-client.js"
 import { type LoopbackReceiver, startReceiver } from "../../adapters/webhook-http/testing/loopback-receiver.js"
-import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
-import { createGateway } from "../../core/gateways/gateway-admin.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
-import { createWallet } from "../../core/wallets/wallet-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import { testKitConfig } from "./test-kit-config.js"
+import { sandboxMailOf, sandboxShop } from "./sandbox-shop.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 
 type Json = Record<string, any>
 
@@ -31,6 +30,7 @@ export const subscriptionChangesSuite = (name: string, store: () => StoreConfig)
     let runtime: ManagedRuntime.ManagedRuntime<any, any>
     let handler: (request: Request) => Promise<Response>
     let caller: TestCaller
+    let merchantId: MerchantId
     let serial = 0
 
     beforeAll(async () => {
@@ -41,14 +41,9 @@ export const subscriptionChangesSuite = (name: string, store: () => StoreConfig)
         scheduler: { enabled: false, batchSize: 100 },
         settings: { ...defaultSiteSettings, rateLimitPerMinute: 1_000_000 }
       })))
-      caller = await runtime.runPromise(Effect.gen(function*() {
-        const merchant = yield* createMerchant({ name: "Changes shop", status: "approved" })
-        yield* replaceCurrencies(merchant.id, ["USD"])
-        yield* createWallet(merchant.id, "USD", "sandbox")
-        yield* createGateway({ plugin: "sandbox", name: "Card", currencyCode: "USD", method: `chg${merchant.id}`, type: "automatic", active: true })
-        const issued = yield* issueCredentials(merchant.id, "sandbox")
-        return { environment: "sandbox" as const, merchantKey: issued.merchantKey, apiKey: issued.apiKey, clientSecret: issued.clientSecret }
-      }) as Effect.Effect<TestCaller>)
+      const shop = await runtime.runPromise(sandboxShop("Changes shop", "chg"))
+      caller = shop
+      merchantId = shop.merchantId
       handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp.pipe(Effect.withClock(manual.clock), Logger.withMinimumLogLevel(LogLevel.Warning)))
     })
     afterAll(async () => {
@@ -119,6 +114,9 @@ export const subscriptionChangesSuite = (name: string, store: () => StoreConfig)
       await advance(60)
       await runScheduler()
       expect(await eventTypes(trial["id"])).toContain("subscription.trial_will_end")
+      // The customer is told by mail too, with the day the trial ends and what is billed then.
+      const told = (await runtime.runPromise(sandboxMailOf(merchantId, "trial_ending"))).filter((mail) => mail.facts.subscriptionId === trial["id"])
+      expect(told.map((mail) => [mail.to, mail.facts.trialEnd])).toEqual([[trial["customer_email"], trialEnd]])
       expect(await get(trial["id"])).toMatchObject({ status: "active", latest_invoice: null })
 
       await advance(3 * DAY_SECONDS)
