@@ -5,7 +5,7 @@ import { enqueueMail } from "../mail/enqueue-mail.js"
 import { type Instant, toIsoString } from "../shared/instant.js"
 import { dunningInvoicesLost, dunningInvoicesRecovered } from "../shared/metrics.js"
 import { dayAfter, type DunningDuePlan } from "./dunning-plan.js"
-import { invoiceMailFacts } from "./invoice-mail.js"
+import { invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice, retirePendingInvoices } from "./invoices.js"
 import { planRenew } from "./lifecycle.js"
 import { type Invoice, type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
@@ -57,7 +57,8 @@ const remind = (subscription: Subscription, plan: Extract<DunningDuePlan, { read
         to: moved.customerEmail,
         kind: "dunning_reminder",
         facts: {
-          ...(yield* invoiceMailFacts(moved, invoice)),
+          ...invoiceMailFacts(moved, invoice),
+          payUrl: yield* invoicePayUrl(invoice),
           reminderNumber: plan.step,
           cancelsAt: dunning.finalAction === "cancel" ? toIsoString(dayAfter(dunning.startedAt, dunning.graceDays)) : null
         }

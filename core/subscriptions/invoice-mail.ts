@@ -6,20 +6,23 @@ import { toSeconds } from "../shared/instant.js"
 import type { Invoice, Subscription } from "./subscription.js"
 
 /**
- * What every mail about an invoice names, and where the customer pays it: its hosted checkout while
- * the invoice is pending with a checkout, else nowhere (null). Amounts are the invoice's own (a
- * proration or credit bills another amount than the subscription's).
+ * What every mail about an invoice names, written in one place for every kind (issued, receipt,
+ * reminder, failed charge). Amounts are the invoice's own: a proration or a credit bills another
+ * amount than the subscription's.
  */
-export const invoiceMailFacts = (subscription: Subscription, invoice: Invoice) =>
-  Effect.map(CheckoutLinks, (links): InvoiceFacts & { readonly payUrl: string | null } => ({
-    subscriptionId: subscription.id,
-    invoiceId: invoice.id,
-    invoiceReference: invoice.reference,
-    invoiceNumber: invoice.number,
-    description: subscription.description,
-    amount: toFixed8String(invoice.amount),
-    currency: invoice.currency,
-    payUrl: invoice.status === "pending" && invoice.trxId !== null && invoice.checkoutExpiresAt !== null
+export const invoiceMailFacts = (subscription: Subscription, invoice: Invoice): InvoiceFacts => ({
+  subscriptionId: subscription.id,
+  invoiceId: invoice.id,
+  invoiceReference: invoice.reference,
+  invoiceNumber: invoice.number,
+  description: subscription.description,
+  amount: toFixed8String(invoice.amount),
+  currency: invoice.currency
+})
+
+/** Where the customer pays the invoice: its hosted checkout while it is pending with one, else nowhere (null). */
+export const invoicePayUrl = (invoice: Invoice) =>
+  Effect.map(CheckoutLinks, (links) =>
+    invoice.status === "pending" && invoice.trxId !== null && invoice.checkoutExpiresAt !== null
       ? links.linkFor(invoice.trxId, toSeconds(invoice.checkoutExpiresAt))
-      : null
-  }))
+      : null)

@@ -6,8 +6,8 @@ import type { Payment, PaymentOutcome } from "../payments/payment.js"
 import { type Instant, now, toIsoString } from "../shared/instant.js"
 import { enqueueMail } from "../mail/enqueue-mail.js"
 import type { MailOutbox } from "../mail/mail-outbox.js"
-import { toFixed8String } from "../money/format.js"
 import { countRecovery } from "./dunning.js"
+import { invoiceMailFacts } from "./invoice-mail.js"
 import { planPaid } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
@@ -60,13 +60,7 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
       to: moved.customerEmail,
       kind: "payment_receipt",
       facts: {
-        subscriptionId: moved.id,
-        invoiceId: paid.id,
-        invoiceReference: paid.reference,
-        invoiceNumber: paid.number,
-        description: moved.description,
-        amount: toFixed8String(paid.amount),
-        currency: paid.currency,
+        ...invoiceMailFacts(moved, paid),
         paidAt: toIsoString(at),
         trxId: paid.trxId
       }

@@ -6,6 +6,7 @@ import { initiatePayment } from "../payments/initiate-payment.js"
 import { enqueueMail } from "../mail/enqueue-mail.js"
 import { type Instant, toIsoString } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
+import { invoiceMailFacts } from "./invoice-mail.js"
 import type { Period } from "./lifecycle.js"
 import type { Invoice, Subscription } from "./subscription.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
@@ -53,13 +54,7 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
       to: subscription.customerEmail,
       kind: "invoice_issued",
       facts: {
-        subscriptionId: subscription.id,
-        invoiceId: invoice.id,
-        invoiceReference: invoice.reference,
-        invoiceNumber: invoice.number,
-        description: subscription.description,
-        amount: toFixed8String(subscription.amount),
-        currency: subscription.currency,
+        ...invoiceMailFacts(subscription, invoice),
         periodStart: toIsoString(period.start),
         periodEnd: toIsoString(period.end),
         payUrl: initiated.paymentUrl,

@@ -15,7 +15,7 @@ import { renewalCharges } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { billingSettingsOf } from "./billing-settings.js"
 import { beginDunning } from "./dunning-start.js"
-import { invoiceMailFacts } from "./invoice-mail.js"
+import { invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice } from "./invoices.js"
 import { type DuePlan, duePeriod, isOpen } from "./lifecycle.js"
 import { planRetry } from "./retry-plan.js"
@@ -174,7 +174,8 @@ const recordCharge = (claim: Claim, answer: Either.Either<SavedMethodChargeRepor
       to: moved.customerEmail,
       kind: "payment_method_failed",
       facts: {
-        ...(yield* invoiceMailFacts(moved, told)),
+        ...invoiceMailFacts(moved, told),
+        payUrl: yield* invoicePayUrl(told),
         reason: report.message === "" ? null : report.message,
         nextRetryAt: plan._tag === "RetryAt" ? toIsoString(plan.at) : null
       }
