@@ -12,7 +12,8 @@ let counter = 0
 
 /**
  * A plugin that claims `savedMethods`, held to its word: a checkout told to save the method reports a
- * well-formed saved method once paid (and one not told reports none); `chargeSaved` charges it, answers
+ * well-formed saved method once paid (and one not told reports none), by its return and by its
+ * notification alike (the customer may never come back); `chargeSaved` charges it, answers
  * a repeated idempotency key as it did the first time, and reports a declining method as a decline.
  */
 export const savedMethodCases = (plugin: GatewayPluginDefinition, driver: GatewayDriver, capabilities: PluginCapabilities) => {
@@ -41,7 +42,7 @@ export const savedMethodCases = (plugin: GatewayPluginDefinition, driver: Gatewa
     const report = await run(hosted.handleReturn({
       trxId, amount: "12.50", currency, environment, gateway: context.gateway, config, fields: fields!, gatewayReference: checkout.gatewayReference
     }))
-    return { config, report, context }
+    return { config, report, context, checkout }
   }
 
   it.skipIf(!runnable)("saved methods: a saving checkout, once paid, reports a reusable method with its display facts", async () => {
@@ -51,6 +52,16 @@ export const savedMethodCases = (plugin: GatewayPluginDefinition, driver: Gatewa
     expect(report.savedMethod!.expMonth).toBeGreaterThanOrEqual(1)
     expect(report.savedMethod!.expMonth).toBeLessThanOrEqual(12)
   })
+
+  it.skipIf(!runnable || !capabilities.notifications || driver.notification === undefined)(
+    "saved methods: the paid notification of a saving checkout reports the same method as its return",
+    async () => {
+      const { config, context, checkout, report } = await saved("chargeable")
+      const notification = await driver.notification!(checkout, "paid")
+      const heard = await run(hosted.handleNotification({ ...notification, config, environment, gateway: context.gateway }))
+      expect(heard).toMatchObject({ trxId: checkout.trxId, outcome: "paid", verified: true, savedMethod: report.savedMethod })
+    }
+  )
 
   it.skipIf(!runnable)("saved methods: chargeSaved pays a chargeable method, and the same idempotency key gets the same answer", async () => {
     const { config, context, report } = await saved("chargeable")

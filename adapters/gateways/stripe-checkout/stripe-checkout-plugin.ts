@@ -138,18 +138,21 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
     },
 
     handleNotification(context) {
-      return reportOfNotification(context, async (paymentIntent) => {
-        const { config } = context
-        try {
-          const intent = await stripeCall(config, async () =>
-            (await clientFor(config, context.environment)).paymentIntents.retrieve(paymentIntent, {}, traceHeaders(context)))
-          const trxId = intent.metadata["trx_id"]
-          return typeof trxId === "string" && trxId !== "" ? trxId : undefined
-        } catch (error) {
-          // Another account's or a deleted PaymentIntent names no payment of the kit's.
-          if (isMissing(error)) return undefined
-          throw error
-        }
+      const { config, environment } = context
+      return reportOfNotification(context, {
+        async trxIdOfIntent(paymentIntent) {
+          try {
+            const intent = await stripeCall(config, async () =>
+              (await clientFor(config, environment)).paymentIntents.retrieve(paymentIntent, {}, traceHeaders(context)))
+            const trxId = intent.metadata["trx_id"]
+            return typeof trxId === "string" && trxId !== "" ? trxId : undefined
+          } catch (error) {
+            // Another account's or a deleted PaymentIntent names no payment of the kit's.
+            if (isMissing(error)) return undefined
+            throw error
+          }
+        },
+        savedMethodOf: (session) => savedMethodOf(session, config, environment, context)
       })
     },
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SavedMethodChargeContext } from "../../../core/gateways/gateway-plugin.js"
 import { reportOfCardError } from "./stripe-saved-methods.js"
 import { makeFakeStripe } from "./testing/fake-stripe.js"
-import { GATEWAY, makeHarness, newTrxId, type Payment, run } from "./testing/stripe-plugin-harness.js"
+import { GATEWAY, makeHarness, newTrxId, type Payment, run, WEBHOOK_SECRET } from "./testing/stripe-plugin-harness.js"
 
 const fake = makeFakeStripe()
 const stripe = makeHarness(fake)
@@ -47,6 +47,40 @@ describe("stripe-checkout saved methods", () => {
     })
     const retrieved = fake.requests().filter((request) => request.method === "GET" && request.path.startsWith("/v1/payment_intents/")).at(-1)!
     expect(retrieved.params).toMatchObject({ "expand[0]": "payment_method" })
+  })
+
+  it("a paid subscription checkout's checkout.session.completed reports the saved card as its return does", async () => {
+    const p = payment()
+    const start = await run(stripe.plugin.beginCheckout(stripe.checkout(p, { saveMethod: SAVE })))
+    const saved = fake.payAndSave(start.gatewayReference!, "succeeds", "5100")
+    const delivery = fake.event("checkout.session.completed", start.gatewayReference!, { secret: WEBHOOK_SECRET })
+    // As Stripe sends it: the session names its PaymentIntent by id only, so the card must be asked for.
+    expect(JSON.parse(new TextDecoder().decode(delivery.rawBody)).data.object.payment_intent).toMatch(/^pi_/)
+    const heard = await run(stripe.plugin.handleNotification(stripe.notification(delivery)))
+    const expected = { reference: `${saved.customer}|${saved.paymentMethod}`, brand: "visa", last4: "5100", expMonth: 8, expYear: 2031 }
+    expect(heard).toMatchObject({ trxId: p.trxId, outcome: "paid", verified: true, savedMethod: expected })
+    const retrieved = fake.requests().filter((request) => request.method === "GET" && request.path.startsWith("/v1/payment_intents/")).at(-1)!
+    expect(retrieved.params).toMatchObject({ "expand[0]": "payment_method" })
+    // The customer also comes back: the same method, which the kit keeps once.
+    const returned = await run(stripe.plugin.handleReturn(stripe.returned(p, { session_id: start.gatewayReference! })))
+    expect(returned).toMatchObject({ savedMethod: expected })
+  })
+
+  it("an unpaid or ordinary checkout's notification asks Stripe for no card", async () => {
+    const before = fake.requests().filter((request) => request.path.startsWith("/v1/payment_intents/")).length
+    const later = payment()
+    const laterStart = await run(stripe.plugin.beginCheckout(stripe.checkout(later, { saveMethod: SAVE })))
+    fake.payLater(laterStart.gatewayReference!)
+    const pending = await run(stripe.plugin.handleNotification(stripe.notification(fake.event("checkout.session.completed", laterStart.gatewayReference!, { secret: WEBHOOK_SECRET }))))
+    expect(pending).toMatchObject({ outcome: "pending", verified: true })
+    expect("savedMethod" in pending).toBe(false)
+    const ordinary = payment()
+    const ordinaryStart = await run(stripe.plugin.beginCheckout(stripe.checkout(ordinary)))
+    fake.pay(ordinaryStart.gatewayReference!)
+    const paid = await run(stripe.plugin.handleNotification(stripe.notification(fake.event("checkout.session.completed", ordinaryStart.gatewayReference!, { secret: WEBHOOK_SECRET }))))
+    expect(paid).toMatchObject({ outcome: "paid", verified: true })
+    expect("savedMethod" in paid).toBe(false)
+    expect(fake.requests().filter((request) => request.path.startsWith("/v1/payment_intents/")).length).toBe(before)
   })
 
   it("an ordinary checkout asks Stripe to save nothing, and its return reports no method", async () => {

@@ -1,5 +1,6 @@
 import type Stripe from "stripe"
 import type { GatewayOutcome, NotificationContext, NotificationReport } from "../../../core/gateways/gateway-plugin.js"
+import type { SavedMethodReport } from "../../../core/gateways/plugin-saved-methods.js"
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { verifiedStripeEvent } from "./stripe-client.js"
 import { chargedBy, isSessionId } from "./stripe-session-outcome.js"
@@ -69,20 +70,28 @@ const unverifiedReport = (rawBody: Uint8Array): NotificationReport => {
   return trxId === undefined ? REFUSED : { trxId, outcome: "pending", verified: false }
 }
 
+/** What a notification may need to ask Stripe, beyond the event itself. */
+export interface NotificationLookups {
+  /** The payment a dispute's PaymentIntent names. */
+  readonly trxIdOfIntent: (paymentIntent: string) => Promise<string | undefined>
+  /** The card a paid session saved, as a return reports it (the event names its PaymentIntent, unexpanded). */
+  readonly savedMethodOf: (session: Stripe.Checkout.Session) => Promise<{ savedMethod?: SavedMethodReport }>
+}
+
 /**
  * A Stripe webhook delivery as the kit's report. A bad delivery is refused or unverified; a dispute
- * event asks Stripe which payment it is about (`trxIdOfIntent`), and that call may fail (the kit then
- * answers 503 and Stripe sends it again).
+ * event asks Stripe which payment it is about, a paid subscription checkout which card it saved; those
+ * calls may fail (the kit then answers 503 and Stripe sends the event again).
  */
 export const reportOfNotification = async (
   context: NotificationContext<StripeCheckoutConfig>,
-  trxIdOfIntent: (paymentIntent: string) => Promise<string | undefined>
+  lookups: NotificationLookups
 ): Promise<NotificationReport> => {
   const event = await verifiedEvent(context)
   if (event === undefined) return unverifiedReport(context.rawBody)
   // Test-mode events at a production record (or the reverse) are another account mode's business.
   if (event.livemode !== (context.environment === "production")) return IGNORED
-  if (DISPUTE_EVENTS.has(event.type)) return reportOfDispute(event.type, event.data.object as Stripe.Dispute, trxIdOfIntent)
+  if (DISPUTE_EVENTS.has(event.type)) return reportOfDispute(event.type, event.data.object as Stripe.Dispute, lookups.trxIdOfIntent)
   if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
   const session = event.data.object as Stripe.Checkout.Session
   const trxId = trxIdOf(session)
@@ -93,5 +102,8 @@ export const reportOfNotification = async (
   } catch {
     return REFUSED
   }
-  return { trxId, outcome: outcomeOf(event.type, session), ...charged, gatewayReference: session.id, verified: true }
+  const outcome = outcomeOf(event.type, session)
+  // A customer who never comes back leaves only this event: it must save the card as a return would.
+  const saved = outcome === "paid" ? await lookups.savedMethodOf(session) : {}
+  return { trxId, outcome, ...charged, gatewayReference: session.id, ...saved, verified: true }
 }
