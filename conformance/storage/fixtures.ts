@@ -96,6 +96,7 @@ export const newSubscription = (merchantId: MerchantId, overrides: Partial<NewSu
   cancelAtPeriodEnd: false,
   cancelledAt: null,
   testClockId: null,
+  locale: null,
   ...NO_PLAN_CHANGES,
   dunning: null,
   savedMethodId: null,

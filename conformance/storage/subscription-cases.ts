@@ -68,7 +68,8 @@ export const subscriptionCases = (it: StorageIt) => {
         resumesAt: plusSeconds(at, 3_600),
         pendingAmount: MAX_AMOUNT,
         pendingCycle: "weekly",
-        credit: units(-3)
+        credit: units(-3),
+        locale: "fr"
       })
       const inserted = yield* repo.insert(full)
       const after = yield* now

@@ -8,6 +8,7 @@ import type { ChangeDuePlan } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
 import { enqueueSubscriptionEvent } from "./subscription-events.js"
 import { moveSubscription } from "./wake.js"
+import { customerMailOf } from "./invoice-mail.js"
 
 /**
  * Carries out the due work of trials, pauses and credits (plan-changes.ts planChangesDue) for a
@@ -24,9 +25,7 @@ export const carryOutChangeDue = (subscription: Subscription, plan: ChangeDuePla
           yield* enqueueSubscriptionEvent("subscription.trial_will_end", moved, latest)
           if (moved.trialEnd !== null) {
             yield* enqueueMail({
-              merchantId: moved.merchantId,
-              environment: moved.environment,
-              to: moved.customerEmail,
+              ...customerMailOf(moved),
               kind: "trial_ending",
               facts: {
                 subscriptionId: moved.id,

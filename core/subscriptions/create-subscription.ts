@@ -43,6 +43,8 @@ export type CreateSubscriptionRequest =
     readonly testClockId?: string | null
     /** A free trial of so many days (plan-changes.ts trialStart); null: none. Not with startsAt. */
     readonly trialDays?: number | null
+    /** The customer's mail language, one of the checkout's (checked at the edge); absent or null: English. */
+    readonly locale?: string | null
   }
 
 /**
@@ -108,6 +110,7 @@ export const createSubscription = (caller: MerchantScope, request: CreateSubscri
         cancelAtPeriodEnd: false,
         cancelledAt: null,
         testClockId: clock?.id ?? null,
+        locale: request.locale ?? null,
         dunning: null,
         savedMethodId: null,
         chargeAt: null,

@@ -5,7 +5,7 @@ import { enqueueMail } from "../mail/enqueue-mail.js"
 import { type Instant, toIsoString } from "../shared/instant.js"
 import { dunningInvoicesLost, dunningInvoicesRecovered } from "../shared/metrics.js"
 import { dayAfter, type DunningDuePlan } from "./dunning-plan.js"
-import { invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
+import { customerMailOf, invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice, retirePendingInvoices } from "./invoices.js"
 import { planRenew } from "./lifecycle.js"
 import { type Invoice, type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
@@ -52,9 +52,7 @@ const remind = (subscription: Subscription, plan: Extract<DunningDuePlan, { read
     if (invoice !== undefined) {
       const { dunning } = plan
       yield* enqueueMail({
-        merchantId: moved.merchantId,
-        environment: moved.environment,
-        to: moved.customerEmail,
+        ...customerMailOf(moved),
         kind: "dunning_reminder",
         facts: {
           ...invoiceMailFacts(moved, invoice),

@@ -5,6 +5,14 @@ import { CheckoutLinks } from "../payments/checkout-links.js"
 import { toSeconds } from "../shared/instant.js"
 import type { Invoice, Subscription } from "./subscription.js"
 
+/** Who a customer mail about the subscription goes to, and in which language. */
+export const customerMailOf = (subscription: Subscription) => ({
+  merchantId: subscription.merchantId,
+  environment: subscription.environment,
+  to: subscription.customerEmail,
+  locale: subscription.locale
+})
+
 /**
  * What every mail about an invoice names, written in one place for every kind (issued, receipt,
  * reminder, failed charge). Amounts are the invoice's own: a proration or a credit bills another

@@ -7,7 +7,7 @@ import { type Instant, now, toIsoString } from "../shared/instant.js"
 import { enqueueMail } from "../mail/enqueue-mail.js"
 import type { MailOutbox } from "../mail/mail-outbox.js"
 import { countRecovery } from "./dunning.js"
-import { invoiceMailFacts } from "./invoice-mail.js"
+import { customerMailOf, invoiceMailFacts } from "./invoice-mail.js"
 import { planPaid } from "./lifecycle.js"
 import { type Subscription, SubscriptionTransitionRefused } from "./subscription.js"
 import { enqueueSubscriptionEvent, SubscriptionEventBody } from "./subscription-events.js"
@@ -55,9 +55,7 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
     const latest = (yield* repo.latestInvoices(subscription.id, 1))[0]
     yield* enqueueSubscriptionEvent(plan.event, moved, latest, paid)
     yield* enqueueMail({
-      merchantId: moved.merchantId,
-      environment: moved.environment,
-      to: moved.customerEmail,
+      ...customerMailOf(moved),
       kind: "payment_receipt",
       facts: {
         ...invoiceMailFacts(moved, paid),

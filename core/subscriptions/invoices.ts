@@ -6,7 +6,7 @@ import { initiatePayment } from "../payments/initiate-payment.js"
 import { enqueueMail } from "../mail/enqueue-mail.js"
 import { type Instant, toIsoString } from "../shared/instant.js"
 import { Ids } from "../signing/random-ids.js"
-import { invoiceMailFacts } from "./invoice-mail.js"
+import { customerMailOf, invoiceMailFacts } from "./invoice-mail.js"
 import type { Period } from "./lifecycle.js"
 import type { Invoice, Subscription } from "./subscription.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
@@ -49,9 +49,7 @@ export const openInvoice = (subscription: Subscription, period: Period, sequence
       paidAt: null
     })
     yield* enqueueMail({
-      merchantId: subscription.merchantId,
-      environment: subscription.environment,
-      to: subscription.customerEmail,
+      ...customerMailOf(subscription),
       kind: "invoice_issued",
       facts: {
         ...invoiceMailFacts(subscription, invoice),

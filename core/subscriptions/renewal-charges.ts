@@ -15,7 +15,7 @@ import { renewalCharges } from "../shared/metrics.js"
 import { Transactor } from "../shared/transactor.js"
 import { billingSettingsOf } from "./billing-settings.js"
 import { beginDunning } from "./dunning-start.js"
-import { invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
+import { customerMailOf, invoiceMailFacts, invoicePayUrl } from "./invoice-mail.js"
 import { latestInvoice, openInvoice, retireInvoice } from "./invoices.js"
 import { type DuePlan, duePeriod, isOpen } from "./lifecycle.js"
 import { planRetry } from "./retry-plan.js"
@@ -169,9 +169,7 @@ const recordCharge = (claim: Claim, answer: Either.Either<SavedMethodChargeRepor
     const payable = plan._tag === "FallBack" ? yield* payableInvoice(moved, at) : invoice
     const told = payable ?? invoice
     yield* enqueueMail({
-      merchantId: moved.merchantId,
-      environment: moved.environment,
-      to: moved.customerEmail,
+      ...customerMailOf(moved),
       kind: "payment_method_failed",
       facts: {
         ...invoiceMailFacts(moved, told),

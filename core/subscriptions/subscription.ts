@@ -72,6 +72,8 @@ export interface Subscription extends PlanChangeFields {
   readonly cancelledAt: Instant | null
   /** The sandbox test clock whose time this subscription lives on; null: real time. */
   readonly testClockId: string | null
+  /** The language of the customer's mail (one of the checkout's); null: English. */
+  readonly locale: string | null
   /** The saved method renewals are charged to (saved-methods.ts); null: renewals are hosted invoices. */
   readonly savedMethodId: string | null
   /** When the next off-session charge of the open renewal invoice is due (renewal-charges.ts). Internal. */
@@ -89,8 +91,9 @@ export interface Subscription extends PlanChangeFields {
 }
 
 /** What a writer inserts: the fields a new subscription has no use for (a plan change, a campaign) may be left out. */
-export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt" | "dunning" | keyof PlanChangeFields> & Partial<PlanChangeFields> & {
+export type NewSubscription = Omit<Subscription, "createdAt" | "updatedAt" | "dunning" | "locale" | keyof PlanChangeFields> & Partial<PlanChangeFields> & {
   readonly dunning?: Dunning | null
+  readonly locale?: string | null
 }
 
 /** The lifecycle fields a transition may change. */

@@ -3,6 +3,7 @@ import { BillingCycle } from "../../../core/subscriptions/subscription.js"
 import { MAX_TRIAL_DAYS } from "../../../core/subscriptions/plan-changes.js"
 import { amount, boolean, currencyCode, dateTime, email, integer, jsonObject, oneOf, reference, string, textOrList, url, withDefault } from "./field-rules.js"
 import { bodyContract } from "./read-body.js"
+import { LOCALES } from "../checkout/locale.js"
 
 const URL_RULE = { required: true, max: 255 } as const
 
@@ -29,7 +30,8 @@ export const createSubscriptionBody = bodyContract("CreateSubscriptionRequest", 
     problem: metadataProblem,
     description: "At most 50 top-level entries; no secrets, no card data."
   }),
-  test_clock: string({ max: 64, description: "Sandbox only: a test clock's id; the subscription is created at its frozen time and lives on it." })
+  test_clock: string({ max: 64, description: "Sandbox only: a test clock's id; the subscription is created at its frozen time and lives on it." }),
+  locale: oneOf(LOCALES, { description: "The language of the customer's mail (invoices, receipts, reminders), as on the checkout page; omit for English." })
 })
 
 export const cancelSubscriptionBody = bodyContract("CancelSubscriptionRequest", "When the subscription ends (spec 4.8).", {

@@ -2,6 +2,7 @@ import * as Schema from "effect/Schema"
 import { BillingCycle, InvoiceStatus, SubscriptionStatus } from "../../../core/subscriptions/subscription.js"
 import { dataOf, pageOf } from "./envelopes.js"
 import { Environment, Fixed8Amount, HttpUrl, Integer, NullableTimestamp, Timestamp } from "./value-schemas.js"
+import { LOCALES } from "../checkout/locale.js"
 
 /** Spec 2.6 plus the invoice's own facts; `payment_url` is null once no checkout is open for it. */
 export const Invoice = Schema.Struct({
@@ -72,6 +73,7 @@ export const Subscription = Schema.Struct({
   ...subscriptionFields,
   invoices: Schema.optional(Schema.Array(Invoice)),
   test_clock: Schema.optional(Schema.String.annotations({ description: "The sandbox test clock it lives on; absent on real time." })),
+  locale: Schema.optional(Schema.String.annotations({ description: `The language of the customer's mail (${LOCALES.join(", ")}), when one was given; absent: English.` })),
   saved_payment_method: Schema.optional(SavedPaymentMethod).annotations({ description: "On retrieve, when a method is saved: renewals charge it automatically." })
 }).annotations({ identifier: "Subscription", description: "A subscription (spec 2.5)." })
 

@@ -63,7 +63,8 @@ const create = endpoint({
       trialDays: body.trial_days ?? null,
       allowPaymentMethods: body.allow_payment_methods ?? [],
       metadata: body.metadata ?? {},
-      testClockId: body.test_clock ?? null
+      testClockId: body.test_clock ?? null,
+      locale: body.locale ?? null
     }))
     return yield* subscriptionAnswer(yield* createSubscription(caller, valid))
   })

@@ -85,6 +85,8 @@ export const subscriptionJson = (
   latest_invoice: latest === undefined ? null : invoiceJson(latest, linkFor),
   // Only when set: a subscription on real time keeps the contract's shape byte for byte.
   ...(subscription.testClockId === null ? {} : { test_clock: subscription.testClockId }),
+  // Likewise: a subscription created without a language keeps the contract's bytes.
+  ...(subscription.locale === null ? {} : { locale: subscription.locale }),
   ...planChangeJson(subscription),
   ...(invoices === undefined ? {} : { invoices: invoices.map((invoice) => invoiceJson(invoice, linkFor)) }),
   // Additive, and only when set: a subscription without one reads exactly as the contract's.

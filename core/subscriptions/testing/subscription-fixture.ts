@@ -13,7 +13,7 @@ export const subscriptionAt = (at: Instant, fields: Partial<Subscription> = {}):
   billingCycle: "monthly", amount: Amount(1_000_000_000n), currency: "USD", customerEmail: "ann@example.com",
   customerName: null, description: null, successRedirect: "https://shop.example/ok", cancelRedirect: "https://shop.example/no",
   ipnUrl: "https://shop.example/ipn", allowPaymentMethods: [], metadata: {}, startsAt: at, currentPeriodStart: null,
-  currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, wakeAt: null,
+  currentPeriodEnd: null, nextBillingAt: null, cancelAtPeriodEnd: false, cancelledAt: null, testClockId: null, locale: null, wakeAt: null,
   dunning: null, savedMethodId: null, chargeAt: null, chargeAttempts: 0, chargeClaim: null, ...NO_PLAN_CHANGES, createdAt: at, updatedAt: at,
   ...fields
 })
