@@ -1,5 +1,7 @@
+import { HttpApp } from "@effect/platform"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { httpApp } from "../../adapters/http/app.js"
 import { enqueueMail, type MailRequest } from "../../core/mail/enqueue-mail.js"
 import { defaultMailPolicy, sendDueMail } from "../../core/mail/mail-dispatcher.js"
 import type { MailKind } from "../../core/mail/mail-kind.js"
@@ -12,8 +14,10 @@ import type { MerchantId } from "../../core/shared/ids.js"
 import { fromIsoString } from "../../core/shared/instant.js"
 import { atTestClockTime } from "../../core/shared/test-clock-time.js"
 import { Transactor } from "../../core/shared/transactor.js"
-import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
+import { defaultWebhookConfig, kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
+import { signedRequest } from "../../testing/http/signed-client.js"
 import { type SmtpCatcher, startSmtpCatcher } from "../../testing/mail/smtp-catcher.js"
+import { sandboxShop } from "./sandbox-shop.js"
 import { testKitConfig } from "./test-kit-config.js"
 
 // The mail outbox on the real kit over SQLite, sending to real SMTP servers in this process: what
@@ -56,7 +60,11 @@ describe(`mail outbox (${name})`, () => {
     sandbox = await startSmtpCatcher()
     runtime = ManagedRuntime.make(kitLayer(testKitConfig(
       store(),
-      { mail: { smtpUrl: production.url, sandboxSmtpUrl: sandbox.url, from: "Shop billing <billing@shop.example>" } }
+      {
+        mail: { smtpUrl: production.url, sandboxSmtpUrl: sandbox.url, from: "Shop billing <billing@shop.example>" },
+        // A subscription's ipn_url on loopback (no webhook is sent: background jobs are off).
+        webhooks: { ...defaultWebhookConfig, allowPrivateTargets: true }
+      }
     )).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Error))))
     merchantId = (await run(createMerchant({ name: "Shop & Sons", status: "approved" }))).id
   }, 30_000)
@@ -213,6 +221,53 @@ describe(`mail outbox (${name})`, () => {
     expect((await stored(id)).status).toBe("sent")
     const kept = await run(Effect.flatMap(MailOutbox, (outbox) => outbox.listForMerchant(merchantId, "sandbox", 10)))
     expect(kept.map((row) => row.id)).toContain(id)
+  })
+
+  it("mails a subscription's customer in the locale it was created with: a French invoice and receipt; English without one", async () => {
+    const shop = await run(sandboxShop("Boutique Élise", "card"))
+    const handler = HttpApp.toWebHandlerRuntime(await runtime.runtime())(httpApp)
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await handler(signedRequest(shop, method, path, body === undefined ? "" : JSON.stringify(body)))
+      return { status: response.status, json: (await response.json()) as Record<string, any> }
+    }
+    const subscribe = (reference: string, fields: Record<string, unknown>) =>
+      call("POST", "/api/v1/subscriptions", {
+        external_reference: reference, billing_cycle: "monthly", payment_amount: "12.50", currency_code: "USD",
+        customer_email: `${reference}@example.com`, description: "Abonnement Or", success_redirect: "https://shop.example/ok",
+        cancel_redirect: "https://shop.example/cancel", ipn_url: "http://127.0.0.1:9/ipn", ...fields
+      })
+
+    for (const locale of ["de", "FR", "fr-CA", 7]) {
+      const refused = await subscribe(`bad-${String(locale)}`, { locale })
+      expect(refused.status, String(locale)).toBe(422)
+      expect(refused.json["errors"]["locale"], JSON.stringify(refused.json)).toEqual(["The selected locale is invalid; it must be one of: en, fr, ar."])
+    }
+
+    const before = sandbox.mails.length
+    const french = await subscribe("fr-sub", { locale: "fr" })
+    expect(french.status, JSON.stringify(french.json)).toBe(201)
+    expect(french.json["data"]["locale"]).toBe("fr")
+    const english = await subscribe("en-sub", {})
+    expect(english.status).toBe(201)
+    // Without a language the body keeps the contract's fields only.
+    expect("locale" in english.json["data"]).toBe(false)
+    await pass()
+    const issued = (await sandbox.waitFor(before + 2)).slice(before)
+    const number = french.json["data"]["latest_invoice"]["number"] as string
+    const frenchIssued = issued.find((mail) => mail.to[0] === "fr-sub@example.com")!
+    expect(frenchIssued.subject).toBe(`Votre facture ${number} de Boutique Élise`)
+    expect(frenchIssued.language).toBe("fr")
+    expect(frenchIssued.text).toMatch(/Boutique Élise a émis une facture de 12,50 USD pour Abonnement Or/)
+    const englishIssued = issued.find((mail) => mail.to[0] === "en-sub@example.com")!
+    expect(englishIssued.subject).toBe(`Your invoice ${english.json["data"]["latest_invoice"]["number"]} from Boutique Élise`)
+
+    // Its receipt follows the subscription's language too.
+    const paid = await call("POST", `/api/v1/sandbox/payments/${french.json["data"]["latest_invoice"]["trx_id"]}/simulate`, { outcome: "success" })
+    expect(paid.status).toBe(200)
+    await pass()
+    const [receipt] = (await sandbox.waitFor(before + 3)).slice(before + 2)
+    expect(receipt!.to).toEqual(["fr-sub@example.com"])
+    expect(receipt!.subject).toBe(`Reçu pour ${number} de Boutique Élise`)
   })
 })
 
