@@ -99,6 +99,7 @@ button.copy{display:inline-block;width:auto;min-height:44px;min-width:44px;margi
 .empty{border:2px dashed #c9ced8;border-radius:10px;padding:.75rem 1rem}
 .empty p{margin:.25rem 0}
 main.dashboard code.trx{overflow-wrap:anywhere;word-break:break-all}
+.nowrap{white-space:nowrap}
 @media (min-width:40rem){
   main.dashboard td.whole{overflow-wrap:break-word}
   main.dashboard .card form:not(.inline) input:not([type=checkbox]):not([type=radio]),main.dashboard .card form:not(.inline) select,main.dashboard .card form:not(.inline) textarea{max-width:36rem}

@@ -1,6 +1,6 @@
 import { toFixed8String } from "../../../../core/money/format.js"
 import { upcomingInvoices } from "../../../../core/subscriptions/billing-schedule.js"
-import { BillingCycle, type Subscription } from "../../../../core/subscriptions/subscription.js"
+import { BillingCycle, type Invoice, type Subscription } from "../../../../core/subscriptions/subscription.js"
 import { html } from "../../pages/html.js"
 import { formTokenFields, type PageFrame } from "../layout.js"
 import { factRow } from "../page-parts.js"
@@ -13,6 +13,8 @@ interface PlanChangeView {
   readonly frame: PageFrame
   readonly money: MoneyText
   readonly subscription: Subscription
+  /** Newest first: the open one, if any, is what the schedule waits for. */
+  readonly invoices: ReadonlyArray<Invoice>
 }
 
 /** Trial, pause, stored change and credit, each only when there is one. */
@@ -31,13 +33,29 @@ const changeFacts = (view: PlanChangeView) => {
   return rows.every((row) => row === "") ? "" : html`<table><tbody>${rows}</tbody></table>`
 }
 
+/**
+ * Why no invoice is scheduled, saying what is awaited instead: an unpaid invoice (and, past due, its
+ * dunning) holds the schedule until it is paid.
+ */
+const nothingScheduled = (view: PlanChangeView) => {
+  const { money, subscription: s } = view
+  if (s.pausedAt !== null) return "No invoice is scheduled while paused."
+  const open = s.status === "cancelled" ? undefined : view.invoices.find((invoice) => invoice.status === "pending")
+  if (open === undefined) return s.cancelAtPeriodEnd && s.currentPeriodEnd !== null ? html`No invoice is scheduled: the subscription ends ${timeText(s.currentPeriodEnd)}.` : "No invoice is scheduled."
+  const awaited = html`Awaiting payment of invoice <span class="nowrap">${open.number ?? `#${open.sequence}`}</span> (${money(open.amount, open.currency)}).`
+  if (s.status !== "past_due") return html`${awaited} The next invoices are scheduled once it is paid.`
+  const d = s.dunning
+  const dunning = d === null
+    ? "No reminders are scheduled."
+    : html`Dunning is under way: ${d.step < d.reminderDays.length ? "next reminder" : "final action"} due ${timeText(d.nextAt)}.`
+  return html`${awaited} ${dunning} The next invoices are scheduled once it is paid.`
+}
+
 /** The next invoices as the scheduler will open them if nothing changes. */
 const schedule = (view: PlanChangeView) => {
   const { money, subscription: s } = view
   const upcoming = upcomingInvoices(s, SCHEDULED)
-  if (upcoming.length === 0) {
-    return html`<p class="muted">${s.pausedAt !== null ? "No invoice is scheduled while paused." : "No invoice is scheduled."}</p>`
-  }
+  if (upcoming.length === 0) return html`<p class="muted" data-testid="schedule-none">${nothingScheduled(view)}</p>`
   return html`<table class="cards"><caption class="muted">The next ${upcoming.length} invoices if nothing changes</caption><thead><tr><th scope="col">Opens</th><th scope="col">Period to</th><th scope="col" class="amount">Amount</th></tr></thead><tbody>${
     upcoming.map((invoice) =>
       html`<tr><td data-label="Opens">${timeText(invoice.at)}</td><td data-label="Period to">${timeText(invoice.periodEnd)}</td><td data-label="Amount" class="amount">${

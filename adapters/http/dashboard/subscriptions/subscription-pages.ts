@@ -106,7 +106,7 @@ const invoiceRow = (view: SubscriptionDetailView, invoice: Invoice) => {
   const documents = html`<span><a href="${document}" download>PDF</a>${
     invoice.status === "paid" ? html` · <a href="${receipt}" download>Receipt</a>` : ""
   }</span>`
-  return html`<tr><td data-label="Number">${invoice.number ?? invoice.sequence}</td><td data-label="Reference">${invoice.reference}</td><td data-label="Status">${
+  return html`<tr><td data-label="Number" class="nowrap">${invoice.number ?? invoice.sequence}</td><td data-label="Reference">${invoice.reference}</td><td data-label="Status">${
     statusLabel(invoice.status)
   }</td><td data-label="Amount" class="amount">${view.money(invoice.amount, invoice.currency)}</td><td data-label="Period">${period}</td><td data-label="Paid">${
     when(invoice.paidAt)
