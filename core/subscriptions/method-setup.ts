@@ -71,7 +71,7 @@ export const startMethodSetup = (subscription: Subscription, merchantName: strin
       ...addresses(setup.id)
     })
     if (start.gatewayReference !== undefined) yield* setups.setReference(setup.id, start.gatewayReference)
-    return { setup, start }
+    return { setup, start, gatewayName: gateway.value.name }
   })
 
 /** How a setup session's return ended: the method replaced, or nothing changed (and why). */
