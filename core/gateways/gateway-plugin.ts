@@ -5,7 +5,7 @@ import type { Environment } from "../shared/environment.js"
 import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
 import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
 import type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest } from "./plugin-saved-methods.js"
-import type { SetupContext, SetupReport, SetupReturnContext, SetupStart } from "./plugin-method-setup.js"
+import type { SetupReport, SetupRequest, SetupReturn } from "./plugin-method-setup.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -163,6 +163,22 @@ export interface SyncReport {
 
 /** An off-session charge of a saved method, with the gateway record it was saved through. */
 export interface SavedMethodChargeContext<Config> extends SavedMethodCharge, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
+/** A setup-only session (plugin-method-setup.ts) at a gateway record. */
+export interface SetupContext<Config> extends SetupRequest, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
+/** As a checkout's start: a redirect to the gateway, or an HTML fragment shown inside the kit's page. */
+export type SetupStart = CheckoutStart
+
+export interface SetupReturnContext<Config> extends SetupReturn, CallTrace {
   readonly environment: Environment
   readonly gateway: GatewayRef
   readonly config: Config

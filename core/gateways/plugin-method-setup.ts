@@ -1,22 +1,18 @@
-import type { Environment } from "../shared/environment.js"
-import type { CallTrace, CheckoutStart, GatewayRef } from "./gateway-plugin.js"
 import type { SavedMethodReport } from "./plugin-saved-methods.js"
 
 /**
  * The plugin API's setup-only flow (part of `savedMethods`, optional): the customer gives a method to
  * keep for renewals with nothing to pay, and no money moves. A plugin offers it with both
  * `beginSetup` and `handleSetupReturn`; without them the kit changes a method only at a payment.
+ * Their contexts (with the gateway record, config and trace) are composed in gateway-plugin.ts.
  */
 
 /** What a plugin is told when a customer starts replacing a subscription's saved method. */
-export interface SetupContext<Config> extends CallTrace {
+export interface SetupRequest {
   /** The kit's reference of this setup: echo it back and check it on the return. */
   readonly setupId: string
   /** The subscription's currency (Stripe's setup mode wants one to pick the methods it offers). */
   readonly currency: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
   readonly merchantName: string
   readonly customerEmail: string
   readonly customerName: string | null
@@ -28,14 +24,9 @@ export interface SetupContext<Config> extends CallTrace {
   readonly cancelUrl: string
 }
 
-/** As a checkout's start: a redirect to the gateway, or an HTML fragment shown inside the kit's page. */
-export type SetupStart = CheckoutStart
-
-export interface SetupReturnContext<Config> extends CallTrace {
+/** The customer's return from a setup session, as received. */
+export interface SetupReturn {
   readonly setupId: string
-  readonly environment: Environment
-  readonly gateway: GatewayRef
-  readonly config: Config
   readonly fields: Readonly<Record<string, string>>
   /** What `beginSetup` reported as the gateway's own reference, if anything. */
   readonly gatewayReference: string | null

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { SetupContext, SetupReturnContext } from "../../../core/gateways/plugin-method-setup.js"
+import type { SetupContext, SetupReturnContext } from "../../../core/gateways/gateway-plugin.js"
 import { makeFakeStripe } from "./testing/fake-stripe.js"
 import { GATEWAY, makeHarness, newTrxId, run } from "./testing/stripe-plugin-harness.js"
 

@@ -1,5 +1,6 @@
 import type Stripe from "stripe"
-import type { SetupContext, SetupReport, SetupReturnContext } from "../../../core/gateways/plugin-method-setup.js"
+import type { SetupContext, SetupReturnContext } from "../../../core/gateways/gateway-plugin.js"
+import type { SetupReport } from "../../../core/gateways/plugin-method-setup.js"
 import type { StripeCheckoutConfig } from "./stripe-checkout-config.js"
 import { StripeCallError, stripeCall } from "./stripe-errors.js"
 import { parseMethodReference, savedMethodOfIntent } from "./stripe-saved-methods.js"
