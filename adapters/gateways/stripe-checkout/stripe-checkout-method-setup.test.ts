@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SetupContext, SetupReturnContext } from "../../../core/gateways/gateway-plugin.js"
 import { makeFakeStripe } from "./testing/fake-stripe.js"
-import { GATEWAY, makeHarness, newTrxId, run } from "./testing/stripe-plugin-harness.js"
+import { GATEWAY, makeHarness, newTrxId, run, WEBHOOK_SECRET } from "./testing/stripe-plugin-harness.js"
 
 const fake = makeFakeStripe()
 const stripe = makeHarness(fake)
@@ -99,5 +99,13 @@ describe("stripe-checkout setup-only sessions", () => {
     expect(await run(stripe.plugin.handleSetupReturn(returned(context, { session_id: "cs_test_nope" })))).toEqual({ outcome: "pending", verified: false })
     fake.expire(start.gatewayReference!)
     expect(await run(stripe.plugin.handleSetupReturn(returned(context, { session_id: start.gatewayReference! })))).toEqual({ outcome: "cancelled", verified: true })
+  })
+
+  it("a signed checkout.session.completed of a setup session names no payment: ignored", async () => {
+    const context = setupContext(null)
+    const start = await run(stripe.plugin.beginSetup(context))
+    fake.completeSetup(start.gatewayReference!)
+    const report = await run(stripe.plugin.handleNotification(stripe.notification(fake.event("checkout.session.completed", start.gatewayReference!, { secret: WEBHOOK_SECRET }))))
+    expect(report).toEqual({ ignore: true })
   })
 })
