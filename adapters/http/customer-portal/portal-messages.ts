@@ -43,7 +43,7 @@ export interface PortalMessages {
   readonly updatePaymentMethod: string
   readonly notices: Readonly<Record<
     | "cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable" | "methodAtNextPayment" | "methodClosed"
-    | "methodUpdated" | "methodUnchanged" | "methodSetupClosed",
+    | "methodUpdated" | "methodUnchanged" | "methodSetupClosed" | "methodUnavailable",
     string
   >>
   /** The setup-only page (a new method with nothing to pay): its heading and what it does. */
@@ -101,7 +101,8 @@ const en: PortalMessages = {
     methodClosed: "This subscription is cancelled: its payment method can no longer be changed.",
     methodUpdated: "Your payment method was updated. The next payments of this subscription use it.",
     methodUnchanged: "Your payment method was not changed.",
-    methodSetupClosed: "That payment method update had already ended. Start it again from here if you still want to change the card."
+    methodSetupClosed: "That payment method update had already ended. Start it again from here if you still want to change the card.",
+    methodUnavailable: "Your payment method cannot be changed right now. Try again later."
   },
   replaceMethod: "Replace your payment method",
   replaceMethodExplained: "Nothing is charged now: the method you give here is kept for this subscription's next payments.",
@@ -157,7 +158,8 @@ const fr: PortalMessages = {
     methodClosed: "Cet abonnement est résilié : son moyen de paiement ne peut plus être modifié.",
     methodUpdated: "Votre moyen de paiement a été mis à jour. Les prochains paiements de cet abonnement l'utiliseront.",
     methodUnchanged: "Votre moyen de paiement n'a pas été modifié.",
-    methodSetupClosed: "Cette mise à jour du moyen de paiement était déjà terminée. Recommencez-la d'ici si vous souhaitez toujours changer de carte."
+    methodSetupClosed: "Cette mise à jour du moyen de paiement était déjà terminée. Recommencez-la d'ici si vous souhaitez toujours changer de carte.",
+    methodUnavailable: "Votre moyen de paiement ne peut pas être modifié pour le moment. Réessayez plus tard."
   },
   replaceMethod: "Remplacer votre moyen de paiement",
   replaceMethodExplained: "Rien n'est débité maintenant : le moyen indiqué ici est conservé pour les prochains paiements de cet abonnement.",
@@ -213,7 +215,8 @@ const ar: PortalMessages = {
     methodClosed: "هذا الاشتراك ملغى: لم يعد بالإمكان تغيير وسيلة الدفع الخاصة به.",
     methodUpdated: "تم تحديث وسيلة الدفع الخاصة بك. ستُستخدم في الدفعات القادمة لهذا الاشتراك.",
     methodUnchanged: "لم يتم تغيير وسيلة الدفع الخاصة بك.",
-    methodSetupClosed: "انتهى تحديث وسيلة الدفع هذا بالفعل. ابدأه من جديد من هنا إذا كنت لا تزال تريد تغيير البطاقة."
+    methodSetupClosed: "انتهى تحديث وسيلة الدفع هذا بالفعل. ابدأه من جديد من هنا إذا كنت لا تزال تريد تغيير البطاقة.",
+    methodUnavailable: "لا يمكن تغيير وسيلة الدفع الخاصة بك الآن. حاول مرة أخرى لاحقًا."
   },
   replaceMethod: "استبدال وسيلة الدفع",
   replaceMethodExplained: "لن يُخصم أي مبلغ الآن: تُحفظ الوسيلة التي تقدمها هنا للدفعات القادمة لهذا الاشتراك.",

@@ -29,7 +29,7 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/
 
 const NOTICES: ReadonlyArray<PortalNotice> = [
   "cancelled", "nothingToPay", "cannotCancel", "cancellationOff", "paymentUnavailable", "methodAtNextPayment", "methodClosed",
-  "methodUpdated", "methodUnchanged", "methodSetupClosed"
+  "methodUpdated", "methodUnchanged", "methodSetupClosed", "methodUnavailable"
 ]
 
 const pathParameter = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
@@ -188,8 +188,8 @@ export const updatePortalPaymentMethod = portalStep(Effect.gen(function*() {
       PortalItemNotFound: () => notFoundOnPortal(locale, carried),
       PortalActionRefused: (refused) => Effect.succeed({ _tag: "Notice" as const, notice: refused.reason === "methodClosed" ? "methodClosed" as const : "methodAtNextPayment" as const }),
       // The gateway could not start a setup now: nothing changed, and the customer may try again.
-      PluginCallFailed: () => Effect.succeed({ _tag: "Notice" as const, notice: "paymentUnavailable" as const }),
-      UnknownGatewayPlugin: () => Effect.succeed({ _tag: "Notice" as const, notice: "paymentUnavailable" as const })
+      PluginCallFailed: () => Effect.succeed({ _tag: "Notice" as const, notice: "methodUnavailable" as const }),
+      UnknownGatewayPlugin: () => Effect.succeed({ _tag: "Notice" as const, notice: "methodUnavailable" as const })
     })
   )
   switch (outcome._tag) {
@@ -234,8 +234,8 @@ export const finishPortalMethodSetup = portalStep(Effect.gen(function*() {
     Effect.catchTags({
       PortalItemNotFound: () => notFoundOnPortal(locale, carried),
       MethodSetupClosed: () => Effect.succeed("methodSetupClosed" as const),
-      PluginCallFailed: () => Effect.succeed("paymentUnavailable" as const),
-      UnknownGatewayPlugin: () => Effect.succeed("paymentUnavailable" as const)
+      PluginCallFailed: () => Effect.succeed("methodUnavailable" as const),
+      UnknownGatewayPlugin: () => Effect.succeed("methodUnavailable" as const)
     })
   )
   return yield* backToPortal(carried, notice)
