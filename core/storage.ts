@@ -4,6 +4,7 @@ import type { PayoutSettingsRepository } from "./balances/payout-settings-reposi
 import type { BillingSettingsRepository } from "./subscriptions/billing-settings.js"
 import type { TestClockRepository } from "./subscriptions/test-clock.js"
 import type { SavedMethodRepository } from "./subscriptions/saved-method.js"
+import type { MethodSetupRepository } from "./subscriptions/method-setup-repository.js"
 import type { Ledger } from "./ledger/ledger.js"
 import type { MailOutbox } from "./mail/mail-outbox.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
@@ -66,6 +67,7 @@ export type Storage =
   | BillingSettingsRepository
   | TestClockRepository
   | SavedMethodRepository
+  | MethodSetupRepository
   | BalanceRepository
   | ReconciliationRepository
   | DisputeRepository

@@ -15,6 +15,7 @@ import * as Ledger from "./ledger-repository.js"
 import * as MailOutbox from "./mail-outbox.js"
 import * as Merchants from "./merchant-repository.js"
 import * as MerchantUsers from "./merchant-user-repository.js"
+import * as MethodSetups from "./method-setup-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
 import * as Payments from "./payment-repository.js"
 import * as PayoutDestinations from "./payout-destination-repository.js"
@@ -71,5 +72,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Disputes.layer,
   CustomerPortal.layer,
   MailOutbox.layer,
-  SavedMethods.layer
+  SavedMethods.layer,
+  MethodSetups.layer
 )

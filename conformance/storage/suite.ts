@@ -8,6 +8,7 @@ import { subscriptionCases } from "./subscription-cases.js"
 import { invoiceNumberCases } from "./invoice-number-cases.js"
 import { testClockCases } from "./test-clock-cases.js"
 import { savedMethodCases } from "./saved-method-cases.js"
+import { methodSetupCases } from "./method-setup-cases.js"
 import { webhookEndpointCases } from "./webhook-endpoint-cases.js"
 import { webhookOutboxCases } from "./webhook-outbox-cases.js"
 import { merchantListCases } from "./merchant-list-cases.js"
@@ -42,6 +43,7 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     invoiceNumberCases(it)
     testClockCases(it)
     savedMethodCases(it)
+    methodSetupCases(it)
     schedulerLeaseCases(it)
     webhookOutboxCases(it)
     merchantConfigCases(it)

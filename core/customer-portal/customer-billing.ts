@@ -8,6 +8,7 @@ import { MerchantRepository } from "../merchants/merchant-repository.js"
 import type { MerchantId } from "../shared/ids.js"
 import { Transactor } from "../shared/transactor.js"
 import { cancelSubscription, renewSubscription } from "../subscriptions/change-subscription.js"
+import { findMethodSetup, type SetupAddresses, settleMethodSetup, startMethodSetup } from "../subscriptions/method-setup.js"
 import { startMethodUpdate } from "../subscriptions/method-update.js"
 import type { Invoice, Subscription } from "../subscriptions/subscription.js"
 import { RETRIEVED_INVOICES, scopedSubscription } from "../subscriptions/subscription-queries.js"
@@ -145,15 +146,35 @@ export const cancelCustomerSubscription = (scope: PortalScope, id: string) =>
     })))
 
 /**
- * "Update payment method" on one of the customer's subscriptions: the saved-methods use case's
- * hosted checkout (paying there saves the new method). A cancelled subscription's method is closed;
- * one with nothing to pay now is refused until its next invoice, whose checkout is where to change it.
+ * "Update payment method" on one of the customer's subscriptions: with an open invoice, its hosted
+ * checkout (paying there saves the new method); with nothing to pay, a setup-only session at the
+ * gateway the method was saved through, when its plugin offers one (no money moves). A cancelled
+ * subscription's method is closed; otherwise it waits for the next invoice's checkout.
  */
-export const updateCustomerPaymentMethod = (scope: PortalScope, id: string) =>
+export const updateCustomerPaymentMethod = (scope: PortalScope, id: string, addresses: (setupId: string) => SetupAddresses) =>
   Effect.gen(function*() {
-    const { subscription } = yield* customerSubscription(scope, id, false)
+    const { caller, subscription } = yield* customerSubscription(scope, id, false)
     if (subscription.status === "cancelled") return yield* new PortalActionRefused({ reason: "methodClosed" })
     return yield* startMethodUpdate(subscription).pipe(
-      Effect.catchTag("MethodUpdateUnavailable", () => new PortalActionRefused({ reason: "methodAtNextPayment" }))
+      Effect.map((checkout) => ({ _tag: "Checkout" as const, url: checkout.url })),
+      Effect.catchTag("MethodUpdateUnavailable", () =>
+        startMethodSetup(subscription, caller.merchant.name, addresses).pipe(
+          Effect.map(({ gatewayName, start }) => ({ _tag: "Setup" as const, gatewayName, start })),
+          Effect.catchTag("MethodUpdateUnavailable", () => new PortalActionRefused({ reason: "methodAtNextPayment" }))
+        ))
     )
+  })
+
+/**
+ * The customer's return from a setup session: only to one of their own subscriptions' sessions (any
+ * other id reads as not found, as another customer's subscription does), settled once.
+ */
+export const finishCustomerMethodSetup = (scope: PortalScope, setupId: string, fields: Readonly<Record<string, string>>) =>
+  Effect.gen(function*() {
+    const setup = yield* findMethodSetup(setupId)
+    if (Option.isNone(setup) || setup.value.merchantId !== scope.merchantId || setup.value.environment !== scope.environment) {
+      return yield* new PortalItemNotFound()
+    }
+    yield* customerSubscription(scope, setup.value.subscriptionId, false)
+    return yield* settleMethodSetup(setup.value, fields)
   })

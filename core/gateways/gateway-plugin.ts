@@ -5,6 +5,7 @@ import type { Environment } from "../shared/environment.js"
 import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
 import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
 import type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest } from "./plugin-saved-methods.js"
+import type { SetupReport, SetupRequest, SetupReturn } from "./plugin-method-setup.js"
 
 /**
  * The plugin API version this core speaks. A plugin declares the version it was written against;
@@ -29,7 +30,8 @@ export interface PluginCapabilities {
   /**
    * It saves the customer's method at a subscription's checkout (told by `saveMethod` on the
    * checkout context; the method comes back as `savedMethod` on the paid report) and charges it
-   * later without the customer: `chargeSaved`.
+   * later without the customer: `chargeSaved`. Optionally, `beginSetup` and `handleSetupReturn`
+   * replace the method with nothing to pay (plugin-method-setup.ts).
    */
   readonly savedMethods: boolean
 }
@@ -166,6 +168,22 @@ export interface SavedMethodChargeContext<Config> extends SavedMethodCharge, Cal
   readonly config: Config
 }
 
+/** A setup-only session (plugin-method-setup.ts) at a gateway record. */
+export interface SetupContext<Config> extends SetupRequest, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
+/** As a checkout's start: a redirect to the gateway, or an HTML fragment shown inside the kit's page. */
+export type SetupStart = CheckoutStart
+
+export interface SetupReturnContext<Config> extends SetupReturn, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
 /** `amount` is the part refunded, not the payment's. */
 export interface RefundContext<Config> extends PaymentAtGateway<Config> {
   readonly refundTrxId: string
@@ -271,6 +289,10 @@ export interface GatewayPluginDefinition<Config = unknown> {
   submitDisputeEvidence?(context: DisputeEvidenceContext<Config>): PluginAnswer<DisputeEvidenceReport>
   /** With `savedMethods`: charges a saved method without the customer (a renewal). */
   chargeSaved?(context: SavedMethodChargeContext<Config>): PluginAnswer<SavedMethodChargeReport>
+  /** With `savedMethods`, optional: starts a setup-only session (no money moves) to replace a saved method. */
+  beginSetup?(context: SetupContext<Config>): PluginAnswer<SetupStart>
+  /** With `beginSetup`: reads the customer's return from a setup session; the method saved, if any. */
+  handleSetupReturn?(context: SetupReturnContext<Config>): PluginAnswer<SetupReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
@@ -285,6 +307,8 @@ export type PluginCall =
   | "sendPayout"
   | "submitDisputeEvidence"
   | "chargeSaved"
+  | "beginSetup"
+  | "handleSetupReturn"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -323,6 +347,11 @@ export interface HostedPlugin {
   readonly sendPayout: (context: PayoutContext<unknown>) => Effect.Effect<PayoutReport, PluginCallFailed>
   readonly submitDisputeEvidence: (context: DisputeEvidenceContext<unknown>) => Effect.Effect<DisputeEvidenceReport, PluginCallFailed>
   readonly chargeSaved: (context: SavedMethodChargeContext<unknown>) => Effect.Effect<SavedMethodChargeReport, PluginCallFailed>
+  /** Whether it replaces a saved method with nothing to pay: `beginSetup` and `handleSetupReturn` then answer. */
+  readonly methodSetup: boolean
+  readonly beginSetup: (context: SetupContext<unknown>) => Effect.Effect<SetupStart, PluginCallFailed>
+  /** A rejected return comes back as `verified: false`, never as a failure. */
+  readonly handleSetupReturn: (context: SetupReturnContext<unknown>) => Effect.Effect<SetupReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

@@ -39,6 +39,11 @@ export const SavedMethodChargeReportSchema = Schema.Union(
   })
 )
 
+export const SetupReportSchema = Schema.Union(
+  Schema.Struct({ outcome: Schema.Literal("saved"), verified: Schema.Boolean, savedMethod: SavedMethodReportSchema }),
+  Schema.Struct({ outcome: Schema.Literal("cancelled", "pending"), verified: Schema.Boolean })
+)
+
 export const CheckoutStartSchema = Schema.Union(
   Schema.Struct({ redirect: HttpUrl, gatewayReference: Schema.optionalWith(Reference, { exact: true }) }),
   Schema.Struct({ html: Schema.String.pipe(Schema.minLength(1)), gatewayReference: Schema.optionalWith(Reference, { exact: true }) })

@@ -23,6 +23,7 @@ import {
   ReturnReportSchema,
   SavedMethodChargeReportSchema,
   SettlementReportSchema,
+  SetupReportSchema,
   SyncReportSchema
 } from "./plugin-answers.js"
 import { capabilitiesOf } from "./plugin-shape.js"
@@ -232,6 +233,17 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.chargeSaved === undefined || !capabilities.savedMethods
         ? unsupported(id, "chargeSaved")
         : guardedCall(id, "chargeSaved", timeout, SavedMethodChargeReportSchema, { gateway: gatewayLabel(context.gateway), trx: context.reference }, (traceparent) =>
-          definition.chargeSaved!(traced(context, traceparent)))
+          definition.chargeSaved!(traced(context, traceparent))),
+    methodSetup: capabilities.savedMethods && typeof definition.beginSetup === "function" && typeof definition.handleSetupReturn === "function",
+    beginSetup: (context) =>
+      definition.beginSetup === undefined || !capabilities.savedMethods
+        ? unsupported(id, "beginSetup")
+        : guardedCall(id, "beginSetup", timeout, CheckoutStartSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
+          definition.beginSetup!(traced(context, traceparent))),
+    handleSetupReturn: (context) =>
+      definition.handleSetupReturn === undefined || !capabilities.savedMethods
+        ? unsupported(id, "handleSetupReturn")
+        : guardedCall(id, "handleSetupReturn", timeout, SetupReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
+          definition.handleSetupReturn!(traced(context, traceparent)), () => ({ outcome: "pending", verified: false }))
   }
 }

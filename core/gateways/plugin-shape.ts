@@ -64,6 +64,12 @@ const problemsOf = (plugin: Record<string, unknown>): ReadonlyArray<string> => {
       problems.push("payoutDestinationTypes needs capabilities.payouts")
     }
   }
+  // The setup-only flow comes whole, and only with saved methods: half of it would strand a customer mid-way.
+  const setupMethods = ["beginSetup", "handleSetupReturn"].filter((method) => plugin[method] !== undefined)
+  if (setupMethods.length > 0) {
+    if (setupMethods.length < 2 || setupMethods.some((method) => typeof plugin[method] !== "function")) problems.push("beginSetup and handleSetupReturn must both be functions")
+    if (!isRecord(capabilities) || capabilities["savedMethods"] !== true) problems.push("beginSetup needs capabilities.savedMethods")
+  }
   const secrets = plugin["secretConfigKeys"] ?? []
   if (!(Array.isArray(secrets) && secrets.every((key) => typeof key === "string" && key !== ""))) problems.push("secretConfigKeys must be a list of config field names")
   for (const method of ["parseConfig", "beginCheckout", "handleReturn"]) {

@@ -24,9 +24,8 @@ export interface MethodUpdateStart {
  * with (a gateway with saved methods), and the newest saved method is the one renewals charge, so
  * paying there with another card replaces the method. It is what a customer whose renewal charge
  * failed needs: pay now, with a card that works. A subscription with nothing to pay (its period is
- * paid) has no such checkout yet: refused, and its next invoice's checkout is where to change it.
- * A setup-only checkout (no payment; Stripe's Checkout in `setup` mode) is not built: see
- * docs/decisions.md.
+ * paid) has no such checkout: refused here, and the portal turns to a setup-only session
+ * (method-setup.ts) when the method's gateway offers one.
  */
 export const startMethodUpdate = (subscription: Subscription) =>
   Effect.gen(function*() {

@@ -5,11 +5,12 @@ import * as Option from "effect/Option"
 import type { SavedMethodReport } from "../gateways/plugin-saved-methods.js"
 import type { Payment } from "../payments/payment.js"
 import { SavedMethodKeeper } from "../payments/saved-method-keeper.js"
-import { now } from "../shared/instant.js"
+import { type Instant, now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { Ids } from "../signing/random-ids.js"
 import { SecretBox } from "../signing/secret-box.js"
 import { type SavedMethod, SavedMethodRepository } from "./saved-method.js"
+import type { Subscription } from "./subscription.js"
 import { SubscriptionRepository } from "./subscription-repository.js"
 import { moveSubscription } from "./wake.js"
 
@@ -33,6 +34,29 @@ export const openReference = (method: SavedMethod) =>
     }))
 
 /**
+ * Saves a method the gateway reported and makes it the one a subscription the caller holds locked
+ * renews with, replacing its earlier one: at a paid invoice's checkout, or at a setup-only session.
+ */
+export const replaceSavedMethod = (subscription: Subscription, gatewayId: number, report: SavedMethodReport, at: Instant) =>
+  Effect.gen(function*() {
+    const method = yield* (yield* SavedMethodRepository).insert({
+      id: yield* (yield* Ids).uuid,
+      merchantId: subscription.merchantId,
+      environment: subscription.environment,
+      customerEmail: subscription.customerEmail,
+      gatewayId,
+      sealedReference: (yield* SecretBox).seal(report.reference),
+      brand: report.brand,
+      last4: report.last4,
+      expMonth: report.expMonth,
+      expYear: report.expYear,
+      createdAt: at
+    })
+    yield* moveSubscription(subscription, { savedMethodId: method.id }, at)
+    return method
+  })
+
+/**
  * Keeps the method a gateway saved with an invoice's paid payment as its subscription's method for
  * renewals, replacing an earlier one (a customer who paid a hosted invoice with another card chose
  * it). The same method reported twice (a return, then a notification) is kept once.
@@ -51,21 +75,7 @@ export const keepSavedMethod = (payment: Payment, gatewayId: number, report: Sav
         const current = yield* methods.findById(subscription.savedMethodId)
         if (Option.isSome(current) && current.value.gatewayId === gatewayId && (yield* openReference(current.value)) === report.reference) return
       }
-      const at = yield* now
-      const method = yield* methods.insert({
-        id: yield* (yield* Ids).uuid,
-        merchantId: subscription.merchantId,
-        environment: subscription.environment,
-        customerEmail: subscription.customerEmail,
-        gatewayId,
-        sealedReference: (yield* SecretBox).seal(report.reference),
-        brand: report.brand,
-        last4: report.last4,
-        expMonth: report.expMonth,
-        expYear: report.expYear,
-        createdAt: at
-      })
-      yield* moveSubscription(subscription, { savedMethodId: method.id }, at)
+      yield* replaceSavedMethod(subscription, gatewayId, report, yield* now)
       yield* Effect.logInfo("payment method saved for renewals").pipe(
         Effect.annotateLogs({ subscription: subscription.id, trx_id: payment.trxId, brand: report.brand, last4: report.last4 }))
     })))

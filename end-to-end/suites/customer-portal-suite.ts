@@ -332,7 +332,7 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
     })
 
     // Last: it moves the clock a month on to renew.
-    it("shows the saved card; Update payment method says when nothing is to pay, and sends to the open invoice's checkout when there is", async () => {
+    it("shows the saved card; Update payment method offers a setup page when nothing is to pay, and sends to the open invoice's checkout when there is", async () => {
       const plan = await subscribe("g@x.example", "g-plan")
       const unsaved = await open((await portalLink("g@x.example")).url)
       expect((await portalHtml(unsaved.cookie)).html).not.toContain("update-payment-method")
@@ -346,10 +346,12 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       expect(french.html).toContain("Visa se terminant par 9987, expire 12/2034")
       expect(french.html).toContain(`action="${BASE}${update}?locale=fr"`)
 
-      // Paid for the period: nothing to pay, so the portal says the card changes at the next payment.
+      // Paid for the period: nothing to pay, so the sandbox gateway's setup-only page is offered (the next test completes one).
       expect((await visit(update, { cookie: g.cookie, form: { csrf_token: "forged" } })).status).toBe(403)
       const later = await visit(update, { cookie: g.cookie, form: { csrf_token: csrfOf(page.html) } })
-      expect([later.status, later.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=methodAtNextPayment`])
+      expect(later.status).toBe(200)
+      expect(await later.text()).toContain("Replace your payment method")
+      // A gateway without a setup flow leaves the customer this notice instead.
       expect((await portalHtml(g.cookie, "/customer-portal?notice=methodAtNextPayment")).html)
         .toContain("There is nothing to pay now: you can change your card at your next payment, when the next invoice is issued.")
       expect((await portalHtml(g.cookie, "/customer-portal?locale=fr&notice=methodAtNextPayment")).html)
@@ -378,5 +380,72 @@ export const customerPortalSuite = (name: string, store: () => StoreConfig) =>
       const replaced = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
       expect(replaced).toMatchObject({ status: "active", saved_payment_method: { last4: "4242" }, latest_invoice: { status: "paid" } })
       expect((await portalHtml(g2.cookie)).html).toContain("Visa ending in 4242, expires")
+    })
+
+    // Moves the clock on again: a renewal after the method was replaced with nothing to pay.
+    it("replaces the saved method through a setup-only session with nothing to pay; the next renewal charges the new card", async () => {
+      const plan = await subscribe("k@x.example", "k-plan")
+      await payWithCard(plan["latest_invoice"]["payment_url"], "decline")
+      const update = `/customer-portal/subscriptions/${plan["id"]}/payment-method`
+      const k = await open((await portalLink("k@x.example")).url)
+      const home = await portalHtml(k.cookie)
+      expect(home.html).toContain("Visa ending in 9995, expires 12/2034")
+      /** The setup page the update answers with nothing to pay: the sandbox's test cards, in the page's language. */
+      const setupPage = async (locale = "") => {
+        const answer = await visit(`${update}${locale}`, { cookie: k.cookie, form: { csrf_token: csrfOf(home.html) } })
+        expect(answer.status).toBe(200)
+        return answer.text()
+      }
+      const french = await setupPage("?locale=fr")
+      expect(french).toContain("Remplacer votre moyen de paiement")
+      expect(french).toContain("est débité maintenant")
+      expect(french).toContain("Mode test")
+      expect(pressButton(french, "save-card-declines_twice")?.action).toMatch(/\/customer-portal\/method-setups\/[A-Za-z0-9_-]+\/return\?locale=fr$/)
+      /** Presses a button of the setup form as the customer's browser would, with the given cookie. */
+      const press = (page: string, testId: string, cookie: string | null = k.cookie, edit: Record<string, string> = {}) => {
+        const button = pressButton(page, testId)
+        expect(button?.action, page).toBeDefined()
+        return visit(button!.action!, { ...(cookie === null ? {} : { cookie }), form: { ...button!.fields, ...edit } })
+      }
+      const methodOf = async () => ((await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json)["saved_payment_method"]
+
+      // Giving up, or a form edited to save another card than it was signed for, changes nothing.
+      const cancelled = await press(await setupPage(), "cancel-setup")
+      expect([cancelled.status, cancelled.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=methodUnchanged`])
+      const forged = await press(await setupPage(), "save-card-success", k.cookie, { card: "hard_decline" })
+      expect(forged.headers.get("location")).toBe(`${BASE}/customer-portal?notice=methodUnchanged`)
+      expect(await methodOf()).toMatchObject({ last4: "9995" })
+
+      // Another customer's session, or none, never reaches this customer's setup.
+      const page = await setupPage()
+      await subscribe("m@x.example", "m-plan")
+      const m = await open((await portalLink("m@x.example")).url)
+      expect((await press(page, "save-card-success", m.cookie)).status).toBe(404)
+      expect((await press(page, "save-card-success", null)).status).toBe(401)
+      expect(await methodOf()).toMatchObject({ last4: "9995" })
+
+      // Saved: back to the portal, which says so and shows the new card; the session is used up.
+      const saved = await press(page, "save-card-success")
+      expect([saved.status, saved.headers.get("location")]).toEqual([303, `${BASE}/customer-portal?notice=methodUpdated`])
+      expect((await portalHtml(k.cookie, "/customer-portal?notice=methodUpdated")).html).toContain("Your payment method was updated.")
+      expect(await methodOf()).toMatchObject({ brand: "visa", last4: "4242" })
+      expect((await portalHtml(k.cookie)).html).toContain("Visa ending in 4242, expires 12/2034")
+      const replayed = await press(page, "save-card-hard_decline")
+      expect(replayed.headers.get("location")).toBe(`${BASE}/customer-portal?notice=methodSetupClosed`)
+      expect(await methodOf()).toMatchObject({ last4: "4242" })
+
+      // A session left open past its hour is refused, even in a new portal session.
+      const stale = await setupPage()
+      const first = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
+      await runtime.runPromise(clock.advance(Math.ceil((Date.parse(first["current_period_end"]) - Number(clock.unsafeNow() / 1000n)) / 1000) + 1))
+      const k2 = await open((await portalLink("k@x.example")).url)
+      expect((await press(stale, "save-card-hard_decline", k2.cookie)).headers.get("location")).toBe(`${BASE}/customer-portal?notice=methodSetupClosed`)
+
+      // The renewal charges the new card (the old one declines every charge): paid, and the period moves on.
+      const ran = await handler(new Request("http://kit.test/admin/v1/scheduler/run", { method: "POST", headers: { authorization: "Bearer admin-token" } }))
+      expect(ran.status).toBe(200)
+      const renewed = (await call(sandbox, "GET", `/api/v1/subscriptions/${plan["id"]}`)).json["data"] as Json
+      expect(renewed).toMatchObject({ status: "active", saved_payment_method: { last4: "4242" }, latest_invoice: { status: "paid" } })
+      expect(Date.parse(renewed["current_period_end"])).toBeGreaterThan(Date.parse(first["current_period_end"]))
     })
   })

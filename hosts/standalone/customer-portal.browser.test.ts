@@ -1,7 +1,8 @@
 // The customer portal's must-show (issue 36 item 5), in Debian's Chromium through playwright-core on
 // the standalone host (SQLite, demo merchant): a merchant opens a portal link for its customer; the
 // customer pays the open invoice through the sandbox checkout, sees the subscription active, cancels
-// at period end, and cannot open the link twice. Every portal page is checked at 390 and 1280 px
+// at period end, and cannot open the link twice; with nothing to pay, another customer replaces a saved
+// card through the sandbox setup page. Every portal page is checked at 390 and 1280 px
 // (axe-core: no serious or critical violation; nothing wider than the screen; 44 px targets; Tab
 // reaches everything), with its screenshots kept in artifacts/screenshots (customer-portal-*.png).
 import { randomUUID } from "node:crypto"
@@ -23,7 +24,7 @@ interface SubscriptionData {
   readonly id: string
   readonly status: string
   readonly cancel_at_period_end: boolean
-  readonly latest_invoice: { readonly id: string; readonly status: string; readonly trx_id: string }
+  readonly latest_invoice: { readonly id: string; readonly status: string; readonly trx_id: string; readonly payment_url: string }
 }
 
 describe.skipIf(!hasChromium)("customer portal in a real browser (Chromium, standalone host)", () => {
@@ -156,5 +157,36 @@ describe.skipIf(!hasChromium)("customer portal in a real browser (Chromium, stan
       await checkPage(page, `open-invoice-${locale}`, "customer-portal")
       await page.close()
     }
+  })
+
+  it("with nothing to pay, Update payment method replaces the saved card on the sandbox setup page, clean at both widths", async () => {
+    const plan = await subscribe("cy@customer.example", "Team plan")
+    const page = await context!.newPage()
+    // The first invoice paid with a test card the sandbox saves for renewals.
+    await page.goto(plan.latest_invoice.payment_url)
+    await page.locator("button.method").first().click()
+    await page.getByTestId("pay-card-decline").click()
+    await page.waitForURL((url) => url.pathname === "/ok")
+
+    await page.goto((await portalLink("cy@customer.example")).url)
+    expect(await page.getByTestId("payment-method").innerText()).toBe("Visa ending in 9995, expires 12/2034")
+    await page.getByTestId("update-payment-method").click()
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Replace your payment method")
+    expect(await page.getByTestId("setup-explained").innerText()).toContain("Nothing is charged now")
+    await checkPage(page, "method-setup", "customer-portal")
+
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.getByTestId("save-card-success").click()
+    await page.waitForURL(/\/customer-portal\?notice=methodUpdated$/)
+    expect(await page.getByTestId("notice").innerText()).toBe("Your payment method was updated. The next payments of this subscription use it.")
+    expect(await page.getByTestId("payment-method").innerText()).toBe("Visa ending in 4242, expires 12/2034")
+    await checkPage(page, "method-updated", "customer-portal")
+
+    // In French, the setup page speaks the customer's language too.
+    await page.goto(`${host!.url}/customer-portal?locale=fr`)
+    await page.getByTestId("update-payment-method").click()
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("Remplacer votre moyen de paiement")
+    await checkPage(page, "method-setup-fr", "customer-portal")
+    await page.close()
   })
 })

@@ -10,7 +10,8 @@ import {
 } from "../../../core/gateways/gateway-plugin.js"
 import { isSandboxCard, makeSandboxIssuer, savedCardReport } from "./sandbox-cards.js"
 import { renderSandboxForm } from "./sandbox-form.js"
-import { isSandboxOutcome, outcomeSignatureMatches, signOutcome } from "./sandbox-signature.js"
+import { renderSandboxSetupForm } from "./sandbox-setup-form.js"
+import { isSandboxOutcome, outcomeSignatureMatches, setupSignatureMatches, signOutcome, signSetup } from "./sandbox-signature.js"
 
 export const SANDBOX_PLUGIN_ID = "sandbox"
 
@@ -105,6 +106,32 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
     chargeSaved: (context) =>
       context.environment !== "sandbox"
         ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
-        : Effect.succeed(issuer.charge(context.method, context.idempotencyKey))
+        : Effect.succeed(issuer.charge(context.method, context.idempotencyKey)),
+    // A new test card with nothing to pay: the checkout's cards, each on its own signed form.
+    beginSetup: (context) =>
+      context.environment !== "sandbox"
+        ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
+        : Effect.succeed({
+          html: renderSandboxSetupForm({
+            setupId: context.setupId,
+            returnUrl: context.returnUrl,
+            label: context.config.label,
+            savedSignatureFor: (card) => signSetup(secret, { setupId: context.setupId, outcome: "saved", card }),
+            cancelSignature: signSetup(secret, { setupId: context.setupId, outcome: "cancelled" })
+          })
+        }),
+    handleSetupReturn: (context) => {
+      const refused = Effect.succeed({ outcome: "pending" as const, verified: false })
+      if (context.environment !== "sandbox") return refused
+      const { card, outcome, setup_id: setupId, signature } = context.fields
+      if (setupId !== context.setupId || signature === undefined || (outcome !== "saved" && outcome !== "cancelled")) return refused
+      if (outcome === "saved" ? card === undefined || !isSandboxCard(card) : card !== undefined) return refused
+      const facts = { setupId: context.setupId, outcome: outcome === "saved" ? "saved" as const : "cancelled" as const, ...(card === undefined ? {} : { card }) }
+      if (!accepted.some((key) => setupSignatureMatches(key, facts, signature))) return refused
+      // The reference names the setup, not a payment: each saving counts alone at the simulated issuer.
+      return Effect.succeed(outcome === "saved" && card !== undefined && isSandboxCard(card)
+        ? { outcome: "saved" as const, verified: true, savedMethod: savedCardReport(card, `SETUP-${context.setupId}`) }
+        : { outcome: "cancelled" as const, verified: true })
+    }
   }
 }

@@ -28,3 +28,20 @@ export const signOutcome = (secret: Uint8Array, facts: SignedFacts): string => h
 /** Constant time, and false (never a throw) for anything that is not hex of the right length. */
 export const outcomeSignatureMatches = (secret: Uint8Array, facts: SignedFacts, signature: string): boolean =>
   constantTimeEqualHex(signOutcome(secret, facts), signature)
+
+/** A setup session's two endings: a test card saved, or the customer gave up. */
+export type SandboxSetupOutcome = "saved" | "cancelled"
+
+export interface SignedSetup {
+  readonly setupId: string
+  readonly outcome: SandboxSetupOutcome
+  readonly card?: string
+}
+
+// Its own prefix: a setup's signature can never pass for a payment's, nor the reverse.
+const signedSetupText = (facts: SignedSetup) => `setup:${facts.setupId}.${facts.outcome}${facts.card === undefined ? "" : `.card=${facts.card}`}`
+
+export const signSetup = (secret: Uint8Array, facts: SignedSetup): string => hmacSha256Hex(secret, signedSetupText(facts))
+
+export const setupSignatureMatches = (secret: Uint8Array, facts: SignedSetup, signature: string): boolean =>
+  constantTimeEqualHex(signSetup(secret, facts), signature)

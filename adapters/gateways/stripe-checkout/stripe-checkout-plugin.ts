@@ -19,6 +19,7 @@ import { reportOfRefund } from "./stripe-refund-report.js"
 import { settlementLines } from "./stripe-settlement.js"
 import { belongsTo, chargedBy, isSessionId, reportOfSession } from "./stripe-session-outcome.js"
 import { loadStripe } from "./stripe-client.js"
+import { beginStripeSetup, stripeSetupReport } from "./stripe-method-setup.js"
 import { parseMethodReference, reportOfCardError, SAVE_METHOD_METADATA, savedMethodOfIntent } from "./stripe-saved-methods.js"
 
 export const STRIPE_CHECKOUT_PLUGIN_ID = "stripe-checkout"
@@ -208,6 +209,14 @@ export const makeStripeCheckoutPlugin = (): GatewayPluginDefinition<StripeChecko
 
     submitDisputeEvidence(context) {
       return submitStripeEvidence(context, () => clientFor(context.config, context.environment), traceHeaders)
+    },
+
+    beginSetup(context) {
+      return beginStripeSetup(context, () => clientFor(context.config, context.environment), traceHeaders(context), successUrlOf(context.returnUrl))
+    },
+
+    handleSetupReturn(context) {
+      return stripeSetupReport(context, () => clientFor(context.config, context.environment), traceHeaders(context))
     },
 
     async chargeSaved(context) {

@@ -94,6 +94,8 @@ export const reportOfNotification = async (
   if (DISPUTE_EVENTS.has(event.type)) return reportOfDispute(event.type, event.data.object as Stripe.Dispute, lookups.trxIdOfIntent)
   if (!CHECKOUT_EVENTS.has(event.type)) return IGNORED
   const session = event.data.object as Stripe.Checkout.Session
+  // A setup-only session (a saved card replaced) is no payment: only the customer's return completes it.
+  if (session.mode === "setup") return IGNORED
   const trxId = trxIdOf(session)
   if (trxId === undefined || !isSessionId(session.id)) return IGNORED
   let charged: ReturnType<typeof chargedBy>

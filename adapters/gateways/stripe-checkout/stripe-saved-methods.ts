@@ -20,8 +20,8 @@ export const parseMethodReference = (reference: string): { readonly customer: st
 
 const idOf = (value: string | { readonly id: string } | null): string | null => (value === null ? null : typeof value === "string" ? value : value.id)
 
-/** The saved card a paid PaymentIntent (retrieved with its payment_method expanded) carries, if any. */
-export const savedMethodOfIntent = (intent: Stripe.PaymentIntent): SavedMethodReport | undefined => {
+/** The saved card a paid PaymentIntent or a succeeded SetupIntent (retrieved with its payment_method expanded) carries, if any. */
+export const savedMethodOfIntent = (intent: Pick<Stripe.PaymentIntent | Stripe.SetupIntent, "customer" | "payment_method">): SavedMethodReport | undefined => {
   const customer = idOf(intent.customer as string | { readonly id: string } | null)
   const method = intent.payment_method
   if (customer === null || method === null || typeof method === "string" || method.card === undefined || method.card === null) return undefined

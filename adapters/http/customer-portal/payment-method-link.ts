@@ -12,9 +12,9 @@ export interface PaymentMethodLink {
 
 /**
  * "Update payment method" on a subscription's card: offered when the subscription has a saved method
- * (renewals charge it) and is not cancelled. The post (portal-steps.ts) calls startMethodUpdate,
- * which sends the customer to the hosted checkout of the open invoice, or says when the card can be
- * changed. `portalBase` is the portal's absolute address; `carried` the page's `?locale=`.
+ * (renewals charge it) and is not cancelled. The post (portal-steps.ts) sends the customer to the
+ * hosted checkout of the open invoice, or with nothing to pay to a setup-only session, or says when
+ * the card can be changed. `portalBase` is the portal's absolute address; `carried` the page's `?locale=`.
  */
 export const paymentMethodLink = (
   subscription: Subscription,

@@ -42,9 +42,13 @@ export interface PortalMessages {
   readonly cardOnFile: (brand: string, last4: string, expiry: string) => string
   readonly updatePaymentMethod: string
   readonly notices: Readonly<Record<
-    "cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable" | "methodAtNextPayment" | "methodClosed",
+    | "cancelled" | "nothingToPay" | "cannotCancel" | "cancellationOff" | "paymentUnavailable" | "methodAtNextPayment" | "methodClosed"
+    | "methodUpdated" | "methodUnchanged" | "methodSetupClosed" | "methodUnavailable",
     string
   >>
+  /** The setup-only page (a new method with nothing to pay): its heading and what it does. */
+  readonly replaceMethod: string
+  readonly replaceMethodExplained: string
   readonly linkUsed: readonly [title: string, message: string]
   readonly linkExpired: readonly [title: string, message: string]
   readonly linkUnknown: readonly [title: string, message: string]
@@ -94,8 +98,14 @@ const en: PortalMessages = {
     cancellationOff: "Contact the merchant to cancel this subscription.",
     paymentUnavailable: "This invoice cannot be paid right now. Try again later or contact the merchant.",
     methodAtNextPayment: "There is nothing to pay now: you can change your card at your next payment, when the next invoice is issued.",
-    methodClosed: "This subscription is cancelled: its payment method can no longer be changed."
+    methodClosed: "This subscription is cancelled: its payment method can no longer be changed.",
+    methodUpdated: "Your payment method was updated. The next payments of this subscription use it.",
+    methodUnchanged: "Your payment method was not changed.",
+    methodSetupClosed: "That payment method update had already ended. Start it again from here if you still want to change the card.",
+    methodUnavailable: "Your payment method cannot be changed right now. Try again later."
   },
+  replaceMethod: "Replace your payment method",
+  replaceMethodExplained: "Nothing is charged now: the method you give here is kept for this subscription's next payments.",
   linkUsed: ["This link was already used", "For your security, each billing link opens once. Ask the merchant for a new one."],
   linkExpired: ["This link has expired", "Billing links are valid for one hour. Ask the merchant for a new one."],
   linkUnknown: ["Link not found", "This billing link is not valid. Ask the merchant for a new one."],
@@ -145,8 +155,14 @@ const fr: PortalMessages = {
     cancellationOff: "Contactez le marchand pour résilier cet abonnement.",
     paymentUnavailable: "Cette facture ne peut pas être payée pour le moment. Réessayez plus tard ou contactez le marchand.",
     methodAtNextPayment: "Il n'y a rien à payer pour le moment : vous pourrez changer de carte lors de votre prochain paiement, à l'émission de la prochaine facture.",
-    methodClosed: "Cet abonnement est résilié : son moyen de paiement ne peut plus être modifié."
+    methodClosed: "Cet abonnement est résilié : son moyen de paiement ne peut plus être modifié.",
+    methodUpdated: "Votre moyen de paiement a été mis à jour. Les prochains paiements de cet abonnement l'utiliseront.",
+    methodUnchanged: "Votre moyen de paiement n'a pas été modifié.",
+    methodSetupClosed: "Cette mise à jour du moyen de paiement était déjà terminée. Recommencez-la d'ici si vous souhaitez toujours changer de carte.",
+    methodUnavailable: "Votre moyen de paiement ne peut pas être modifié pour le moment. Réessayez plus tard."
   },
+  replaceMethod: "Remplacer votre moyen de paiement",
+  replaceMethodExplained: "Rien n'est débité maintenant : le moyen indiqué ici est conservé pour les prochains paiements de cet abonnement.",
   linkUsed: ["Ce lien a déjà été utilisé", "Pour votre sécurité, chaque lien de facturation ne s'ouvre qu'une fois. Demandez-en un nouveau au marchand."],
   linkExpired: ["Ce lien a expiré", "Les liens de facturation sont valables une heure. Demandez-en un nouveau au marchand."],
   linkUnknown: ["Lien introuvable", "Ce lien de facturation n'est pas valide. Demandez-en un nouveau au marchand."],
@@ -196,8 +212,14 @@ const ar: PortalMessages = {
     cancellationOff: "تواصل مع التاجر لإلغاء هذا الاشتراك.",
     paymentUnavailable: "لا يمكن دفع هذه الفاتورة الآن. حاول لاحقًا أو تواصل مع التاجر.",
     methodAtNextPayment: "لا يوجد ما يُدفع الآن: يمكنك تغيير بطاقتك عند دفعتك التالية، حين تصدر الفاتورة التالية.",
-    methodClosed: "هذا الاشتراك ملغى: لم يعد بالإمكان تغيير وسيلة الدفع الخاصة به."
+    methodClosed: "هذا الاشتراك ملغى: لم يعد بالإمكان تغيير وسيلة الدفع الخاصة به.",
+    methodUpdated: "تم تحديث وسيلة الدفع الخاصة بك. ستُستخدم في الدفعات القادمة لهذا الاشتراك.",
+    methodUnchanged: "لم يتم تغيير وسيلة الدفع الخاصة بك.",
+    methodSetupClosed: "انتهى تحديث وسيلة الدفع هذا بالفعل. ابدأه من جديد من هنا إذا كنت لا تزال تريد تغيير البطاقة.",
+    methodUnavailable: "لا يمكن تغيير وسيلة الدفع الخاصة بك الآن. حاول مرة أخرى لاحقًا."
   },
+  replaceMethod: "استبدال وسيلة الدفع",
+  replaceMethodExplained: "لن يُخصم أي مبلغ الآن: تُحفظ الوسيلة التي تقدمها هنا للدفعات القادمة لهذا الاشتراك.",
   linkUsed: ["سبق استخدام هذا الرابط", "حفاظًا على أمانك، يُفتح كل رابط فوترة مرة واحدة. اطلب رابطًا جديدًا من التاجر."],
   linkExpired: ["انتهت صلاحية هذا الرابط", "روابط الفوترة صالحة لمدة ساعة. اطلب رابطًا جديدًا من التاجر."],
   linkUnknown: ["الرابط غير موجود", "رابط الفوترة هذا غير صالح. اطلب رابطًا جديدًا من التاجر."],

@@ -4,13 +4,14 @@ import { HTML, type Operation } from "../openapi/operation.js"
 import { type PageRoute, pageOperation, pageRouter } from "../pages/page-route.js"
 import { PORTAL_LINK_PREFIX, PORTAL_PATH } from "./portal-paths.js"
 import {
-  cancelPortalSubscription, openPortalLink, payPortalInvoice, portalInvoiceDocument, showPortalHome, showPortalSubscription, updatePortalPaymentMethod
+  cancelPortalSubscription, finishPortalMethodSetup, openPortalLink, payPortalInvoice, portalInvoiceDocument, showPortalHome, showPortalSubscription, updatePortalPaymentMethod
 } from "./portal-steps.js"
 
 const pathText = (name: string, description: string): Parameter => ({ name, in: "path", required: true, description, schema: Schema.String })
 
 const token = pathText("token", "The single-use token of a `url` from POST /api/v1/customer-portal-sessions.")
 const subscriptionId = pathText("subscription_id", "One of the customer's subscriptions.")
+const setupId = pathText("setup_id", "A setup session the portal started (its id is in the return address it gave the gateway).")
 const invoiceId = pathText("invoice_id", "One of the customer's invoices.")
 
 const ENDED = { status: 401, description: "No portal session (none, or its hour is over): the customer opens the portal again from the merchant.", contentType: HTML }
@@ -94,14 +95,27 @@ const portalPages = [
     path: `${PORTAL_PATH}/subscriptions/{subscription_id}/payment-method`,
     operationId: "updateCustomerPortalPaymentMethod",
     summary: "Update the saved payment method",
-    description: "A form post (with the session's form token), offered on a subscription with a saved method. Sends the customer to the hosted " +
-      "checkout of the subscription's open invoice, where paying saves the card used for renewals; with nothing to pay now, back to the portal, " +
-      "which says the card can be changed at the next payment.",
+    description: "A form post (with the session's form token), offered on a subscription with a saved method. With an open invoice, sends the " +
+      "customer to its hosted checkout, where paying saves the card used for renewals. With nothing to pay, starts a setup-only session (no " +
+      "money moves) at the gateway the method was saved through, when its plugin offers one: the gateway's page, or its form inside the " +
+      "kit's; otherwise back to the portal, which says the card can be changed at the next payment.",
     parameters: [subscriptionId],
-    success: { status: 303, description: "To the open invoice's hosted checkout; back to the portal when there is nothing to pay." },
-    others: [ENDED, FORGED, NOT_THEIRS],
+    success: { status: 303, description: "To the open invoice's hosted checkout or the gateway's setup page; back to the portal when neither can be had." },
+    others: [{ status: 200, description: "The gateway's setup form, inside the kit's page.", contentType: HTML }, ENDED, FORGED, NOT_THEIRS],
     handler: updatePortalPaymentMethod
-  }
+  },
+  ...(["get", "post"] as const).map((method) => ({
+    method,
+    path: `${PORTAL_PATH}/method-setups/{setup_id}/return`,
+    operationId: method === "get" ? "returnFromCustomerPortalMethodSetup" : "returnFromCustomerPortalMethodSetupByPost",
+    summary: "Where a gateway sends the customer back from a setup session",
+    description: "In the customer's portal session, for one of their own subscriptions. A verified saved method replaces the subscription's " +
+      "(renewals charge it); a session is used once and refused after its hour.",
+    parameters: [setupId],
+    success: { status: 303, description: "Back to the portal, which says whether the payment method changed." },
+    others: [ENDED, NOT_THEIRS],
+    handler: finishPortalMethodSetup
+  }))
 ] satisfies ReadonlyArray<PageRoute>
 
 export const customerPortalRoutes = pageRouter(portalPages)

@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
   awaitingPayment, cancellable, cancelCustomerSubscription, customerInvoiceDocument, type CustomerSubscription, customerSubscriptionDetail, customerSubscriptions,
-  merchantNameOf, payCustomerInvoice, portalMerchantName, updateCustomerPaymentMethod
+  finishCustomerMethodSetup, merchantNameOf, payCustomerInvoice, portalMerchantName, updateCustomerPaymentMethod
 } from "../../../core/customer-portal/customer-billing.js"
 import { portalCancellationAllowed } from "../../../core/customer-portal/portal-cancellation.js"
 import { redeemPortalLink } from "../../../core/customer-portal/portal-links.js"
@@ -17,6 +17,8 @@ import { toSeconds } from "../../../core/shared/instant.js"
 import { savedMethodFactsOf } from "../../../core/subscriptions/saved-methods.js"
 import { pageLanguage, publicBase } from "../checkout/checkout-flow.js"
 import { pageHeaders } from "../checkout/html.js"
+import { readRawBody } from "../request/request-body.js"
+import { methodSetupPage } from "./method-setup-page.js"
 import { portalMessagesFor } from "./portal-messages.js"
 import { type PortalNotice, portalPage, type SubscriptionView } from "./portal-pages.js"
 import { PORTAL_PATH } from "./portal-paths.js"
@@ -26,7 +28,8 @@ import { endsOn, portalAnswer, portalForm, portalStep, portalVisitor, withPortal
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/
 
 const NOTICES: ReadonlyArray<PortalNotice> = [
-  "cancelled", "nothingToPay", "cannotCancel", "cancellationOff", "paymentUnavailable", "methodAtNextPayment", "methodClosed"
+  "cancelled", "nothingToPay", "cannotCancel", "cancellationOff", "paymentUnavailable", "methodAtNextPayment", "methodClosed",
+  "methodUpdated", "methodUnchanged", "methodSetupClosed", "methodUnavailable"
 ]
 
 const pathParameter = (name: string) => Effect.map(HttpRouter.params, (params) => params[name] ?? "")
@@ -164,20 +167,76 @@ export const cancelPortalSubscription = portalStep(Effect.gen(function*() {
   return yield* backToPortal(carried, outcome)
 }))
 
+/** Where a setup session of this portal comes back, and where a customer who gives up there lands. */
+const setupAddresses = (base: string, carried: string) => (setupId: string) => {
+  const query = new URLSearchParams(carried.startsWith("?") ? carried.slice(1) : "")
+  query.set("notice", "methodUnchanged")
+  return { returnUrl: `${base}/method-setups/${setupId}/return${carried}`, cancelUrl: `${base}?${query.toString()}` }
+}
+
 /**
- * "Update payment method": startMethodUpdate's hosted checkout (the open invoice's, where paying saves
- * the card used); with nothing to pay now, back to the portal saying the card changes at the next payment.
+ * "Update payment method": with an open invoice, its hosted checkout (paying there saves the card
+ * used); with nothing to pay, a setup-only session (the gateway's page, or its form inside the kit's);
+ * when neither can be had, back to the portal saying the card changes at the next payment.
  */
 export const updatePortalPaymentMethod = portalStep(Effect.gen(function*() {
   const { carried, locale } = yield* pageLanguage
   const { session } = yield* portalForm(locale, `${yield* portalBase}${carried}`)
-  const outcome = yield* updateCustomerPaymentMethod(session, yield* pathParameter("subscription_id")).pipe(
-    Effect.map((start) => ({ url: start.url })),
+  const base = yield* portalBase
+  const outcome = yield* updateCustomerPaymentMethod(session, yield* pathParameter("subscription_id"), setupAddresses(base, carried)).pipe(
     Effect.catchTags({
       PortalItemNotFound: () => notFoundOnPortal(locale, carried),
-      PortalActionRefused: (refused) => Effect.succeed({ notice: refused.reason === "methodClosed" ? "methodClosed" as const : "methodAtNextPayment" as const })
+      PortalActionRefused: (refused) => Effect.succeed({ _tag: "Notice" as const, notice: refused.reason === "methodClosed" ? "methodClosed" as const : "methodAtNextPayment" as const }),
+      // The gateway could not start a setup now: nothing changed, and the customer may try again.
+      PluginCallFailed: () => Effect.succeed({ _tag: "Notice" as const, notice: "methodUnavailable" as const }),
+      UnknownGatewayPlugin: () => Effect.succeed({ _tag: "Notice" as const, notice: "methodUnavailable" as const })
     })
   )
-  if ("notice" in outcome) return yield* backToPortal(carried, outcome.notice)
-  return HttpServerResponse.redirect(`${outcome.url}${carried}`, { status: 303, headers: pageHeaders() })
+  switch (outcome._tag) {
+    case "Notice":
+      return yield* backToPortal(carried, outcome.notice)
+    case "Checkout":
+      return HttpServerResponse.redirect(`${outcome.url}${carried}`, { status: 303, headers: pageHeaders() })
+    case "Setup": {
+      const { start } = outcome
+      if ("redirect" in start) return HttpServerResponse.redirect(start.redirect, { status: 303, headers: pageHeaders() })
+      return portalAnswer(200, methodSetupPage({
+        locale,
+        environment: session.environment,
+        merchantName: yield* portalMerchantName(session),
+        gatewayName: outcome.gatewayName,
+        backHref: `${base}${carried}`
+      }, start.html))
+    }
+  }
+}))
+
+/** The query's and the posted form's fields (the form's winning), as a gateway sends the customer back. */
+const returnedFields = (locale: Parameters<typeof portalMessagesFor>[0], home: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const query = new URL(request.url, "http://portal.invalid").searchParams
+    const raw = yield* readRawBody.pipe(Effect.mapError(() => endsOn(400, locale, "formExpired", { href: home, label: portalMessagesFor(locale).allSubscriptions })))
+    return Object.fromEntries([...query, ...new URLSearchParams(new TextDecoder().decode(raw))])
+  })
+
+/**
+ * The return from a setup session (GET or POST, as the gateway sends it): in the customer's own
+ * portal session, for one of their own subscriptions. Back to the portal, which says whether the
+ * method changed; a used or expired session changes nothing and says so.
+ */
+export const finishPortalMethodSetup = portalStep(Effect.gen(function*() {
+  const { carried, locale } = yield* pageLanguage
+  const { session } = yield* portalVisitor(locale)
+  const fields = yield* returnedFields(locale, `${yield* portalBase}${carried}`)
+  const notice = yield* finishCustomerMethodSetup(session, yield* pathParameter("setup_id"), fields).pipe(
+    Effect.map((outcome) => outcome._tag === "Saved" ? "methodUpdated" as const : "methodUnchanged" as const),
+    Effect.catchTags({
+      PortalItemNotFound: () => notFoundOnPortal(locale, carried),
+      MethodSetupClosed: () => Effect.succeed("methodSetupClosed" as const),
+      PluginCallFailed: () => Effect.succeed("methodUnavailable" as const),
+      UnknownGatewayPlugin: () => Effect.succeed("methodUnavailable" as const)
+    })
+  )
+  return yield* backToPortal(carried, notice)
 }))

@@ -21,6 +21,7 @@ import { payoutSettingsTable } from "../payout-settings-repository.js"
 import { billingSettingsTable } from "../billing-settings-repository.js"
 import { testClocksTable } from "../test-clock-repository.js"
 import { savedMethodsTable } from "../saved-method-repository.js"
+import { methodSetupsTable } from "../method-setup-repository.js"
 import { automaticPayoutsTable, balanceAnnouncementsTable, reserveHoldsTable } from "../balance-repository.js"
 import { reconciliationLinesTable, reconciliationReportsTable } from "../reconciliation-repository.js"
 import { disputesTable } from "../dispute-repository.js"
@@ -80,6 +81,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: billingSettingsTable },
   { table: testClocksTable },
   { table: savedMethodsTable },
+  { table: methodSetupsTable },
   { table: reserveHoldsTable },
   { table: automaticPayoutsTable },
   { table: balanceAnnouncementsTable },

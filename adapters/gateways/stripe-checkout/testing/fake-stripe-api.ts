@@ -48,10 +48,12 @@ export interface FakeStripeState {
   /** Cards saved to customers (PaymentMethod id to it), and the method each PaymentIntent was paid with. */
   readonly paymentMethods: Map<string, SavedCard>
   readonly intentMethods: Map<string, string>
+  /** SetupIntents of `mode=setup` sessions (fake-stripe-setup.ts), by id. */
+  readonly setupIntents: Map<string, JsonObject>
   nextRefundStatus: { readonly status: string; readonly failureReason: string | null } | null
 }
 
-const invalid = (message: string, param?: string, code?: string): ApiAnswer => ({
+export const invalid = (message: string, param?: string, code?: string): ApiAnswer => ({
   status: 400,
   body: errorBody("invalid_request_error", message, { ...(param !== undefined ? { param } : {}), ...(code !== undefined ? { code } : {}) })
 })
@@ -62,7 +64,7 @@ export const missing = (kind: string, id: string, param: string): ApiAnswer => (
 })
 
 /** Everything under `prefix[...]` as a record keyed by the inner name: `metadata[trx_id]` -> `trx_id`. */
-const nested = (params: FormParams, prefix: string): Record<string, string> => {
+export const nested = (params: FormParams, prefix: string): Record<string, string> => {
   const record: Record<string, string> = {}
   for (const [key, value] of params) {
     const match = key.startsWith(`${prefix}[`) ? /^\[([^\]]+)\]$/.exec(key.slice(prefix.length)) : null
@@ -71,7 +73,7 @@ const nested = (params: FormParams, prefix: string): Record<string, string> => {
   return record
 }
 
-const listed = (params: FormParams, prefix: string): ReadonlyArray<string> => Object.values(nested(params, prefix))
+export const listed = (params: FormParams, prefix: string): ReadonlyArray<string> => Object.values(nested(params, prefix))
 
 const INTEGER = /^(0|[1-9]\d{0,15})$/
 

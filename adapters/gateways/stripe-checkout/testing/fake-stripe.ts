@@ -14,6 +14,7 @@ import {
   type RecordedTransfer,
   retrievePaymentIntent
 } from "./fake-stripe-api.js"
+import { completeSetupSession, createSetupSession, retrieveSetupIntent } from "./fake-stripe-setup.js"
 import { balanceTransaction, chargeOf, listPage } from "./fake-stripe-balance.js"
 import { createFile, type FakeDisputeState, updateDispute, type UploadedFile } from "./fake-stripe-disputes.js"
 import { disputeObject, errorBody, eventObject, type JsonObject, nowSeconds, stripeId } from "./fake-stripe-objects.js"
@@ -89,6 +90,7 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     intentSetup: new Map(),
     paymentMethods: new Map(),
     intentMethods: new Map(),
+    setupIntents: new Map(),
     nextRefundStatus: null
   }
   const disputeState: FakeDisputeState = { disputes: new Map(), files: new Map() }
@@ -108,7 +110,9 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
     const flat = new Map(params)
     if (method === "GET" && intentMatch !== null) return retrievePaymentIntent(state, decodeURIComponent(intentMatch[1]!), flat)
     if (method === "POST" && path === "/v1/payment_intents") return createOffSessionIntent(state, flat)
-    if (method === "POST" && path === "/v1/checkout/sessions") return createSession(state, flat)
+    if (method === "POST" && path === "/v1/checkout/sessions") return flat.get("mode") === "setup" ? createSetupSession(state, flat) : createSession(state, flat)
+    const setupMatch = /^\/v1\/setup_intents\/([^/]+)$/.exec(path)
+    if (method === "GET" && setupMatch !== null) return retrieveSetupIntent(state, decodeURIComponent(setupMatch[1]!), flat)
     if (method === "GET" && path === "/v1/checkout/sessions") return listPage([...state.sessions.values()], flat, path)
     if (method === "GET" && path === "/v1/balance_transactions") return listPage(balance, flat, path)
     if (method === "GET" && sessionMatch !== null) {
@@ -242,6 +246,8 @@ export const makeFakeStripe = (options: { readonly secretKey?: string } = {}) =>
       move(id, { status: "open" }, { status: "complete", payment_status: "paid", payment_intent: intent, customer, url: null })
       return { customer, paymentMethod }
     },
+    /** The customer completes a `mode=setup` session with a card of `behaviour`, saved to the session's Customer. */
+    completeSetup: (id: string, behaviour: CardBehaviour = "succeeds", last4 = "4242") => completeSetupSession(state, sessionOf(id), behaviour, last4),
     /** The customer picks a delayed method (a bank debit): complete, money not there yet. */
     payLater: (id: string) => move(id, { status: "open" }, { status: "complete", payment_status: "unpaid", payment_intent: stripeId("pi_"), url: null }),
     asyncSucceed: (id: string) => move(id, { status: "complete", payment_status: "unpaid" }, { payment_status: "paid" }),
