@@ -21,6 +21,7 @@ import {
   type AuthenticationFailure
 } from "./authentication-errors.js"
 import { CredentialRepository, type StoredCredentials } from "./credentials.js"
+import { explainedRefusal, signedTargets } from "./explained-refusal.js"
 import { Environment } from "../shared/environment.js"
 import type { Merchant } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
@@ -119,10 +120,7 @@ const checkKeySet = (
     if (timestamp._tag === "Stale") return failure("stale_timestamp")
     if (request.signature === undefined || request.signature === "") return failure("missing_signature")
     const parts = { timestamp: request.timestamp!, method: request.method, rawBody: request.rawBody }
-    const targets = request.relativePathWithQuery === request.pathWithQuery
-      ? [request.pathWithQuery]
-      : [request.pathWithQuery, request.relativePathWithQuery]
-    if (!verifyRequestSignatureOverTargets(keySet.clientSecret, parts, targets, request.signature)) {
+    if (!verifyRequestSignatureOverTargets(keySet.clientSecret, parts, signedTargets(request), request.signature)) {
       return failure("invalid_signature")
     }
   }
@@ -157,7 +155,11 @@ const settle = (result: AuthenticatedMerchant | Exclude<AuthenticationError, Sto
  * store round trip and a cache hit no effectful work; a change made on another host (rotation,
  * suspension) takes effect here within that time, and on this host at once through `invalidate`.
  */
-export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
+export const layer = (options: {
+  readonly cacheTtlSeconds?: number
+  /** The path of the public base URL, if any: a proxy may strip it, and a client that signed it is told so. */
+  readonly publicBasePath?: string
+} = {}) =>
   Layer.effect(
     Authenticator,
     Effect.gen(function*() {
@@ -166,6 +168,7 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
       const box = yield* SecretBox
       const settingsService = yield* SiteSettingsService
       const cache = new ExpiringMap<string, KeySet>(options.cacheTtlSeconds ?? 5, 10_000)
+      const explained = explainedRefusal({ credentials: credentialRepository, box, publicBasePath: options.publicBasePath })
 
       const openSecret = (sealed: string) =>
         // A secret that cannot be opened means the wrong MASTER_KEY: an operator fault, not the caller's.
@@ -202,7 +205,16 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
             if (value !== undefined) cache.set(cacheKey, value, request.nowSeconds)
           })
         return Effect.flatMap(found, (value) =>
-          Effect.flatMap(settingsService.current, (settings) => settle(checkKeySet(request, environment, value, settings))))
+          Effect.flatMap(settingsService.current, (settings) => {
+            const result = checkKeySet(request, environment, value, settings)
+            return result instanceof AuthenticationFailed && value !== undefined
+              ? Effect.flatMap(explained(request, {
+                merchantId: value.credentials.merchantId,
+                environment,
+                clientSecret: value.clientSecret
+              }, settings.signatureToleranceSeconds, result.reason), Effect.fail)
+              : settle(result)
+          }))
       }
 
       return Authenticator.of({ authenticate, invalidate: Effect.sync(() => cache.clear()) })
