@@ -9,6 +9,7 @@ import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import * as RetiredCredentialPurger from "../core/merchants/retired-credential-purger.js"
 import * as DashboardPurger from "../core/merchant-users/dashboard-purger.js"
+import * as EventLogPurger from "../core/webhooks/event-log-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
@@ -168,6 +169,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
     IdempotencyRecordPurger.layer(),
     RetiredCredentialPurger.layer(),
     DashboardPurger.layer(clock !== undefined ? { clock } : {}),
+    EventLogPurger.layer(clock !== undefined ? { clock } : {}),
     MailDispatcher.layer({
       interval: Duration.millis(config.mail?.pollIntervalMillis ?? 5_000),
       ...(config.mail?.retryDelaysMillis !== undefined
