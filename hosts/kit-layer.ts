@@ -14,6 +14,7 @@ import { type ManualClock, ManualClockControl } from "../core/shared/manual-cloc
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
 import * as Readiness from "../core/shared/readiness.js"
+import * as EventStreamSlots from "../core/webhooks/event-stream-slots.js"
 import { defaultDispatchPolicy, leaseSecondsFor, slowAfterMillisFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
@@ -247,6 +248,7 @@ export const kitLayer = (config: KitConfig) => {
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),
     Readiness.layer,
+    EventStreamSlots.layer().pipe(Layer.provide(RealClock.layer)),
     // Loads pdfkit on the first document only.
     PdfInvoiceDocuments.layer,
     metricsLayer(config.metrics),
