@@ -7,6 +7,7 @@ import { toIsoString } from "../../../core/shared/instant.js"
 import type { RealClock } from "../../../core/shared/real-clock.js"
 import type { SecretBox } from "../../../core/signing/secret-box.js"
 import { eventStream, resumeSequence, streamPatterns, type StreamItem } from "../../../core/webhooks/event-stream.js"
+import { defaultUserAgent } from "../../webhook-http/http-webhook-sender.js"
 import { textParameter } from "../contract/keyset-parameters.js"
 import { queryOf } from "../contract/query-contract.js"
 import { endpoint } from "../endpoint/endpoint.js"
@@ -37,7 +38,8 @@ export const sseMessage = (item: StreamItem): string =>
         type: item.event.type,
         object_id: item.event.objectId,
         created_at: toIsoString(item.event.createdAt),
-        request: item.request
+        // The sender's own headers too, so a local receiver gets what a delivery brings, header for header.
+        request: { body: item.request.body, headers: { ...item.request.headers, "content-type": "application/json", "user-agent": defaultUserAgent } }
       })
     }\n\n`
 
