@@ -196,6 +196,19 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
         return again.status === 200 ? true : undefined
       }, 200)
     }, 60_000)
+
+    it("a host shutting down ends its open streams itself: the graceful drain is not held until its deadline", async () => {
+      const other = await startServer(readHostConfig({ PORT: "0", HOST: "127.0.0.1", DATA_DIR: mkdtempSync(join(tmpdir(), "mp-listen-stop-")), ...store() }))
+      // On PostgreSQL the store (and its demo merchant) is the first host's: its credentials open the stream.
+      const stream = await openStream(other, other.demo ?? demo)
+      expect(stream.status).toBe(200)
+      const read = readEvents(stream, 1).catch(() => [])
+      const started = Date.now()
+      await other.close()
+      // SHUTDOWN_GRACE_MS is 10 s: a stream that held the drain would take that long.
+      expect(Date.now() - started).toBeLessThan(5_000)
+      expect(await read).toEqual([])
+    }, 60_000)
   })
 
 /** Every retained payment.completed event up to the one of `until`'s payment. */
