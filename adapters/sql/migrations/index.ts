@@ -33,6 +33,7 @@ import customerPortal from "./0028_customer_portal.js"
 import invoiceNumbers from "./0029_invoice_numbers.js"
 import mailOutbox from "./0030_mail_outbox.js"
 import methodSetups from "./0031_method_setups.js"
+import eventLog from "./0032_event_log.js"
 import subscriptionLocale from "./0034_subscription_locale.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -68,6 +69,7 @@ export const migrations = {
   "0029_invoice_numbers": invoiceNumbers,
   "0030_mail_outbox": mailOutbox,
   "0031_method_setups": methodSetups,
+  "0032_event_log": eventLog,
   "0034_subscription_locale": subscriptionLocale
 }
 
