@@ -11,8 +11,6 @@ import { fromSeconds, toSeconds } from "../shared/instant.js"
 import { credentialMatchesEnvironment } from "../signing/credential-keys.js"
 import { constantTimeEqualBytes, decodeHex, sha256 } from "../signing/hmac.js"
 import { checkTimestamp, verifyRequestSignatureOverTargets } from "../signing/request-signature.js"
-import { diagnoseSignature, MAX_DIAGNOSED_BODY_BYTES, type SignatureCheck } from "../signing/signature-diagnosis.js"
-import { parseSha256Signature } from "../signing/signature-header.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { StorageError } from "../shared/storage-error.js"
 import {
@@ -23,6 +21,7 @@ import {
   type AuthenticationFailure
 } from "./authentication-errors.js"
 import { CredentialRepository, type StoredCredentials } from "./credentials.js"
+import { explainedRefusal, signedTargets } from "./explained-refusal.js"
 import { Environment } from "../shared/environment.js"
 import type { Merchant } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
@@ -77,21 +76,6 @@ interface KeySet {
 }
 
 const failure = (reason: AuthenticationFailure) => new AuthenticationFailed({ reason })
-
-/** The refusals a signature diagnosis explains: the timestamp's and the signature's. */
-const SIGNATURE_FAILURES: ReadonlySet<AuthenticationFailure> = new Set<AuthenticationFailure>([
-  "missing_timestamp",
-  "malformed_timestamp",
-  "stale_timestamp",
-  "missing_signature",
-  "invalid_signature"
-])
-
-/** The paths with query a signature may be made over: the full one, and the relative one when mounted. */
-const signedTargets = (request: PresentedRequest): ReadonlyArray<string> =>
-  request.relativePathWithQuery === request.pathWithQuery
-    ? [request.pathWithQuery]
-    : [request.pathWithQuery, request.relativePathWithQuery]
 
 const isEnvironment = (value: string): value is Environment => value === "sandbox" || value === "production"
 
@@ -184,6 +168,7 @@ export const layer = (options: {
       const box = yield* SecretBox
       const settingsService = yield* SiteSettingsService
       const cache = new ExpiringMap<string, KeySet>(options.cacheTtlSeconds ?? 5, 10_000)
+      const explained = explainedRefusal({ credentials: credentialRepository, box, publicBasePath: options.publicBasePath })
 
       const openSecret = (sealed: string) =>
         // A secret that cannot be opened means the wrong MASTER_KEY: an operator fault, not the caller's.
@@ -223,52 +208,13 @@ export const layer = (options: {
           Effect.flatMap(settingsService.current, (settings) => {
             const result = checkKeySet(request, environment, value, settings)
             return result instanceof AuthenticationFailed && value !== undefined
-              ? Effect.flatMap(explained(request, environment, value, settings, result.reason), Effect.fail)
+              ? Effect.flatMap(explained(request, {
+                merchantId: value.credentials.merchantId,
+                environment,
+                clientSecret: value.clientSecret
+              }, settings.signatureToleranceSeconds, result.reason), Effect.fail)
               : settle(result)
           }))
-      }
-
-      /** The other environment's client secret of the same merchant, tried by the diagnosis and never shown. */
-      const otherEnvironmentSecret = (keySet: KeySet, environment: Environment) =>
-        credentialRepository.findForMerchant(keySet.credentials.merchantId, environment === "sandbox" ? "production" : "sandbox").pipe(
-          Effect.map(Option.flatMap((other) => Option.getRight(box.open(other.sealedClientSecret)))),
-          Effect.map(Option.getOrUndefined),
-          // A diagnosis is a courtesy: a store that cannot answer leaves the refusal as it was.
-          Effect.orElseSucceed(() => undefined)
-        )
-
-      /**
-       * The refusal of a caller whose merchant key is real, with who it is and, for a timestamp or
-       * signature, what the server signed and the likely mistake. Verification has already failed.
-       */
-      const explained = (
-        request: PresentedRequest,
-        environment: Environment,
-        keySet: KeySet,
-        settings: SiteSettings,
-        reason: AuthenticationFailure
-      ): Effect.Effect<AuthenticationFailed> => {
-        const knownCaller = { merchantId: String(keySet.credentials.merchantId), environment }
-        if (!SIGNATURE_FAILURES.has(reason)) return Effect.succeed(new AuthenticationFailed({ reason, knownCaller }))
-        // Only a well-formed signature over a body the diagnosis tries is worth a store lookup.
-        const tryOther = reason === "invalid_signature" && parseSha256Signature(request.signature) !== undefined &&
-          request.rawBody.length <= MAX_DIAGNOSED_BODY_BYTES
-        return Effect.map(tryOther ? otherEnvironmentSecret(keySet, environment) : Effect.succeed(undefined), (other) => {
-          const signatureCheck: SignatureCheck = diagnoseSignature({
-            timestamp: request.timestamp,
-            signature: request.signature,
-            method: request.method,
-            accepted: signedTargets(request),
-            rawBody: request.rawBody,
-            nowSeconds: request.nowSeconds,
-            toleranceSeconds: settings.signatureToleranceSeconds,
-            environment,
-            clientSecret: keySet.clientSecret,
-            otherEnvironmentSecret: other,
-            publicBasePath: options.publicBasePath
-          })
-          return new AuthenticationFailed({ reason, knownCaller, signatureCheck })
-        })
       }
 
       return Authenticator.of({ authenticate, invalidate: Effect.sync(() => cache.clear()) })
