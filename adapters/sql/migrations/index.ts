@@ -34,6 +34,7 @@ import invoiceNumbers from "./0029_invoice_numbers.js"
 import mailOutbox from "./0030_mail_outbox.js"
 import methodSetups from "./0031_method_setups.js"
 import eventLog from "./0032_event_log.js"
+import requestLogs from "./0033_request_logs.js"
 import subscriptionLocale from "./0034_subscription_locale.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -70,6 +71,7 @@ export const migrations = {
   "0030_mail_outbox": mailOutbox,
   "0031_method_setups": methodSetups,
   "0032_event_log": eventLog,
+  "0033_request_logs": requestLogs,
   "0034_subscription_locale": subscriptionLocale
 }
 
