@@ -9,10 +9,12 @@ import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import * as RetiredCredentialPurger from "../core/merchants/retired-credential-purger.js"
 import * as DashboardPurger from "../core/merchant-users/dashboard-purger.js"
+import * as EventLogPurger from "../core/webhooks/event-log-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
 import * as Readiness from "../core/shared/readiness.js"
+import * as EventStreamSlots from "../core/webhooks/event-stream-slots.js"
 import { defaultDispatchPolicy, leaseSecondsFor, slowAfterMillisFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
@@ -168,6 +170,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
     IdempotencyRecordPurger.layer(),
     RetiredCredentialPurger.layer(),
     DashboardPurger.layer(clock !== undefined ? { clock } : {}),
+    EventLogPurger.layer(clock !== undefined ? { clock } : {}),
     MailDispatcher.layer({
       interval: Duration.millis(config.mail?.pollIntervalMillis ?? 5_000),
       ...(config.mail?.retryDelaysMillis !== undefined
@@ -245,6 +248,7 @@ export const kitLayer = (config: KitConfig) => {
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),
     Readiness.layer,
+    EventStreamSlots.layer().pipe(Layer.provide(RealClock.layer)),
     // Loads pdfkit on the first document only.
     PdfInvoiceDocuments.layer,
     metricsLayer(config.metrics),

@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import type { MerchantScope } from "../merchants/merchant-scope.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { paymentIpnUrlRefusal, NO_IPN_TARGET } from "../webhooks/ipn-url-rule.js"
-import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { EventLog } from "../webhooks/event-log.js"
 import { type AccountTrigger, triggerAccountEvent } from "./account-triggers.js"
 import { type PaymentTrigger, triggerPaymentEvent } from "./payment-triggers.js"
 import { type SubscriptionTrigger, triggerSubscriptionEvent } from "./subscription-triggers.js"
@@ -23,12 +23,9 @@ export interface TriggeredEvent {
 export interface TriggerOutcome {
   readonly event: TriggerableEvent
   readonly objects: ReadonlyArray<TriggeredObject>
-  /** Every event queued about those objects, oldest first (one per target it goes to, as the events API lists them). */
+  /** Every event logged about those objects, oldest first, each once (the event stream's ids; its deliveries are in the events API). */
   readonly events: ReadonlyArray<TriggeredEvent>
 }
-
-/** Events an object has: far above what any recipe sends about one. */
-const EVENTS_PER_OBJECT = 100
 
 const recipeFor = (run: TriggerRun, event: TriggerableEvent) => {
   if (event.startsWith("payment.")) return triggerPaymentEvent(run, event as PaymentTrigger)
@@ -36,17 +33,19 @@ const recipeFor = (run: TriggerRun, event: TriggerableEvent) => {
   return triggerSubscriptionEvent(run, event as SubscriptionTrigger)
 }
 
-/** The events queued about the objects (refunds are their payment's events; a clock has none). */
-const eventsAbout = (caller: MerchantScope, objects: ReadonlyArray<TriggeredObject>) =>
+/** Far above what any recipe sends. */
+const EVENTS_READ = 1000
+
+/**
+ * The events logged about the objects since `afterSequence`, each once whatever targets it went to
+ * (the ids a delivery of it and the event stream carry); another change of the merchant's logged
+ * meanwhile is about other objects and is left out. A refund's events are its payment's; a clock has none.
+ */
+const eventsAbout = (caller: MerchantScope, afterSequence: number, objects: ReadonlyArray<TriggeredObject>) =>
   Effect.gen(function*() {
-    const outbox = yield* WebhookOutbox
-    const found = yield* Effect.forEach(objects.filter((object) => object.type !== "refund" && object.type !== "test_clock"), (object) =>
-      outbox.events({ merchantId: caller.merchant.id, environment: caller.environment, objectId: object.id, limit: EVENTS_PER_OBJECT }))
-    const seen = new Set<string>()
-    return found.flat()
-      .filter((event) => !seen.has(event.id) && seen.add(event.id) !== undefined)
-      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : (a.sequence ?? 0) - (b.sequence ?? 0)))
-      .map((event): TriggeredEvent => ({ id: event.id, type: event.event }))
+    const ids = new Set(objects.filter((object) => object.type !== "refund" && object.type !== "test_clock").map((object) => object.id))
+    const logged = yield* (yield* EventLog).after({ merchantId: caller.merchant.id, environment: caller.environment, afterSequence, limit: EVENTS_READ })
+    return logged.filter((event) => ids.has(event.objectId)).map((event): TriggeredEvent => ({ id: event.id, type: event.type }))
   })
 
 /**
@@ -65,7 +64,8 @@ export const triggerEvent = (caller: MerchantScope, request: TriggerRequest) =>
       const ipnRefusal = yield* paymentIpnUrlRefusal(ipnUrl)
       if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     }
+    const before = yield* (yield* EventLog).latestSequence(caller.merchant.id, caller.environment)
     const objects = yield* recipeFor({ caller, ipnUrl }, event)
-    const outcome: TriggerOutcome = { event, objects, events: yield* eventsAbout(caller, objects) }
+    const outcome: TriggerOutcome = { event, objects, events: yield* eventsAbout(caller, before, objects) }
     return outcome
   })

@@ -25,7 +25,7 @@ const TriggeredObject = Schema.Struct({
 }).annotations({ identifier: "TriggeredObject" })
 
 const TriggeredEvent = Schema.Struct({
-  id: Schema.String.annotations({ description: "The event's id, as GET /api/v1/events/{id} finds it." }),
+  id: Schema.String.annotations({ description: "The event's id, as its delivery to the ipn_url and the event stream carry it (X-Event-Id, webhook-id)." }),
   type: Schema.String.annotations({ examples: ["payment.completed"] })
 }).annotations({ identifier: "TriggeredEvent" })
 
@@ -33,7 +33,7 @@ const Trigger = Schema.Struct({
   event: Schema.Literal(...TRIGGERABLE_EVENTS),
   objects: Schema.Array(TriggeredObject),
   events: Schema.Array(TriggeredEvent).annotations({
-    description: "Every event queued about those objects, oldest first: one per target it goes to (the ipn_url, each subscribed webhook endpoint)."
+    description: "Every event about those objects, oldest first, each once whatever targets it goes to (GET /api/v1/events lists its deliveries)."
   })
 }).annotations({ identifier: "Trigger", description: "What a trigger made and the events that were queued." })
 
