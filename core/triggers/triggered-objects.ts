@@ -27,7 +27,7 @@ export const TRIGGER_PART: AmountInput = { kind: "string", value: "1" }
 export const TRIGGER_NEW_AMOUNT: AmountInput = { kind: "string", value: "12" }
 
 /** Addresses a triggered checkout would send a customer back to; no customer ever follows them. */
-const REDIRECTS = { successRedirect: "https://example.com/trigger/success", cancelRedirect: "https://example.com/trigger/cancel" }
+export const REDIRECT_ADDRESSES = { successRedirect: "https://example.com/trigger/success", cancelRedirect: "https://example.com/trigger/cancel" }
 
 /**
  * The first of the merchant's currencies a sandbox checkout can be made in (enabled, an active
@@ -56,7 +56,7 @@ export const startPayment = (run: TriggerRun, currency: string) =>
       amount: TRIGGER_AMOUNT,
       currency,
       refTrx: yield* triggerReference("trigger"),
-      ...REDIRECTS,
+      ...REDIRECT_ADDRESSES,
       ipnUrl: run.ipnUrl,
       description: "Triggered sandbox payment",
       customerName: "Sandbox Trigger",
@@ -70,4 +70,3 @@ export const startPayment = (run: TriggerRun, currency: string) =>
 export const endedPayment = (run: TriggerRun, currency: string, outcome: SimulatedOutcome) =>
   Effect.flatMap(startPayment(run, currency), (payment) => simulatePayment(run.caller, payment.trxId, outcome))
 
-export const REDIRECT_ADDRESSES = REDIRECTS
