@@ -50,6 +50,7 @@ export const OPERATIONS = {
   updateWebhookEndpoint: { method: "POST", path: "/api/v1/webhook-endpoints/{endpointId}" },
   deleteWebhookEndpoint: { method: "DELETE", path: "/api/v1/webhook-endpoints/{endpointId}" },
   listRequestLogs: { method: "GET", path: "/api/v1/request-logs" }
+  triggerEvent: { method: "POST", path: "/api/v1/triggers" }
 } as const
 
 /** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */

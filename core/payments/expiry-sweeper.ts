@@ -8,15 +8,19 @@ import { now } from "../shared/instant.js"
 import { finishPayment } from "./finish-payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
+/** The sweep's step for one payment: failed (reason expired), with its event. Sandbox triggers expire theirs with it too. */
+export const expirePayment = (trxId: string) =>
+  finishPayment(trxId, { outcome: "expired", gatewayId: null }).pipe(
+    Effect.asVoid,
+    // Paid, cancelled or expired by someone else in the meantime: nothing left to do.
+    Effect.catchTag("PaymentAlreadyFinal", () => Effect.void)
+  )
+
 /** Pending payments whose checkout expired become failed (reason expired), each with its event. */
 export const sweepExpired = (limit: number) =>
   Effect.gen(function*() {
     const expired = yield* (yield* PaymentRepository).listExpiredPending(yield* now, limit)
-    yield* Effect.forEach(expired, (payment) =>
-      finishPayment(payment.trxId, { outcome: "expired", gatewayId: null }).pipe(
-        // Paid, cancelled or expired by someone else in the meantime: nothing left to do.
-        Effect.catchTag("PaymentAlreadyFinal", () => Effect.void)
-      ), { discard: true })
+    yield* Effect.forEach(expired, (payment) => expirePayment(payment.trxId), { discard: true })
     return expired.length
   })
 

@@ -14,7 +14,7 @@ import type { Gateway } from "../gateways/gateway.js"
 import { eligibleGateways, narrowByCodes, narrowByKeywords, servedIn } from "../gateways/gateway-eligibility.js"
 import { GatewayPlugins } from "../gateways/gateway-plugin.js"
 import { type MethodListInput, normalizeKeywords } from "../gateways/method-list.js"
-import { paymentIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
+import { NO_IPN_TARGET, paymentIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
 import { CurrencyNotEnabled, DuplicateReference, type Payment, ReceiverWalletUnavailable } from "./payment.js"
 import { PaymentRepository } from "./payment-repository.js"
 
@@ -93,7 +93,7 @@ export const initiatePayment = (owner: CheckoutOwner, request: InitiateRequest) 
     const { merchant, environment } = owner
     // An invoice's checkout carries its subscription's ipn_url, checked under the stricter rule when
     // the subscription was made: a setting changed since must not stop the customer paying.
-    const ipnRefusal = (request.invoiceId ?? null) === null ? yield* paymentIpnUrlRefusal(request.ipnUrl) : undefined
+    const ipnRefusal = (request.invoiceId ?? null) === null && request.ipnUrl !== NO_IPN_TARGET ? yield* paymentIpnUrlRefusal(request.ipnUrl) : undefined
     if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     const { amount, eligible, restricted } = yield* checkoutTerms(owner, request.currency, request.amount)
     const keywords = normalizeKeywords(request.keywords)

@@ -7,7 +7,7 @@ import { type Instant, now } from "../shared/instant.js"
 import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
 import { Ids } from "../signing/random-ids.js"
-import { subscriptionIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
+import { NO_IPN_TARGET, subscriptionIpnUrlRefusal } from "../webhooks/ipn-url-rule.js"
 import { openInvoice } from "./invoices.js"
 import { duePeriod } from "./lifecycle.js"
 import { trialStart } from "./plan-changes.js"
@@ -56,7 +56,7 @@ export type CreateSubscriptionRequest =
 export const createSubscription = (caller: MerchantScope, request: CreateSubscriptionRequest) =>
   Effect.gen(function*() {
     // A lookup, so before the transaction: no store lock is held while DNS answers.
-    const ipnRefusal = yield* subscriptionIpnUrlRefusal(request.ipnUrl)
+    const ipnRefusal = request.ipnUrl === NO_IPN_TARGET ? undefined : yield* subscriptionIpnUrlRefusal(request.ipnUrl)
     if (ipnRefusal !== undefined) return yield* ValidationFailed.field("ipnUrl", ipnRefusal)
     const allowPaymentMethods = methodCodes(request.allowPaymentMethods)
     const clock = request.testClockId == null ? undefined : yield* clockToLiveOn(caller, request.testClockId)

@@ -8,6 +8,13 @@ import { refusalBeforeLookup, WebhookTargets } from "./target-rule.js"
  * the same functions when a body is refused anyway, so every field's problem is told at once.
  */
 
+/**
+ * A payment's or subscription's ipn_url that names no target: their events are sent to no ipn_url
+ * (only to the merchant's subscribed webhook endpoints). Only the kit itself makes such objects (a
+ * sandbox trigger's); the API's body rule refuses an empty URL.
+ */
+export const NO_IPN_TARGET = ""
+
 const invalid = (ipnUrl: string, field = "ipn url") => (URL.canParse(ipnUrl) ? undefined : `The ${field} field must be a valid URL.`)
 
 /**

@@ -14,10 +14,11 @@ import { siteInfoEndpoints } from "./site-info-routes.js"
 import { subscriptionEndpoints } from "./subscription-routes.js"
 import { invoiceDocumentEndpoints } from "./invoice-document-routes.js"
 import { testClockEndpoints } from "./test-clock-routes.js"
+import { triggerEndpoints } from "./trigger-routes.js"
 import { webhookEndpointEndpoints } from "./webhook-endpoint-routes.js"
 
 /**
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...billingSettingsEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventStreamEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints, ...requestLogEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...billingSettingsEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventStreamEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints, ...requestLogEndpoints, ...triggerEndpoints] as const

@@ -37,6 +37,7 @@ import type { StorageError } from "../../../core/shared/storage-error.js"
 import type { WebhookEndpointLimitReached, WebhookEndpointNotFound } from "../../../core/webhooks/webhook-endpoint.js"
 import type { SchedulerBusy } from "../../../core/subscriptions/scheduler.js"
 import type { InvoiceNotFound, InvoiceNotPaid } from "../../../core/subscriptions/invoice-documents.js"
+import type { TriggerSandboxOnly } from "../../../core/triggers/trigger-catalog.js"
 import type { TestClockBusy, TestClockLimitReached, TestClockNotFound, TestClockSandboxOnly } from "../../../core/subscriptions/test-clock.js"
 import type {
   ExternalReferenceTaken,
@@ -134,6 +135,7 @@ export type ApiError =
   | TestClockSandboxOnly
   | TestClockLimitReached
   | TestClockBusy
+  | TriggerSandboxOnly
   | StoreUnavailable
   | StorageError
   | RateLimited

@@ -349,6 +349,13 @@ export const describeError = (error: ApiError): ErrorDescription => {
           ? { test_clocks: [`A merchant keeps at most ${String(error.limit)} test clocks: delete one before adding another.`] }
           : { test_clock: [`A test clock holds at most ${String(error.limit)} subscriptions: use another clock.`] }
       }
+    case "TriggerSandboxOnly":
+      return {
+        status: 422,
+        message: "Triggers are sandbox only.",
+        errorCode: "VALIDATION_FAILED",
+        errors: { "X-Environment": ["Send X-Environment: sandbox: a trigger makes objects and moves money, which production never does for a test."] }
+      }
     case "TestClockBusy":
       return { status: 409, message: "The test clock is being advanced; try again when it is ready.", errorCode: "INVALID_STATE", errors: { status: [`The test clock is ${String(error.status)}.`] } }
     case "NotificationTargetUnknown":
