@@ -49,7 +49,7 @@ export const OPERATIONS = {
   getWebhookEndpoint: { method: "GET", path: "/api/v1/webhook-endpoints/{endpointId}" },
   updateWebhookEndpoint: { method: "POST", path: "/api/v1/webhook-endpoints/{endpointId}" },
   deleteWebhookEndpoint: { method: "DELETE", path: "/api/v1/webhook-endpoints/{endpointId}" },
-  listRequestLogs: { method: "GET", path: "/api/v1/request-logs" }
+  listRequestLogs: { method: "GET", path: "/api/v1/request-logs" },
   triggerEvent: { method: "POST", path: "/api/v1/triggers" }
 } as const
 
