@@ -78,14 +78,13 @@ export const logsTailCommand = (timing: { readonly intervalMs: number } = { inte
       if (parsed === undefined) return ExitCode.usage
       const { status, path } = parsed.values
       const limit = wholeNumberFlag("limit", parsed.values.limit, 1, 100)
-      const problem = typeof limit === "object" ? limit.problem
-        : status !== undefined && !STATUS.test(status.toLowerCase()) ? "--status takes a status such as 401 or a class such as 4xx."
-        : undefined
-      if (problem !== undefined) {
+      const usage = (problem: string) => {
         context.out.problem(`logs tail: ${problem}`)
         context.out.problem(USAGE)
         return ExitCode.usage
       }
+      if (typeof limit === "object") return usage(limit.problem)
+      if (status !== undefined && !STATUS.test(status.toLowerCase())) return usage("--status takes a status such as 401 or a class such as 4xx.")
       const filters = { ...(status !== undefined ? { status: status.toLowerCase() } : {}), ...(path !== undefined ? { path } : {}) }
       return withHost(context, "logs tail", async () => {
         const client = context.client()
