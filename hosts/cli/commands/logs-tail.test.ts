@@ -3,17 +3,20 @@ import { MerchantTransportError } from "../../../client/client-errors.js"
 import type { MerchantClient } from "../../../client/merchant-client.js"
 import { ExitCode } from "../cli-command.js"
 import { logsTailCommand } from "./logs-tail.js"
-import type { RequestLogLine } from "./request-log-lines.js"
+import type { RequestLogEntry } from "./request-log-lines.js"
 import { fakeContext } from "./testing/fake-context.js"
 
-const call = (id: string, createdAt: string, overrides: Partial<RequestLogLine> = {}): RequestLogLine => ({
+const call = (id: string, createdAt: string, overrides: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
   id,
   request_id: `req_${id}`,
   method: "GET",
   path: "/api/v1/site-info",
   status: 200,
   duration_ms: 7,
+  idempotency_key: null,
   error: null,
+  request_body: null,
+  response_body: null,
   signature_check: null,
   created_at: createdAt,
   ...overrides
@@ -31,7 +34,7 @@ const refusedUnsignedQuery = call("c3", "2026-11-27T10:00:02.000Z", {
   }
 })
 
-type Page = { readonly data: ReadonlyArray<RequestLogLine>; readonly has_more: boolean; readonly next_cursor: string | null }
+type Page = { readonly data: ReadonlyArray<RequestLogEntry>; readonly has_more: boolean; readonly next_cursor: string | null }
 
 /** A host whose log answers `pages` in turn (the last one again once they run out), recording each query; Ctrl-C after `stopAfter` reads. */
 const scriptedHost = (pages: ReadonlyArray<Page | Error>, stopAfter: number, stop: () => void) => {
@@ -47,7 +50,7 @@ const scriptedHost = (pages: ReadonlyArray<Page | Error>, stopAfter: number, sto
   return { queries, client: { request } as unknown as Partial<MerchantClient> }
 }
 
-const page = (...data: ReadonlyArray<RequestLogLine>): Page => ({ data, has_more: false, next_cursor: null })
+const page = (...data: ReadonlyArray<RequestLogEntry>): Page => ({ data, has_more: false, next_cursor: null })
 
 const tail = async (pages: ReadonlyArray<Page | Error>, stopAfter: number, args: ReadonlyArray<string> = [], json = false) => {
   let stop = () => {}

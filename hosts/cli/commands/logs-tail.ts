@@ -1,8 +1,9 @@
+import type { QueryOf, ResponseOf } from "../../../client/api-types.js"
 import type { MerchantClient } from "../../../client/merchant-client.js"
 import { type CliCommand, type CliContext, ExitCode } from "../cli-command.js"
 import { commandArgs, wholeNumberFlag } from "./command-args.js"
 import { hostProblem, withHost } from "./host-call.js"
-import { type RequestLogLine, requestLogLines } from "./request-log-lines.js"
+import { type RequestLogEntry, requestLogLines } from "./request-log-lines.js"
 
 const USAGE = `usage: merchant-payments logs tail [--status 4xx|401|...] [--path PREFIX] [--limit N]
   Your recent API calls, then each new one as it is answered, until Ctrl-C.
@@ -11,19 +12,8 @@ const USAGE = `usage: merchant-payments logs tail [--status 4xx|401|...] [--path
   --limit N      how many recent calls to show first, 1 to 100 (default 20)
   --json prints one call a line. exit codes: 0 stopped with Ctrl-C, 2 usage, 3 settings missing, 4 host refused or unreachable at start`
 
-interface LogQuery {
-  readonly status?: string
-  readonly path?: string
-  readonly from?: string
-  readonly cursor?: string
-  readonly limit?: number
-}
-
-interface LogPage {
-  readonly data: ReadonlyArray<RequestLogLine>
-  readonly has_more: boolean
-  readonly next_cursor: string | null
-}
+type LogQuery = NonNullable<QueryOf<"listRequestLogs">>
+type LogPage = ResponseOf<"listRequestLogs">
 
 /** The host's request log, one page, newest first. */
 const readPage = (client: MerchantClient, query: LogQuery, signal: AbortSignal): Promise<LogPage> =>
@@ -53,7 +43,7 @@ const printedCalls = () => {
       return newest
     },
     /** The calls not printed yet, oldest first, and marks them printed. */
-    fresh: (newestFirst: ReadonlyArray<RequestLogLine>) => {
+    fresh: (newestFirst: ReadonlyArray<RequestLogEntry>) => {
       const fresh = [...newestFirst].reverse().filter((entry) => !seen.has(entry.id))
       for (const entry of fresh) {
         seen.set(entry.id, entry.created_at)
@@ -89,7 +79,7 @@ export const logsTailCommand = (timing: { readonly intervalMs: number } = { inte
       return withHost(context, "logs tail", async () => {
         const client = context.client()
         const printed = printedCalls()
-        const show = (entries: ReadonlyArray<RequestLogLine>) => {
+        const show = (entries: ReadonlyArray<RequestLogEntry>) => {
           for (const entry of printed.fresh(entries)) {
             context.out.data(entry)
             for (const line of requestLogLines(context.out, entry)) context.out.line(line)
@@ -116,14 +106,14 @@ const follow = async (
   intervalMs: number,
   read: (query: LogQuery) => Promise<LogPage>,
   printed: ReturnType<typeof printedCalls>,
-  show: (entries: ReadonlyArray<RequestLogLine>) => void
+  show: (entries: ReadonlyArray<RequestLogEntry>) => void
 ) => {
   let failing = false
   while (!context.signal.aborted) {
     await pause(intervalMs, context.signal)
     if (context.signal.aborted) return
     try {
-      const entries: Array<RequestLogLine> = []
+      const entries: Array<RequestLogEntry> = []
       let cursor: string | undefined
       do {
         const from = printed.newest

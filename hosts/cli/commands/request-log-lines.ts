@@ -1,17 +1,8 @@
+import type { ResponseOf } from "../../../client/api-types.js"
 import type { CliOutput } from "../cli-command.js"
 
-/** One API call as `GET /api/v1/request-logs` answers it (only the fields a tail line shows are read). */
-export interface RequestLogLine {
-  readonly id: string
-  readonly request_id: string
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly duration_ms: number
-  readonly error: { readonly error_code: string; readonly message: string } | null
-  readonly signature_check: { readonly canonical: string; readonly cause: string; readonly explanation: string } | null
-  readonly created_at: string
-}
+/** One API call as `GET /api/v1/request-logs` answers it. */
+export type RequestLogEntry = ResponseOf<"listRequestLogs">["data"][number]
 
 /** The time of day of an ISO timestamp, as the host wrote it (UTC), to the second. */
 const timeOfDay = (createdAt: string) => /T(\d\d:\d\d:\d\d)/.exec(createdAt)?.[1] ?? createdAt
@@ -21,7 +12,7 @@ const timeOfDay = (createdAt: string) => /T(\d\d:\d\d:\d\d)/.exec(createdAt)?.[1
  * refusal the API's message, then, when the host diagnosed a signature, its cause, its explanation
  * and the canonical string it expected (quoted, so a stray line end or space shows).
  */
-export const requestLogLines = (out: CliOutput, entry: RequestLogLine): ReadonlyArray<string> => {
+export const requestLogLines = (out: CliOutput, entry: RequestLogEntry): ReadonlyArray<string> => {
   const status = String(entry.status)
   const statusColour = entry.status >= 500 ? "red" : entry.status >= 400 ? "yellow" : "green"
   const lines = [
