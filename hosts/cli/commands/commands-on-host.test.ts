@@ -8,9 +8,11 @@ import type { IssuedCredentials } from "../../embedding/index.js"
 import { waitFor } from "../../../testing/hosts/child-hosts.js"
 import { type RecordingReceiver, startRecordingReceiver } from "../../../testing/http/loopback.js"
 import { type PlatformDashboard, startPlatformDashboard } from "../../../testing/http/platform-dashboard.js"
+import { signRequest } from "../../../core/signing/request-signature.js"
 import { ExitCode } from "../cli-command.js"
 import { eventsList } from "./events-list.js"
 import { eventsResend } from "./events-resend.js"
+import { logsTailCommand } from "./logs-tail.js"
 import { fakeContext } from "./testing/fake-context.js"
 import { verifySignature } from "./verify-signature.js"
 
@@ -91,5 +93,33 @@ describe("CLI commands against an embedded host", () => {
     const unknown = fakeContext({ client })
     expect(await eventsResend.run(unknown.context, ["evt_unknown"])).toBe(ExitCode.host)
     expect(unknown.written.problems[0]).toMatch(/^events resend: POST \/api\/v1\/events\/evt_unknown\/redeliver answered 404/)
+  })
+
+  // Skipped until the request log keeps refused calls with their signature check (the log of a 401 needs the caller its key names).
+  it.skip("logs tail prints a call signed without its query string, answered 401, and the line names the query string", async () => {
+    const tail = fakeContext({ client })
+    const running = logsTailCommand({ intervalMs: 50 }).run(tail.context, ["--status", "4xx"])
+    // Signed over the path alone, as a client that forgets the query does.
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const refused = await fetch(`${host.origin}/api/v1/subscriptions?page=2`, {
+      headers: {
+        "x-environment": "sandbox",
+        "x-merchant-key": credentials.merchant_key,
+        "x-api-key": credentials.api_key,
+        "x-timestamp": timestamp,
+        "x-signature": signRequest(credentials.client_secret, { timestamp, method: "GET", pathWithQuery: "/api/v1/subscriptions", rawBody: "" })
+      }
+    })
+    expect(refused.status).toBe(401)
+    await client.siteInfo()
+    const shown = await waitFor("the refused call in the tail", 20_000, () => (tail.text().includes("query string") ? tail.written.lines : undefined))
+    tail.controller.abort()
+    expect(await running).toBe(ExitCode.ok)
+    const at = shown.findIndex((line) => /^\d\d:\d\d:\d\d  GET \/api\/v1\/subscriptions\?page=2  401  \d+ ms  \S+$/.test(line))
+    expect(at).toBeGreaterThanOrEqual(0)
+    expect(shown.slice(at + 1).join("\n")).toMatch(/signature: \w+: .*query string/)
+    expect(shown.slice(at + 1).join("\n")).toContain(`canonical: "${timestamp}.GET./api/v1/subscriptions?page=2."`)
+    // The good call is not a 4xx, so this tail never shows it.
+    expect(tail.text()).not.toContain("/api/v1/site-info")
   })
 })
