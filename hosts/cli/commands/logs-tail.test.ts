@@ -30,7 +30,7 @@ const refusedUnsignedQuery = call("c3", "2026-11-27T10:00:02.000Z", {
   signature_check: {
     canonical: "1800000000.GET./api/v1/subscriptions?page=2.",
     cause: "query_string_missing",
-    explanation: "The request was signed without its query string: sign the path with ?page=2."
+    explanation: "The signature matches the path without its query string; sign the path exactly as sent, the ? and query included."
   }
 })
 
@@ -79,7 +79,7 @@ describe("logs tail", () => {
       "10:00:01  GET /api/v1/site-info  200  7 ms  req_c2",
       "10:00:02  GET /api/v1/subscriptions?page=2  401  7 ms  req_c3",
       "  INVALID_SIGNATURE: Invalid signature.",
-      "  signature: query_string_missing: The request was signed without its query string: sign the path with ?page=2.",
+      "  signature: query_string_missing: The signature matches the path without its query string; sign the path exactly as sent, the ? and query included.",
       "  canonical: \"1800000000.GET./api/v1/subscriptions?page=2.\""
     ])
   })
