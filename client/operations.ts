@@ -39,6 +39,7 @@ export const OPERATIONS = {
   listDisputes: { method: "GET", path: "/api/v1/disputes" },
   getDispute: { method: "GET", path: "/api/v1/disputes/{disputeId}" },
   submitDisputeEvidence: { method: "POST", path: "/api/v1/disputes/{disputeId}/evidence" },
+  streamEvents: { method: "GET", path: "/api/v1/events/stream" },
   listEvents: { method: "GET", path: "/api/v1/events" },
   retrieveEvent: { method: "GET", path: "/api/v1/events/{eventId}" },
   redeliverEvent: { method: "POST", path: "/api/v1/events/{eventId}/redeliver" },

@@ -42,6 +42,25 @@ export const targetUrl = (baseUrl: string, path: string): URL => {
   return new URL(`${base.pathname.replace(/\/+$/, "")}${path}`, base.origin)
 }
 
+/** Who signs, and where: what signing a request needs of the settings. */
+export type SigningSettings = Pick<TransportSettings, "merchantKey" | "apiKey" | "clientSecret" | "environment">
+
+/**
+ * The headers of one signed request (spec 5): the credentials, a fresh X-Timestamp and the signature
+ * over method, the full path with its query, and the exact body. A streaming GET (`listen`) signs
+ * with these as every call does.
+ */
+export const signedHeaders = (settings: SigningSettings, method: string, pathWithQuery: string, raw: string): Record<string, string> => {
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  return {
+    "x-environment": settings.environment,
+    "x-merchant-key": settings.merchantKey,
+    "x-api-key": settings.apiKey,
+    "x-timestamp": timestamp,
+    "x-signature": signRequest(settings.clientSecret, { timestamp, method, pathWithQuery, rawBody: raw })
+  }
+}
+
 type Attempt =
   | { readonly kind: "answer"; readonly response: Response; readonly text: string }
   | { readonly kind: "no-answer"; readonly reason: TransportFailure; readonly error: unknown }
@@ -72,14 +91,9 @@ export const makeTransport = (settings: TransportSettings) => {
     const idempotencyKey = spec.method === "POST" ? spec.options?.idempotencyKey ?? randomUUID() : undefined
     const caller = spec.options?.signal
     for (let retry = 0;; retry++) {
-      const timestamp = String(Math.floor(Date.now() / 1000))
       const headers: Record<string, string> = {
         accept: "application/json",
-        "x-environment": settings.environment,
-        "x-merchant-key": settings.merchantKey,
-        "x-api-key": settings.apiKey,
-        "x-timestamp": timestamp,
-        "x-signature": signRequest(settings.clientSecret, { timestamp, method: spec.method, pathWithQuery, rawBody: raw }),
+        ...signedHeaders(settings, spec.method, pathWithQuery, raw),
         ...(raw === "" ? {} : { "content-type": "application/json" }),
         ...(idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey })
       }

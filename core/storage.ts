@@ -6,6 +6,7 @@ import type { TestClockRepository } from "./subscriptions/test-clock.js"
 import type { SavedMethodRepository } from "./subscriptions/saved-method.js"
 import type { Ledger } from "./ledger/ledger.js"
 import type { MailOutbox } from "./mail/mail-outbox.js"
+import type { EventLog } from "./webhooks/event-log.js"
 import type { IdempotencyStore } from "./idempotency/idempotency-store.js"
 import type { CredentialRepository } from "./merchants/credentials.js"
 import type { MerchantCurrencyRepository } from "./merchants/currency-repository.js"
@@ -71,3 +72,4 @@ export type Storage =
   | DisputeRepository
   | PortalSessionRepository
   | MailOutbox
+  | EventLog

@@ -11,10 +11,12 @@ import * as RetiredCredentialPurger from "../core/merchants/retired-credential-p
 import * as DashboardPurger from "../core/merchant-users/dashboard-purger.js"
 import * as RequestLogPurger from "../core/request-logs/request-log-purger.js"
 import * as RequestLogWriter from "../core/request-logs/request-log-writer.js"
+import * as EventLogPurger from "../core/webhooks/event-log-purger.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
 import * as Readiness from "../core/shared/readiness.js"
+import * as EventStreamSlots from "../core/webhooks/event-stream-slots.js"
 import { defaultDispatchPolicy, leaseSecondsFor, slowAfterMillisFor } from "../core/webhooks/dispatcher.js"
 import * as WebhookDispatcher from "../core/webhooks/dispatcher.js"
 import { AdminToken } from "../adapters/http/endpoint/admin-endpoint.js"
@@ -176,6 +178,7 @@ const backgroundJobsLayer = (config: KitConfig) => {
       ...(config.requestLogRetentionDays !== undefined ? { retentionDays: config.requestLogRetentionDays } : {}),
       ...(clock !== undefined ? { clock } : {})
     }),
+    EventLogPurger.layer(clock !== undefined ? { clock } : {}),
     MailDispatcher.layer({
       interval: Duration.millis(config.mail?.pollIntervalMillis ?? 5_000),
       ...(config.mail?.retryDelaysMillis !== undefined
@@ -256,6 +259,7 @@ export const kitLayer = (config: KitConfig) => {
     CheckoutConfig.layer(),
     WebhookHttp.targetCheckLayer(),
     Readiness.layer,
+    EventStreamSlots.layer().pipe(Layer.provide(RealClock.layer)),
     // Loads pdfkit on the first document only.
     PdfInvoiceDocuments.layer,
     metricsLayer(config.metrics),

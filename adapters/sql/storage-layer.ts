@@ -13,6 +13,7 @@ import * as Gateways from "./gateway-repository.js"
 import * as Idempotency from "./idempotency-store.js"
 import * as Ledger from "./ledger-repository.js"
 import * as MailOutbox from "./mail-outbox.js"
+import * as EventLog from "./event-log.js"
 import * as Merchants from "./merchant-repository.js"
 import * as MerchantUsers from "./merchant-user-repository.js"
 import * as PaymentFlags from "./payment-flag-repository.js"
@@ -72,6 +73,7 @@ export const sqlStorageLayer = Layer.mergeAll(
   Disputes.layer,
   CustomerPortal.layer,
   MailOutbox.layer,
+  EventLog.layer,
   SavedMethods.layer,
   RequestLogs.layer
 )

@@ -27,6 +27,7 @@ import { transactionCases } from "./transaction-cases.js"
 import { walletCases } from "./wallet-cases.js"
 import { ledgerCases } from "./ledger-cases.js"
 import { mailOutboxCases } from "./mail-outbox-cases.js"
+import { eventLogCases } from "./event-log-cases.js"
 import { paymentTotalsCases } from "./payment-totals-cases.js"
 import { statementCases } from "./statement-cases.js"
 
@@ -65,4 +66,5 @@ export const storageConformance = (name: string, storage: Layer.Layer<Storage, u
     reconciliationCases(it)
     disputeCases(it)
     mailOutboxCases(it)
+    eventLogCases(it)
   })

@@ -22,6 +22,8 @@ export class Readiness extends Context.Tag("merchant-payments/Readiness")<Readin
   readonly check: Effect.Effect<ReadinessVerdict>
   /** Called as shutdown begins: from then on the host is not ready. */
   readonly beginDrain: Effect.Effect<void>
+  /** Whether shutdown has begun: long-lived answers (an event stream) end themselves so the drain finishes. */
+  readonly draining: Effect.Effect<boolean>
 }>() {}
 
 const notReady = (reason: string): ReadinessVerdict => ({ ready: false, reason })
@@ -48,7 +50,8 @@ export const layer = Layer.effect(
     )
     return Readiness.of({
       check: Effect.flatMap(Ref.get(draining), (isDraining) => (isDraining ? Effect.succeed(notReady("shutting down")) : storeVerdict)),
-      beginDrain: Ref.set(draining, true)
+      beginDrain: Ref.set(draining, true),
+      draining: Ref.get(draining)
     })
   })
 )

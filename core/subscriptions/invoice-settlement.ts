@@ -19,6 +19,7 @@ import { CheckoutLinks } from "../payments/checkout-links.js"
 import { Ids } from "../signing/random-ids.js"
 import type { WebhookEndpointRepository } from "../webhooks/webhook-endpoint-repository.js"
 import { WebhookOutbox } from "../webhooks/webhook-outbox.js"
+import { EventLog } from "../webhooks/event-log.js"
 
 /**
  * An invoice payment's end, in the payment's transaction: paid marks the invoice paid and activates
@@ -72,7 +73,7 @@ const settleLocked = (subscription: Subscription, invoiceId: string, outcome: Pa
 /** Wires invoice settlement into the one path every payment ends by (finishPayment). */
 export const layer = Layer.effect(
   PaymentSettlement,
-  Effect.map(Effect.context<SubscriptionRepository | TestClockRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody | MailOutbox>(), (context) => ({
+  Effect.map(Effect.context<SubscriptionRepository | TestClockRepository | CheckoutLinks | Ids | WebhookOutbox | WebhookEndpointRepository | SubscriptionEventBody | MailOutbox | EventLog>(), (context) => ({
     settle: (payment: Payment, outcome: PaymentOutcome, at: Instant) =>
       payment.invoiceId === null ? Effect.void : Effect.provide(settleInvoice(payment, outcome, at), context)
   }))

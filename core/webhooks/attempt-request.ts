@@ -17,7 +17,10 @@ import { DEFAULT_IPN_JSON_STYLE, DEFAULT_IPN_SIGNATURE_FORMAT, ipnBody, ipnSigna
  * endpoint verifies every kind), then the same of each replaced set still in its overlap, so a
  * receiver still on the old secret accepts it.
  */
-const signingSecrets = (delivery: WebhookDelivery) =>
+/** What signing a delivery reads of it: an outbox row, or a logged event streamed to a listener. */
+export type SignedEvent = Pick<WebhookDelivery, "id" | "merchantId" | "environment" | "body" | "signingSecret">
+
+const signingSecrets = (delivery: SignedEvent) =>
   Effect.gen(function*() {
     const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
     const box = yield* SecretBox
@@ -37,7 +40,7 @@ const signingSecrets = (delivery: WebhookDelivery) =>
  * changes it gets the new spelling on retries and redeliveries of events already queued, which is how
  * it recovers the ones its receiver refused. A merchant no longer found gets the contract's.
  */
-const spelling = (delivery: WebhookDelivery) =>
+const spelling = (delivery: SignedEvent) =>
   Effect.map(Effect.flatMap(MerchantRepository, (merchants) => merchants.findById(delivery.merchantId)), Option.match({
     onNone: () => ({ signatureFormat: DEFAULT_IPN_SIGNATURE_FORMAT, jsonStyle: DEFAULT_IPN_JSON_STYLE }),
     onSome: (merchant) => ({ signatureFormat: merchant.ipnSignatureFormat, jsonStyle: merchant.ipnJsonStyle })
@@ -49,7 +52,7 @@ const spelling = (delivery: WebhookDelivery) =>
  * Standard Webhooks' (id, this attempt's time, body) with every secret above, space-separated as that
  * specification allows. Undefined when the merchant has no current credentials to sign with.
  */
-export const attemptRequest = (delivery: WebhookDelivery, sentAtSeconds: number) =>
+export const attemptRequest = (delivery: SignedEvent, sentAtSeconds: number) =>
   Effect.gen(function*() {
     const secrets = yield* signingSecrets(delivery)
     if (secrets === undefined) return undefined

@@ -1,6 +1,7 @@
 import { balanceEndpoints } from "./balance-routes.js"
 import { customerPortalEndpoints } from "./customer-portal-routes.js"
 import { eventEndpoints } from "./event-routes.js"
+import { eventStreamEndpoints } from "./event-stream-routes.js"
 import { paymentEndpoints } from "./payment-routes.js"
 import { payoutDestinationEndpoints } from "./payout-destination-routes.js"
 import { payoutEndpoints } from "./payout-routes.js"
@@ -19,4 +20,4 @@ import { webhookEndpointEndpoints } from "./webhook-endpoint-routes.js"
  * The merchant API (spec 4), signed per spec 5: every endpoint, in the order the reference shows
  * them. The router, the OpenAPI document and the client's operation table are all read from this list.
  */
-export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...billingSettingsEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints, ...requestLogEndpoints] as const
+export const merchantApi = [...paymentEndpoints, ...refundEndpoints, ...siteInfoEndpoints, ...subscriptionEndpoints, ...billingSettingsEndpoints, ...testClockEndpoints, ...invoiceDocumentEndpoints, ...customerPortalEndpoints, ...balanceEndpoints, ...payoutSettingsEndpoints, ...payoutDestinationEndpoints, ...payoutEndpoints, ...disputeEndpoints, ...eventStreamEndpoints, ...eventEndpoints, ...webhookEndpointEndpoints, ...requestLogEndpoints] as const

@@ -1,3 +1,4 @@
+import type { EventStreamLimitReached } from "../../../core/webhooks/event-stream-slots.js"
 import type { AuthenticationFailed, MerchantBlocked, MerchantPendingApproval, MerchantSuspended } from "../../../core/merchants/authentication-errors.js"
 import type { MerchantKeyTaken } from "../../../core/merchants/credentials.js"
 import type { MerchantNotFound } from "../../../core/merchants/merchant.js"
@@ -137,3 +138,4 @@ export type ApiError =
   | StorageError
   | RateLimited
   | AuthenticationThrottled
+  | EventStreamLimitReached

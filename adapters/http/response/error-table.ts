@@ -155,6 +155,13 @@ export const describeError = (error: ApiError): ErrorDescription => {
       return { status: 422, message: "The wallet balance cannot go below zero.", errorCode: "INSUFFICIENT_BALANCE" }
     case "BalanceOverflow":
       return { status: 422, message: "The wallet balance would exceed its maximum.", errorCode: "INVALID_AMOUNT" }
+    case "EventStreamLimitReached":
+      return {
+        status: 429,
+        message: `This merchant already has ${String(error.limit)} event streams open in this environment: stop one (another listen) or wait for one to end, then try again.`,
+        errorCode: "RATE_LIMITED",
+        headers: { "retry-after": String(error.retryAfterSeconds) }
+      }
     case "RateLimited":
       return {
         status: 429,

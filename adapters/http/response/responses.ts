@@ -5,7 +5,9 @@ import { Instant, toIsoString } from "../../../core/shared/instant.js"
 import type { ApiError } from "./api-error.js"
 import { describeError, type ErrorDescription, SERVER_ERROR } from "./error-table.js"
 import { renderJson } from "../contract/json-codec.js"
+import type * as Stream from "effect/Stream"
 import { BinaryFile } from "./binary-file.js"
+import { StreamedAnswer } from "./streamed-answer.js"
 import { TextFile } from "./text-file.js"
 import { wholeText } from "./whole-text.js"
 import { requestId } from "../request/request-log.js"
@@ -17,6 +19,8 @@ export interface RenderedResponse {
   readonly headers: Readonly<Record<string, string>>
   /** A binary file's bytes (binary-file.ts), sent instead of `text`. */
   readonly bytes?: Uint8Array
+  /** A streamed answer's bytes (streamed-answer.ts), sent as they come instead of `text`. */
+  readonly stream?: Stream.Stream<Uint8Array>
 }
 
 export const renderBody = (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): RenderedResponse =>
@@ -25,6 +29,7 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
       status,
       text: body.text,
       ...(body instanceof BinaryFile ? { bytes: body.bytes } : {}),
+      ...(body instanceof StreamedAnswer ? { stream: body.stream } : {}),
       headers: {
         ...headers,
         "content-type": body.contentType,
@@ -36,6 +41,10 @@ export const renderBody = (status: number, body: unknown, headers: Readonly<Reco
 /** JSON unless the answer is a file that says its own type. */
 export const toHttpResponse = (response: RenderedResponse) => {
   const { "content-type": contentType = "application/json", ...headers } = response.headers
+  // No proxy may hold a stream back or keep it: each piece is for now, and for this caller.
+  if (response.stream !== undefined) {
+    return HttpServerResponse.stream(response.stream, { status: response.status, contentType, headers: { ...headers, "cache-control": "no-store", "x-accel-buffering": "no" } })
+  }
   if (response.bytes !== undefined) return HttpServerResponse.uint8Array(response.bytes, { status: response.status, contentType, headers })
   return wholeText(response.text, { status: response.status, contentType, headers })
 }
