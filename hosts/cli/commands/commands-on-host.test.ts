@@ -60,7 +60,7 @@ describe("CLI commands against an embedded host", () => {
     writeFileSync(join(dir, "headers.txt"), Object.entries(delivery.headers).map(([name, value]) => `${name}: ${String(value)}`).join("\n"))
     writeFileSync(join(dir, "body.json"), delivery.body)
     const verified = fakeContext({ stdin: "" })
-    const args = ["--headers-file", join(dir, "headers.txt"), "--secret", credentials.webhook_secret, "--environment", "sandbox"]
+    const args = ["--headers-file", join(dir, "headers.txt"), "--secret", credentials.webhook_secret]
     expect(await verifySignature.run(verified.context, [...args, "--payload-file", join(dir, "body.json")])).toBe(ExitCode.ok)
     expect(verified.text()).toContain("X-Signature: verified")
     expect(verified.text()).toContain("Standard Webhooks: verified")

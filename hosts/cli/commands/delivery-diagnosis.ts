@@ -37,6 +37,8 @@ export interface FormFinding {
 export interface Diagnosis {
   readonly verified: boolean
   readonly kind: WebhookKind | undefined
+  /** X-Environment as sent: shown, and checked only against `expectedEnvironment`. */
+  readonly environment: string | undefined
   readonly body: { readonly bytes: number; readonly sha256: string }
   readonly findings: ReadonlyArray<FormFinding>
   /** What stops any check: no signature header, a body that is not a JSON object. */
@@ -59,6 +61,7 @@ export const diagnoseDelivery = (delivery: PastedDelivery): Diagnosis => {
   const header = (name: string) => delivery.headers.get(name)
   const body = { bytes: delivery.rawBody.length, sha256: sha256Hex(delivery.rawBody) }
   const kind = webhookKindOf(delivery.rawBody)
+  const environment = header("x-environment")
   const forms: ReadonlyArray<SignatureForm> = [
     ...(header("x-signature") ? ["X-Signature" as const] : []),
     ...(header("webhook-signature") ? ["Standard Webhooks" as const] : [])
@@ -66,13 +69,13 @@ export const diagnoseDelivery = (delivery: PastedDelivery): Diagnosis => {
   if (forms.length === 0) {
     const given = [...delivery.headers.keys()]
     return {
-      verified: false, kind, body, findings: [],
+      verified: false, kind, environment, body, findings: [],
       problems: [`no X-Signature or webhook-signature header: give the delivery's headers with --header "X-Signature: ..." or --headers-file (headers given: ${given.length === 0 ? "none" : given.join(", ")}).`]
     }
   }
   if (kind === undefined) {
     return {
-      verified: false, kind, body, findings: [],
+      verified: false, kind, environment, body, findings: [],
       problems: [`the body is not a JSON object (${digest(delivery.rawBody)}): paste the body exactly as received, without its headers.`]
     }
   }
@@ -150,5 +153,5 @@ export const diagnoseDelivery = (delivery: PastedDelivery): Diagnosis => {
       ? { form, verified: true, reason: undefined, signedContent, why: [`verified: a ${kind} event, signed with the ${SECRET_NAME[needed]}${form === "Standard Webhooks" && kind === "refund" ? " (or the webhook secret)" : ""}.`] }
       : { form, verified: false, reason: result.reason, signedContent, why: explain(form, result) }
   })
-  return { verified: findings.every((finding) => finding.verified), kind, body, findings, problems: [] }
+  return { verified: findings.every((finding) => finding.verified), kind, environment, body, findings, problems: [] }
 }

@@ -24,18 +24,22 @@ const deliveryHeaders = (body: string, secret: string, sentAt = NOW - 10) => [
   `webhook-signature: ${signStandardWebhook(secret, "evt_1", sentAt, body)}`
 ]
 
-const run = async (args: ReadonlyArray<string>, options: { stdin?: string; json?: boolean; env?: NodeJS.ProcessEnv } = {}) => {
-  const fake = fakeContext({ stdin: options.stdin ?? "", json: options.json ?? false })
-  const command = verifySignatureCommand({ nowSeconds: () => NOW, env: options.env ?? {} })
-  const code = await command.run(fake.context, args)
+/** Runs the command as the dispatcher would: the global --webhook-secret / --client-secret (or their variables) arrive as settings. */
+const run = async (args: ReadonlyArray<string>, options: { stdin?: string; json?: boolean; webhookSecret?: string; clientSecret?: string } = {}) => {
+  const fake = fakeContext({
+    stdin: options.stdin ?? "",
+    json: options.json ?? false,
+    settings: { webhookSecret: options.webhookSecret, clientSecret: options.clientSecret ?? "" }
+  })
+  const code = await verifySignatureCommand({ nowSeconds: () => NOW }).run(fake.context, args)
   return { code, ...fake }
 }
 
 const withHeaders = (headers: ReadonlyArray<string>) => headers.flatMap((header) => ["--header", header])
 
 describe("verify-signature", () => {
-  it("verifies a delivery in both forms read from standard input, with the secret from WEBHOOK_SECRET, and never prints it", async () => {
-    const { code, text } = await run(withHeaders(deliveryHeaders(payment, WEBHOOK_SECRET)), { stdin: payment, env: { WEBHOOK_SECRET } })
+  it("verifies a delivery in both forms read from standard input, with the webhook secret of the settings, and never prints it", async () => {
+    const { code, text } = await run(withHeaders(deliveryHeaders(payment, WEBHOOK_SECRET)), { stdin: payment, webhookSecret: WEBHOOK_SECRET })
     expect(code).toBe(ExitCode.ok)
     expect(text()).toContain("X-Signature: verified")
     expect(text()).toContain("Standard Webhooks: verified")
@@ -72,10 +76,10 @@ describe("verify-signature", () => {
 
   it("verifies a refund event with the client secret, and names swapped secrets as the wrong kind", async () => {
     const headers = withHeaders(deliveryHeaders(refund, CLIENT_SECRET))
-    const right = await run(headers, { stdin: refund, env: { WEBHOOK_SECRET, CLIENT_SECRET } })
+    const right = await run(headers, { stdin: refund, webhookSecret: WEBHOOK_SECRET, clientSecret: CLIENT_SECRET })
     expect(right.code).toBe(ExitCode.ok)
     expect(right.text()).toContain("a refund event, signed with the client secret")
-    const swapped = await run(["--secret", CLIENT_SECRET, "--client-secret", WEBHOOK_SECRET, ...headers], { stdin: refund })
+    const swapped = await run(["--secret", CLIENT_SECRET, ...headers], { stdin: refund, clientSecret: WEBHOOK_SECRET })
     expect(swapped.code).toBe(ExitCode.failed)
     expect(swapped.text()).toContain("wrong secret kind: it verifies with what was given as the webhook secret, but a refund event is signed with the client secret (spec 6.3)")
   })
