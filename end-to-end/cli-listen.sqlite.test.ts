@@ -1,0 +1,3 @@
+import { cliListenSuite } from "./suites/cli-listen-suite.js"
+
+cliListenSuite(() => ({}))
