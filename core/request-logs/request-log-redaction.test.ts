@@ -32,6 +32,21 @@ describe("request log redaction", () => {
     for (const key of ["amount", "url", "events", "description", "ref_trx"]) expect(isSecretKey(key)).toBe(false)
   })
 
+  it("reads the largest body accepted at once, JSON or not, however it is made", () => {
+    const started = performance.now()
+    for (const body of ["x".repeat(1024 * 1024), `a${"1".repeat(1024 * 1024 - 1)}`, JSON.stringify({ pad: "x".repeat(1024 * 1024 - 12) }), `k${"=".repeat(500_000)}`]) {
+      const kept = redactBody(body)!
+      expect(new TextEncoder().encode(kept).length).toBeLessThanOrEqual(MAX_LOGGED_BODY_BYTES)
+    }
+    expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
+  it("never leaves part of a card number where a text body is cut", () => {
+    const kept = redactBody(`${"x ".repeat(4090)}card ${CARD} end`)!
+    expect(kept).not.toMatch(/\d{5}/)
+    expect(kept).toMatch(/…\[truncated \d+ bytes( to 8192)?\]$/)
+  })
+
   it("keeps an empty body as none", () => {
     expect(redactBody("")).toBeNull()
     expect(redactBody(null)).toBeNull()

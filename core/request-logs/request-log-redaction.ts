@@ -94,9 +94,23 @@ const redactJson = (text: string): string => {
   return out
 }
 
-/** `key=value` pairs in a body that is not JSON (a form, a query): secret keys' values hidden. */
+/**
+ * `key=value` pairs in a body that is not JSON (a form, a query): secret keys' values hidden. A key
+ * starts only where a word starts, so a long run with no `=` is read once, not once per character.
+ */
 const redactPairs = (text: string): string =>
-  text.replace(/([A-Za-z0-9_.-]+)=([^&\s]*)/g, (pair, key: string) => (isSecretKey(key) ? `${key}=${REDACTED}` : pair))
+  text.replace(/(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)=([^&\s]*)/g, (pair, key: string) => (isSecretKey(key) ? `${key}=${REDACTED}` : pair))
+
+/**
+ * Text that is not JSON is cut before it is read (it may be the largest body accepted), back to the
+ * end of a word, so no number is cut short of the length that would have masked it.
+ */
+const cutText = (text: string, maxBytes: number): string => {
+  if (text.length <= maxBytes) return text
+  const head = text.slice(0, maxBytes)
+  const wordEnd = head.search(/[A-Za-z0-9_.-]*$/)
+  return wordEnd > 0 ? head.slice(0, wordEnd) : ""
+}
 
 const encoder = new TextEncoder()
 
@@ -123,7 +137,9 @@ export const redactBody = (text: string | null | undefined, maxBytes: number = M
   try {
     JSON.parse(text)
   } catch {
-    return bounded(maskNumbers(redactPairs(text)), maxBytes)
+    const cut = cutText(text, maxBytes)
+    const kept = maskNumbers(redactPairs(cut))
+    return cut.length === text.length ? bounded(kept, maxBytes) : bounded(`${kept}…[truncated ${encoder.encode(text).length} bytes]`, maxBytes)
   }
   return bounded(redactJson(text), maxBytes)
 }

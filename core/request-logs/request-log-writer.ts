@@ -47,10 +47,12 @@ export const layer = (options: { readonly capacity?: number; readonly batchSize?
           Effect.uninterruptible,
           Effect.catchAllCause((cause) => Effect.logWarning(`request log: ${calls.length} entries not written`, cause))
         )
-      // Added before the writer fiber, so it runs after that fiber is stopped: what is queued at
-      // shutdown is still written.
-      yield* Effect.addFinalizer(() => Effect.flatMap(Queue.takeAll(queue), (calls) => (Chunk.isEmpty(calls) ? Effect.void : write(Chunk.toReadonlyArray(calls)))))
       const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
+      // Added before the writer fiber, so it runs after that fiber is stopped: what is queued at
+      // shutdown is still written, a batch at a time (one INSERT has a bound on its parameters).
+      yield* Effect.addFinalizer(() =>
+        Effect.flatMap(Queue.takeAll(queue), (calls) => Effect.forEach(Chunk.chunksOf(calls, batchSize), (batch) => write(Chunk.toReadonlyArray(batch)), { discard: true }))
+      )
       yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(queue, 1, batchSize), (calls) => write(Chunk.toReadonlyArray(calls)))))
       return RequestLogWriter.of({
         keep: (call) =>

@@ -187,6 +187,14 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       }
     })
 
+    it("keeps no answer that carries a bearer secret (a customer portal link), only the call", async () => {
+      const link = await call(shop, "POST", "/api/v1/customer-portal-sessions", { customer_email: "ada@example.com", return_url: "https://shop.example/account" })
+      expect(link.status, link.text).toBe(201)
+      const entry = await loggedAs(shop, link.requestId)
+      expect([entry.status, entry.response_body]).toEqual([201, null])
+      expect(JSON.parse(entry.request_body)).toEqual({ customer_email: "ada@example.com", return_url: "https://shop.example/account" })
+    })
+
     it("purges entries older than the retention, on business time", async () => {
       const before = (await logs(shop, "?limit=100")).body.data.length
       expect(before).toBeGreaterThan(0)

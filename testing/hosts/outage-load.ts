@@ -84,6 +84,7 @@ export const expectOutageAnswer = (call: Recorded) => {
     message: "The service is temporarily unavailable; retry shortly.",
     error_code: "SERVICE_UNAVAILABLE",
     errors: {},
-    timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/)
+    timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+    request_id: expect.any(String)
   })
 }

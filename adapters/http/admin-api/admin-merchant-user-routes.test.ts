@@ -77,7 +77,8 @@ describe("/admin/v1/merchants/{id}/users", () => {
         message: "A dashboard user with this email already exists.",
         error_code: "USER_EXISTS",
         errors: { email: ["This email already signs in to a merchant's dashboard."] },
-        timestamp: expect.any(String)
+        timestamp: expect.any(String),
+        request_id: expect.any(String)
       }
     })
     const invalid = await call("POST", `/merchants/${merchantId}/users`, { email: "not-an-email", role: "admin" })
@@ -156,7 +157,8 @@ describe("/admin/v1/merchants/{id}/users", () => {
       message: "This is the merchant's last active owner, who cannot be disabled or deleted.",
       error_code: "INVALID_STATE",
       errors: { user_id: ["Invite another owner and let them set a password first: a merchant needs an owner to manage its account."] },
-      timestamp: expect.any(String)
+      timestamp: expect.any(String),
+      request_id: expect.any(String)
     }
     expect(await call("PATCH", `/merchants/${merchant}/users/${first}`, { disabled: true })).toEqual({ status: 409, body: refusal })
     expect(await call("DELETE", `/merchants/${merchant}/users/${first}`)).toEqual({ status: 409, body: refusal })

@@ -60,7 +60,8 @@ export const keepCall = (
   rawBody: Uint8Array | undefined,
   response: RenderedResponse,
   startedMillis: number,
-  signatureCheck: AnsweredCall["signatureCheck"] = null
+  signatureCheck: AnsweredCall["signatureCheck"] = null,
+  secretAnswer = false
 ) =>
   Effect.gen(function*() {
     const key = request.headers["idempotency-key"]
@@ -75,8 +76,9 @@ export const keepCall = (
       idempotencyKey: key === undefined ? null : key.slice(0, MAX_KEY_CHARS),
       error: errorOf(response),
       requestBody: rawBody === undefined || rawBody.length === 0 ? null : decoder.decode(rawBody),
-      // A binary file (a PDF) is not text to keep.
-      responseBody: response.bytes !== undefined ? null : response.text,
+      // A binary file (a PDF) is not text to keep; an answer carrying a bearer secret (a customer
+      // portal link) is kept no more here than for an idempotent replay, unless it is a refusal.
+      responseBody: response.bytes !== undefined || (secretAnswer && response.status < 400) ? null : response.text,
       signatureCheck,
       createdAt: yield* now
     })

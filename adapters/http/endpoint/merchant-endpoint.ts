@@ -92,7 +92,7 @@ export const merchantEndpoint = <E extends ApiError, R>(
       Effect.catchAll(renderError),
       Effect.tap((response) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          owner !== undefined && isKept(request) ? keepCall(request, owner, body, response, started, signatureCheck) : Effect.void)),
+          owner !== undefined && isKept(request) ? keepCall(request, owner, body, response, started, signatureCheck, options.neverReplayed === true) : Effect.void)),
       Effect.map(toHttpResponse)
     )
   })

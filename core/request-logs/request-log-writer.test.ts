@@ -1,0 +1,58 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { MerchantId } from "../shared/ids.js"
+import { Instant } from "../shared/instant.js"
+import { StorageError } from "../shared/storage-error.js"
+import { layerTest as IdsTest } from "../signing/random-ids.js"
+import { RequestLogRepository, type NewRequestLog } from "./request-log.js"
+import { type AnsweredCall, RequestLogWriter } from "./request-log-writer.js"
+import * as Writer from "./request-log-writer.js"
+
+const call = (n: number): AnsweredCall => ({
+  merchantId: MerchantId(1),
+  environment: "sandbox",
+  requestId: `request-${n}`,
+  method: "POST",
+  path: "/api/v1/initiate-payment",
+  status: 200,
+  durationMs: 3,
+  idempotencyKey: null,
+  error: null,
+  requestBody: JSON.stringify({ n, client_secret: "s" }),
+  responseBody: null,
+  signatureCheck: null,
+  createdAt: Instant(0n)
+})
+
+const repositoryOf = (record: (entries: ReadonlyArray<NewRequestLog>) => Effect.Effect<void, StorageError>) =>
+  Layer.succeed(RequestLogRepository, RequestLogRepository.of({ record, list: () => Effect.die("not used"), purgeBefore: () => Effect.die("not used") }))
+
+describe("request log writer", () => {
+  it.effect("writes queued calls in batches, redacted, with ids; what is queued at shutdown is written too", () => {
+    const batches: Array<ReadonlyArray<NewRequestLog>> = []
+    return Effect.gen(function*() {
+      const recording = repositoryOf((entries) => Effect.sync(() => void batches.push(entries)))
+      yield* Effect.gen(function*() {
+        const writer = yield* RequestLogWriter
+        for (let n = 1; n <= 7; n++) yield* writer.keep(call(n))
+      }).pipe(Effect.provide(Writer.layer({ batchSize: 3 }).pipe(Layer.provide(recording), Layer.provide(IdsTest()))))
+      const written = batches.flat()
+      expect(written.map((entry) => entry.requestId)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `request-${n}`))
+      expect(batches.every((batch) => batch.length <= 3)).toBe(true)
+      expect(written[0]!.id).toMatch(/^rl_[0-9a-f]{32}$/)
+      expect(JSON.parse(written[0]!.requestBody!)).toEqual({ n: 1, client_secret: "[REDACTED]" })
+    })
+  })
+
+  it.effect("never fails or waits on a store that refuses the write", () =>
+    Effect.gen(function*() {
+      let tries = 0
+      const failing = repositoryOf(() => Effect.suspend(() => (tries++, Effect.fail(new StorageError({ message: "disk full" })))))
+      yield* Effect.gen(function*() {
+        const writer = yield* RequestLogWriter
+        yield* writer.keep(call(1))
+        yield* writer.keep(call(2))
+      }).pipe(Effect.provide(Writer.layer().pipe(Layer.provide(failing), Layer.provide(IdsTest()))))
+      expect(tries).toBeGreaterThan(0)
+    }))
+})
