@@ -53,15 +53,15 @@ export const isAllowedInAdapters = (file: string, specifier: string): boolean =>
  * Hosts point one way: the kit's assembly (`hosts/kit-layer.ts`) and the embedding facade
  * (`hosts/embedding/`) are what every host stands on, so they reach no host built on them
  * (`standalone/`, `embedded/`); no production file in `hosts/` reaches the client (a merchant's
- * package, not the kit's), the suites or the end-to-end tests, but the merchant's command line
- * (`hosts/cli/`), which is a merchant's tool built on that client.
+ * package, not the kit's), the suites or the end-to-end tests.
  */
 export const isAllowedInHosts = (file: string, specifier: string): boolean => {
   if (isTestOnly(file) || !specifier.startsWith(".")) return isTestOnly(file) || !TEST_TOOLS.has(packageOf(specifier))
   const target = join(dirname(file), specifier).split(sep).join("/")
   const outside = ["client/", "conformance/", "end-to-end/"]
-  if (file.startsWith("hosts/cli/") && target.startsWith("client/")) return true
-  if (outside.some((folder) => target.startsWith(folder))) return false
+  // The merchant's command line (hosts/cli) is a client of a host, not a host of the kit: it calls through the client.
+  const clientOfAHost = file.startsWith("hosts/cli/") && target.startsWith("client/")
+  if (!clientOfAHost && outside.some((folder) => target.startsWith(folder))) return false
   const foundation = file === "hosts/kit-layer.ts" || file.startsWith("hosts/embedding/")
   return !(foundation && (target.startsWith("hosts/standalone/") || target.startsWith("hosts/embedded/")))
 }

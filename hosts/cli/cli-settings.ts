@@ -48,7 +48,11 @@ export const takeGlobalFlags = (args: ReadonlyArray<string>): GlobalFlags | { re
   return { json, help, flags, rest }
 }
 
-/** The settings, flags over variables; throws CliConfigProblem naming what is missing or wrong. */
+/**
+ * The settings, flags over variables. Each is checked when read, and throws CliConfigProblem naming
+ * what is missing or wrong: a command that needs only the secrets (verify-signature) reads them with
+ * no host configured, and the global --client-secret / --webhook-secret flags still reach it.
+ */
 export const readSettings = (flags: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): CliSettings => {
   const read = (setting: Setting) => {
     const value = flags[setting.flag] ?? env[setting.variable]
@@ -59,20 +63,32 @@ export const readSettings = (flags: Readonly<Record<string, string>>, env: NodeJ
     if (value === undefined) throw new CliConfigProblem(`Set ${setting.variable} or pass ${setting.flag}.`)
     return value
   }
-  const baseUrl = required(SETTINGS.baseUrl)
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new CliConfigProblem(`${SETTINGS.baseUrl.variable} must be an http(s) URL, such as http://127.0.0.1:3000.`)
-  }
-  const environment = read(SETTINGS.environment) ?? "sandbox"
-  if (environment !== "sandbox" && environment !== "production") {
-    throw new CliConfigProblem(`${SETTINGS.environment.variable} must be sandbox or production, not "${environment}".`)
-  }
   return {
-    baseUrl,
-    environment,
-    merchantKey: required(SETTINGS.merchantKey),
-    apiKey: required(SETTINGS.apiKey),
-    clientSecret: required(SETTINGS.clientSecret),
-    webhookSecret: read(SETTINGS.webhookSecret)
+    get baseUrl() {
+      const baseUrl = required(SETTINGS.baseUrl)
+      if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+        throw new CliConfigProblem(`${SETTINGS.baseUrl.variable} must be an http(s) URL, such as http://127.0.0.1:3000.`)
+      }
+      return baseUrl
+    },
+    get environment() {
+      const environment = read(SETTINGS.environment) ?? "sandbox"
+      if (environment !== "sandbox" && environment !== "production") {
+        throw new CliConfigProblem(`${SETTINGS.environment.variable} must be sandbox or production, not "${environment}".`)
+      }
+      return environment
+    },
+    get merchantKey() {
+      return required(SETTINGS.merchantKey)
+    },
+    get apiKey() {
+      return required(SETTINGS.apiKey)
+    },
+    get clientSecret() {
+      return required(SETTINGS.clientSecret)
+    },
+    get webhookSecret() {
+      return read(SETTINGS.webhookSecret)
+    }
   }
 }

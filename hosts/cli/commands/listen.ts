@@ -139,7 +139,8 @@ const run = async (context: CliContext, args: ReadonlyArray<string>): Promise<Ex
     context.out.problem(`${flags}\n\n${USAGE}`)
     return ExitCode.usage
   }
-  const settings = context.settings()
+  // Copied so every setting is checked now (a missing one is exit 3), not later inside a retried connection.
+  const settings = { ...context.settings() }
   const cursor: { last: string | undefined } = { last: undefined }
   let failures = 0
   let announced = false
