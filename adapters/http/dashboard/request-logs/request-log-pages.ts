@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http"
-import type { RequestLogEntry } from "../../../../core/request-logs/request-log.js"
+import type { RequestLog } from "../../../../core/request-logs/request-log.js"
 import { html, type Html } from "../../pages/html.js"
 import { framedPage, linkTo, type PageFrame } from "../layout.js"
 import { cursorPager, factRow, filterField, problemBox } from "../page-parts.js"
@@ -18,7 +18,7 @@ export interface RequestLogFilters {
 export interface RequestLogListView {
   readonly frame: PageFrame
   readonly filters: RequestLogFilters
-  readonly entries: ReadonlyArray<RequestLogEntry>
+  readonly entries: ReadonlyArray<RequestLog>
   /** How long entries are kept, in days: the empty state says it. */
   readonly keptDays: number
   /** The next page's link; undefined on the last page. */
@@ -34,7 +34,7 @@ export const httpStatusBadge = (status: number): Html => {
   return html`<span class="status ${family}">${String(status)} ${STATUS_CODES[status] ?? ""}</span>`
 }
 
-const entryLink = (frame: PageFrame, entry: RequestLogEntry) => linkTo(frame, `/logs/${encodeURIComponent(entry.id)}`)
+const entryLink = (frame: PageFrame, entry: RequestLog) => linkTo(frame, `/logs/${encodeURIComponent(entry.id)}`)
 
 const statusSelect = (current: string) =>
   html`<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
@@ -50,8 +50,8 @@ const filterForm = (view: RequestLogListView) =>
 <div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${linkTo(view.frame, "/logs")}">Clear</a></div>
 </form>`
 
-const entryRow = (view: RequestLogListView, entry: RequestLogEntry) =>
-  html`<tr><td data-label="Time">${timeText(entry.at)}</td><td data-label="Method">${
+const entryRow = (view: RequestLogListView, entry: RequestLog) =>
+  html`<tr><td data-label="Time">${timeText(entry.createdAt)}</td><td data-label="Method">${
     entry.method
   }</td><td data-label="Path" class="wrap"><code>${entry.path}</code></td><td data-label="Status">${httpStatusBadge(entry.status)}</td><td data-label="Duration">${
     `${entry.durationMs} ms`
@@ -77,12 +77,12 @@ export const requestLogListPage = (view: RequestLogListView) => {
 
 export interface RequestLogDetailView {
   readonly frame: PageFrame
-  readonly entry: RequestLogEntry
+  readonly entry: RequestLog
 }
 
-const facts = (entry: RequestLogEntry) =>
+const facts = (entry: RequestLog) =>
   html`<section class="card" aria-labelledby="facts"><h2 id="facts">Request</h2><table><tbody>${[
-    factRow("Time", timeText(entry.at)),
+    factRow("Time", timeText(entry.createdAt)),
     factRow("Method", entry.method),
     factRow("Path", html`<code class="wrap">${entry.path}</code>`),
     factRow("Status", httpStatusBadge(entry.status)),
@@ -90,13 +90,13 @@ const facts = (entry: RequestLogEntry) =>
     factRow("Request id", html`<code class="trx" data-copy="Request id">${entry.requestId}</code>`)
   ]}</tbody></table></section>`
 
-const errorSection = (entry: RequestLogEntry) =>
+const errorSection = (entry: RequestLog) =>
   entry.error === null
     ? ""
-    : html`<section class="card" aria-labelledby="error"><h2 id="error">Error</h2><p><code>${entry.error.code}</code>: ${entry.error.message}</p></section>`
+    : html`<section class="card" aria-labelledby="error"><h2 id="error">Error</h2><p><code>${entry.error.errorCode}</code>: ${entry.error.message}</p></section>`
 
 /** A refused signature: the string the server signed, to set beside the one the caller signed, and the likely cause. */
-const signatureSection = (entry: RequestLogEntry) =>
+const signatureSection = (entry: RequestLog) =>
   entry.signatureCheck === null
     ? ""
     : html`<section class="card" aria-labelledby="signature"><h2 id="signature">Signature check</h2><p><strong>Likely cause:</strong> ${entry.signatureCheck.cause}</p><p>${
