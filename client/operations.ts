@@ -47,7 +47,8 @@ export const OPERATIONS = {
   listWebhookEndpoints: { method: "GET", path: "/api/v1/webhook-endpoints" },
   getWebhookEndpoint: { method: "GET", path: "/api/v1/webhook-endpoints/{endpointId}" },
   updateWebhookEndpoint: { method: "POST", path: "/api/v1/webhook-endpoints/{endpointId}" },
-  deleteWebhookEndpoint: { method: "DELETE", path: "/api/v1/webhook-endpoints/{endpointId}" }
+  deleteWebhookEndpoint: { method: "DELETE", path: "/api/v1/webhook-endpoints/{endpointId}" },
+  listRequestLogs: { method: "GET", path: "/api/v1/request-logs" }
 } as const
 
 /** Request fields that carry money, at the top level of a body: sent as JSON numbers from decimal strings. */

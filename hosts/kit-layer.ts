@@ -9,6 +9,8 @@ import * as GatewayRefundExecutor from "../core/refunds/gateway-refund-executor.
 import * as IdempotencyRecordPurger from "../core/idempotency/record-purger.js"
 import * as RetiredCredentialPurger from "../core/merchants/retired-credential-purger.js"
 import * as DashboardPurger from "../core/merchant-users/dashboard-purger.js"
+import * as RequestLogPurger from "../core/request-logs/request-log-purger.js"
+import * as RequestLogWriter from "../core/request-logs/request-log-writer.js"
 import { type ManualClock, ManualClockControl } from "../core/shared/manual-clock.js"
 import * as AuthThrottle from "../core/rate-limit/auth-throttle.js"
 import * as RealClock from "../core/shared/real-clock.js"
@@ -95,6 +97,8 @@ export interface KitConfig {
   readonly trustedProxies?: TrustedProxies["Type"]
   /** Mail (SMTP_URL, SANDBOX_SMTP_URL, MAIL_FROM): production mail only with an SMTP URL; sandbox mail is captured for the dashboard. */
   readonly mail?: MailConfig
+  /** How many days merchants' request logs are kept (REQUEST_LOG_RETENTION_DAYS, default 14). */
+  readonly requestLogRetentionDays?: number
 }
 
 export interface MailConfig extends MailLayer.MailSettings {
@@ -168,6 +172,10 @@ const backgroundJobsLayer = (config: KitConfig) => {
     IdempotencyRecordPurger.layer(),
     RetiredCredentialPurger.layer(),
     DashboardPurger.layer(clock !== undefined ? { clock } : {}),
+    RequestLogPurger.layer({
+      ...(config.requestLogRetentionDays !== undefined ? { retentionDays: config.requestLogRetentionDays } : {}),
+      ...(clock !== undefined ? { clock } : {})
+    }),
     MailDispatcher.layer({
       interval: Duration.millis(config.mail?.pollIntervalMillis ?? 5_000),
       ...(config.mail?.retryDelaysMillis !== undefined
@@ -248,7 +256,10 @@ export const kitLayer = (config: KitConfig) => {
     // Loads pdfkit on the first document only.
     PdfInvoiceDocuments.layer,
     metricsLayer(config.metrics),
-    MailLayer.layer(config.mail ?? {}, config.baseUrl)
+    MailLayer.layer(config.mail ?? {}, config.baseUrl),
+    // Beneath the HTTP app, not a background job: every host keeps its own calls; it writes what is
+    // queued before the store closes.
+    RequestLogWriter.layer().pipe(Layer.provide(IdsLive))
   ).pipe(
     // The one place private webhook targets are allowed or not: the ipn_url rules, the lookup check
     // and the sender all read it, so it sits beneath everything built here (a sibling would not see it).

@@ -24,6 +24,7 @@ import * as Disputes from "./dispute-repository.js"
 import * as RateLimits from "./rate-limit-counters.js"
 import * as Reconciliation from "./reconciliation-repository.js"
 import * as Refunds from "./refund-repository.js"
+import * as RequestLogs from "./request-log-repository.js"
 import * as SavedMethods from "./saved-method-repository.js"
 import * as SchedulerLease from "./scheduler-lease.js"
 import * as Settings from "./settings-repository.js"
@@ -71,5 +72,6 @@ export const sqlStorageLayer = Layer.mergeAll(
   Disputes.layer,
   CustomerPortal.layer,
   MailOutbox.layer,
-  SavedMethods.layer
+  SavedMethods.layer,
+  RequestLogs.layer
 )

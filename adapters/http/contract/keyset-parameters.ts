@@ -35,7 +35,7 @@ export const cursorParameter = (description: string): ListParameter<string | und
   read: (query) => query.text("cursor", MAX_CURSOR_LENGTH)
 })
 
-export const timeParameter = (name: "since" | "until", description: string): ListParameter<Instant | undefined> => ({
+export const timeParameter = (name: "since" | "until" | "from" | "to", description: string): ListParameter<Instant | undefined> => ({
   name,
   in: "query",
   required: false,

@@ -2,7 +2,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
 import { AuditLog } from "../../../core/audit/audit-log.js"
 import { now } from "../../../core/shared/instant.js"
-import { requestId } from "../endpoint/admin-audit-entry.js"
+import { requestId } from "../request/request-log.js"
 import { clientAddress } from "../request/client-address.js"
 import type { PageFrame } from "./layout.js"
 

@@ -1,7 +1,6 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Option from "effect/Option"
 import type { NewAuditEntry } from "../../../core/audit/audit-entry.js"
 import { MerchantId, WalletId } from "../../../core/shared/ids.js"
@@ -9,6 +8,7 @@ import { sha256Hex } from "../../../core/signing/hmac.js"
 import { WalletRepository } from "../../../core/wallets/wallet-repository.js"
 import { clientAddress } from "../request/client-address.js"
 import { WHOLE_ID } from "../request/path-params.js"
+import { requestId } from "../request/request-log.js"
 
 /** What the audit log needs to know of the declaration behind an admin call. */
 export interface AuditedOperation {
@@ -71,10 +71,6 @@ const concernedMerchant = (operation: AuditedOperation, method: string, params: 
       (operation.path === "/admin/v1/merchants" && method === "POST" ? numberField(answer, "id") : undefined)
     return named === undefined ? null : MerchantId(named)
   })
-
-/** The id the request log gave this request (kept from X-Request-Id or made), to find its line. */
-export const requestId = Effect.map(Effect.logAnnotations, (annotations) =>
-  Option.getOrNull(Option.filter(HashMap.get(annotations, "request_id"), (value): value is string => typeof value === "string")))
 
 /** The entry for one admin call answered `status` (with `answer` when it succeeded). */
 export const adminAuditEntry = (operation: AuditedOperation, token: string, rawBody: Uint8Array, status: number, answer: unknown) =>

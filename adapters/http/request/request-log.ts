@@ -1,5 +1,7 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
+import * as HashMap from "effect/HashMap"
+import * as Option from "effect/Option"
 
 /** What an incoming X-Request-Id may hold to be kept: short, and safe to echo and to log. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -35,3 +37,7 @@ export const requestLine = (method: string, path: string, status: number | undef
   const shown = `${method} ${path} ${status ?? "aborted"} ${durationMs}ms`
   return status === undefined ? Effect.logWarning(shown, fields) : Effect.logInfo(shown, fields)
 }
+
+/** The id the edge gave this request (kept from X-Request-Id or made), read from its log annotation; null outside the edge. */
+export const requestId = Effect.map(Effect.logAnnotations, (annotations) =>
+  Option.getOrNull(Option.filter(HashMap.get(annotations, "request_id"), (value): value is string => typeof value === "string")))

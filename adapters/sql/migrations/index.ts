@@ -32,6 +32,7 @@ import subscriptionChanges from "./0027_subscription_changes.js"
 import customerPortal from "./0028_customer_portal.js"
 import invoiceNumbers from "./0029_invoice_numbers.js"
 import mailOutbox from "./0030_mail_outbox.js"
+import requestLogs from "./0033_request_logs.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -64,7 +65,8 @@ export const migrations = {
   "0027_subscription_changes": subscriptionChanges,
   "0028_customer_portal": customerPortal,
   "0029_invoice_numbers": invoiceNumbers,
-  "0030_mail_outbox": mailOutbox
+  "0030_mail_outbox": mailOutbox,
+  "0033_request_logs": requestLogs
 }
 
 const migrate = Migrator.make({})

@@ -32,6 +32,7 @@ import { webhookAttemptsTable, webhookDeliveriesTable, webhookTargetsTable } fro
 import { ledgerEntriesTable, walletsTable } from "../wallet-repository.js"
 import { journalEntriesTable, journalLinesTable } from "../ledger-repository.js"
 import { mailOutboxTable } from "../mail-outbox.js"
+import { requestLogTable } from "../request-log-repository.js"
 
 /**
  * Each table is written in the migrations and again in its declaration (table.ts: its columns, their
@@ -88,6 +89,7 @@ const TABLES: ReadonlyArray<{ readonly table: AnyTable; readonly unread?: Readon
   { table: disputesTable },
   // The dispatcher's lease: matched in its claim, never part of the mail.
   { table: mailOutboxTable, unread: ["lease_until"] },
+  { table: requestLogTable },
   // The key and its lock are matched in WHERE; only the stored answer is read back.
   { table: idempotencyKeysTable, unread: ["merchant_id", "environment", "idempotency_key", "locked_until", "created_at"] }
 ]

@@ -1,0 +1,83 @@
+/**
+ * What a kept request or response body may show: a secret's value never, a card or account number
+ * never whole, and at most MAX_LOGGED_BODY_BYTES of it. One function for both bodies, so what a
+ * merchant's log shows follows one rule.
+ */
+
+/** Each body is kept up to 8 KiB (UTF-8) after redaction; the rest is cut and said to be. */
+export const MAX_LOGGED_BODY_BYTES = 8 * 1024
+
+/** Bodies above this are not parsed to be redacted (the merchant API's bodies are far smaller). */
+const MAX_PARSED_BYTES = 1024 * 1024
+
+export const REDACTED = "[REDACTED]"
+
+/** Keys whose values are secrets, compared without case, `_` or `-`: `client_secret`, `X-Api-Key`, `newPassword`. */
+const SECRET_KEY_PARTS = ["secret", "password", "passwd", "apikey", "token", "authorization", "iban", "cardnumber", "cvc", "cvv", "accountnumber"]
+
+export const isSecretKey = (key: string): boolean => {
+  const plain = key.toLowerCase().replace(/[-_]/g, "")
+  return SECRET_KEY_PARTS.some((part) => plain.includes(part))
+}
+
+/**
+ * 12 to 19 digits in a row, single spaces or dashes allowed between them as cards are written, or
+ * an IBAN (two letters, two check digits, up to four letters of a bank code, then 10 or more digits,
+ * written in groups of four or not): kept as their last 4 characters. A run joined to letters, digits,
+ * `_` or `-` on either side is part of an id (a uuid, a reference), not a number, and is left alone.
+ */
+const NUMBER_RUN = /(?<![\dA-Za-z_-])(?:[A-Z]{2}\d{2}[A-Z]{0,4}\d{10,30}|[A-Z]{2}\d{2}(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,4})?|\d(?:[ -]?\d){11,18})(?![\dA-Za-z_-])/g
+
+export const maskNumbers = (text: string): string =>
+  text.replace(NUMBER_RUN, (run) => {
+    const kept = run.replace(/[^0-9A-Za-z]/g, "")
+    return `${"*".repeat(kept.length - 4)}${kept.slice(-4)}`
+  })
+
+const redactValue = (value: unknown): unknown => {
+  if (typeof value === "string") return maskNumbers(value)
+  if (typeof value === "number") {
+    const text = String(value)
+    return maskNumbers(text) === text ? value : maskNumbers(text)
+  }
+  if (Array.isArray(value)) return value.map(redactValue)
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, isSecretKey(key) ? REDACTED : redactValue(inner)]))
+  }
+  return value
+}
+
+/** `key=value` pairs in a body that is not JSON (a form, a query): secret keys' values hidden. */
+const redactPairs = (text: string): string =>
+  text.replace(/([A-Za-z0-9_.-]+)=([^&\s]*)/g, (pair, key: string) => (isSecretKey(key) ? `${key}=${REDACTED}` : pair))
+
+const encoder = new TextEncoder()
+
+/** At most `maxBytes` of UTF-8, never cutting a character in two, with a note of what was cut. */
+export const bounded = (text: string, maxBytes: number = MAX_LOGGED_BODY_BYTES): string => {
+  const bytes = encoder.encode(text)
+  if (bytes.length <= maxBytes) return text
+  const note = `…[truncated ${bytes.length} bytes to ${maxBytes}]`
+  const room = Math.max(0, maxBytes - encoder.encode(note).length)
+  let end = room
+  // A UTF-8 continuation byte (10xxxxxx) is never the start of a character.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+  return new TextDecoder().decode(bytes.subarray(0, end)) + note
+}
+
+/**
+ * A body as its log keeps it: JSON with every secret key's value replaced and number runs masked,
+ * re-written compactly; other text with `key=value` secrets and number runs masked; then bounded.
+ * Empty stays empty (null): a GET has no body.
+ */
+export const redactBody = (text: string | null | undefined, maxBytes: number = MAX_LOGGED_BODY_BYTES): string | null => {
+  if (text === null || text === undefined || text.length === 0) return null
+  if (text.length > MAX_PARSED_BYTES) return `[body of ${encoder.encode(text).length} bytes not kept]`
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return bounded(maskNumbers(redactPairs(text)), maxBytes)
+  }
+  return bounded(JSON.stringify(redactValue(parsed)), maxBytes)
+}
