@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { type PlatformDashboard, startPlatformDashboard, textOf } from "../../../../testing/http/platform-dashboard.js"
+import { type PlatformDashboard, startPlatformDashboard, textOf, type Visitor } from "../../../../testing/http/platform-dashboard.js"
 
 // The Logs pages on the real kit: a merchant's own API calls in the environment shown, newest first,
 // narrowed by status, path and dates as GET /api/v1/request-logs narrows them, paged by cursor; an
@@ -13,7 +13,7 @@ describe("dashboard logs", () => {
   let rival: { readonly id: number; readonly credentials: IssuedCredentials }
   const owner = () => ({ merchant: shop.id })
 
-  const page = async (path: string, visitor = owner()) => {
+  const page = async (path: string, visitor: Visitor = owner()) => {
     const answer = await dash.page(path, visitor)
     return { ...answer, words: textOf(answer.text) }
   }
