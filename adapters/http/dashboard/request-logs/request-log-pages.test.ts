@@ -1,11 +1,17 @@
+import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { waitFor } from "../../../../testing/hosts/child-hosts.js"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
 import { type PlatformDashboard, startPlatformDashboard, textOf, type Visitor } from "../../../../testing/http/platform-dashboard.js"
 
 // The Logs pages on the real kit: a merchant's own API calls in the environment shown, newest first,
 // narrowed by status, path and dates as GET /api/v1/request-logs narrows them, paged by cursor; an
 // entry's page with its bodies, its error and, for a refused signature, what the server signed and
-// why the two likely differ. Another merchant's calls are not there at all.
+// why the two likely differ. Another merchant's calls are not there at all. The edge keeps a refused
+// call once it can tell whose it is; until then the refused call here is written to the store as the
+// writer writes one (request-log-repository.ts's columns).
+
+const REFUSED_ID = "rl_00000000000000000000000000000401"
 
 describe("dashboard logs", () => {
   let dash: PlatformDashboard
@@ -27,19 +33,26 @@ describe("dashboard logs", () => {
     rival = await dash.onboard("Rival Shop")
     expect((await dash.api(shop.credentials, "GET", "/api/v1/site-info")).status).toBe(200)
     expect((await dash.api(shop.credentials, "GET", "/api/v1/verify-payment/SANDBOX_NOT_THERE")).status).toBe(404)
-    const wrongSecret = { ...shop.credentials, client_secret: `${shop.credentials.client_secret}x` }
-    expect((await dash.api(wrongSecret, "POST", "/api/v1/initiate-payment", { payment_amount: "5.00", currency_code: "USD", card_number: "4242424242424242" })).status).toBe(401)
+    expect((await dash.api(shop.credentials, "POST", "/api/v1/initiate-payment", { payment_amount: "-5", currency_code: "USD", card_number: "4242424242424242" })).status).toBe(422)
     expect((await dash.api(rival.credentials, "GET", "/api/v1/verify-payment/SANDBOX_RIVAL_ONLY")).status).toBe(404)
     // The log is written after the answers, in batches: wait until all three of the shop's are there.
-    await expect.poll(async () => entryLinks((await page("/dashboard/logs?environment=sandbox")).text).length, { timeout: 10_000 }).toBe(3)
+    await waitFor("the shop's three calls in its log", 10_000, async () => (entryLinks((await page("/dashboard/logs?environment=sandbox")).text).length === 3 ? true : undefined))
+    const database = new Database(dash.databaseFile)
+    database.prepare(`INSERT INTO request_logs (id, merchant_id, environment, request_id, method, path, status, duration_ms, idempotency_key, error_code,
+      error_message, request_body, response_body, signature_check, created_at) VALUES (?, ?, 'sandbox', 'req-refused-1', 'POST', '/api/v1/refund-payment', 401, 3, NULL,
+      'INVALID_CREDENTIALS', 'Invalid signature', '{"trx_id":"SANDBOX_1"}', '{"success":false}', ?, ?)`).run(
+      REFUSED_ID, shop.id, JSON.stringify({ canonical: "1900000000.POST./api/v1/refund-payment.<sha256 of the body>", cause: "The body signed is not the body sent", explanation: "Sign the exact bytes you send." }),
+      BigInt(Date.now()) * 1000n + 999n)
+    database.close()
   }, 60_000)
   afterAll(() => dash?.close())
 
   it("lists the merchant's calls newest first with method, path, status badge, duration and request id; never another merchant's", async () => {
     const list = await page("/dashboard/logs?environment=sandbox")
     expect(list.status).toBe(200)
-    const [newest, middle, oldest] = rows(list.text)
-    expect(textOf(newest!)).toMatch(/ POST \/api\/v1\/initiate-payment 401 Unauthorized \d+ ms \S+/)
+    const [refused, newest, middle, oldest] = rows(list.text)
+    expect(textOf(refused!)).toMatch(/ POST \/api\/v1\/refund-payment 401 Unauthorized 3 ms req-refused-1 /)
+    expect(textOf(newest!)).toMatch(/ POST \/api\/v1\/initiate-payment 422 Unprocessable Entity \d+ ms \S+/)
     expect(newest).toContain('class="status http-4xx"')
     expect(textOf(middle!)).toContain("GET /api/v1/verify-payment/SANDBOX_NOT_THERE 404 Not Found")
     expect(textOf(oldest!)).toContain("GET /api/v1/site-info 200 OK")
@@ -47,39 +60,48 @@ describe("dashboard logs", () => {
     expect(list.words).not.toContain("SANDBOX_RIVAL_ONLY")
     expect(list.text).toContain('aria-current="page">Logs</a>')
     // A viewer reads the same list.
-    expect(entryLinks((await page("/dashboard/logs?environment=sandbox", { merchant: shop.id, role: "viewer" })).text)).toHaveLength(3)
+    expect(entryLinks((await page("/dashboard/logs?environment=sandbox", { merchant: shop.id, role: "viewer" })).text)).toHaveLength(4)
   })
 
   it("narrows by status (one code or a class), by path and by dates; a filter it cannot read is said on the page", async () => {
     const only = async (query: string) => rows((await page(`/dashboard/logs?environment=sandbox&${query}`)).text).map((row) => textOf(row))
-    expect(await only("status=401")).toEqual([expect.stringContaining("/api/v1/initiate-payment")])
-    expect((await only("status=4xx")).length).toBe(2)
+    expect(await only("status=401")).toEqual([expect.stringContaining("/api/v1/refund-payment")])
+    expect((await only("status=4xx")).length).toBe(3)
     expect((await page("/dashboard/logs?environment=sandbox&status=5xx")).words).toContain("No requests match.")
     expect(await only("path=%2Fapi%2Fv1%2Fsite")).toEqual([expect.stringContaining("/api/v1/site-info")])
     expect((await page("/dashboard/logs?environment=sandbox&to=2000-01-01")).words).toContain("No requests match.")
-    const refused = await page("/dashboard/logs?environment=sandbox&status=teapot")
+    expect((await only("from=2000-01-01T00%3A00&to=2999-12-31T23%3A59")).length).toBe(4)
+    const badTime = await page("/dashboard/logs?environment=sandbox&from=yesterday")
+    expect(badTime.status).toBe(400)
+    expect(badTime.words).toContain("From must be a UTC time such as 2030-01-31T09:30, or a date.")
+    const refused = await page("/dashboard/logs?environment=sandbox&status=abc")
     expect(refused.status).toBe(400)
     expect(refused.words).toContain("The status must be a status code such as 401")
     expect(refused.text).toContain('role="alert"')
   })
 
-  it("shows an entry's redacted bodies, its error, and for a refused signature the string the server signed and the likely cause", async () => {
-    const [refusedLink] = entryLinks((await page("/dashboard/logs?environment=sandbox&status=401")).text)
-    const entry = await page(refusedLink!)
-    expect(entry.status).toBe(200)
-    expect(entry.words).toContain("INVALID_CREDENTIALS")
-    expect(entry.words).toContain("Likely cause")
-    expect(entry.words).toMatch(/\d+\.POST\.\/api\/v1\/initiate-payment\./)
-    expect(entry.words).toContain("payment_amount")
-    expect(entry.words).not.toContain("4242424242424242")
-    expect(entry.words).not.toContain(shop.credentials.client_secret)
+  it("shows an entry's redacted bodies and its error; for a refused signature the string the server signed and the likely cause", async () => {
+    const [refusedLink, invalidLink] = entryLinks((await page("/dashboard/logs?environment=sandbox&status=4xx")).text)
+    const invalid = await page(invalidLink!)
+    expect(invalid.status).toBe(200)
+    expect(invalid.words).toContain("Error VALIDATION_FAILED")
+    expect(invalid.words).toContain("payment_amount")
+    expect(invalid.words).toContain("[REDACTED]")
+    expect(invalid.words).not.toContain("4242424242424242")
+    expect(invalid.words).not.toContain("Likely cause")
+    const refused = await page(refusedLink!)
+    expect(refused.status).toBe(200)
+    expect(refused.words).toMatch(/INVALID_CREDENTIALS\s*: Invalid signature/)
+    expect(refused.words).toContain("Likely cause: The body signed is not the body sent")
+    expect(refused.words).toContain("Sign the exact bytes you send.")
+    expect(refused.words).toContain("1900000000.POST./api/v1/refund-payment.<sha256 of the body>")
     // Another merchant's entry is not there: 404, never 403.
     expect((await page(refusedLink!, { merchant: rival.id })).status).toBe(404)
     expect((await page("/dashboard/logs/rl_0123456789abcdef0123456789abcdef?environment=sandbox")).status).toBe(404)
   })
 
   it("pages by cursor, with a way back to the first page", async () => {
-    for (let i = 0; i < 20; i++) expect((await dash.api(shop.credentials, "GET", `/api/v1/verify-payment/SANDBOX_PAGE_${i}`)).status).toBe(404)
+    for (let i = 0; i <= 20; i++) expect((await dash.api(shop.credentials, "GET", `/api/v1/verify-payment/SANDBOX_PAGE_${i}`)).status).toBe(404)
     await expect.poll(async () => (await page("/dashboard/logs?environment=sandbox&path=%2Fapi%2Fv1%2Fverify-payment%2FSANDBOX_PAGE_")).text.includes("Next page"), { timeout: 10_000 }).toBe(true)
     const first = await page("/dashboard/logs?environment=sandbox")
     const next = /href="([^"]*cursor=[^"]*)"[^>]*>Next page/.exec(first.text)?.[1]?.replace(/&amp;/g, "&")
