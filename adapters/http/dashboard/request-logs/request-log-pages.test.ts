@@ -1,17 +1,14 @@
-import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { waitFor } from "../../../../testing/hosts/child-hosts.js"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
+import { keepRefusedCall } from "../../../../testing/http/refused-call-row.js"
 import { type PlatformDashboard, startPlatformDashboard, textOf, type Visitor } from "../../../../testing/http/platform-dashboard.js"
 
 // The Logs pages on the real kit: a merchant's own API calls in the environment shown, newest first,
 // narrowed by status, path and dates as GET /api/v1/request-logs narrows them, paged by cursor; an
 // entry's page with its bodies, its error and, for a refused signature, what the server signed and
-// why the two likely differ. Another merchant's calls are not there at all. The edge keeps a refused
-// call once it can tell whose it is; until then the refused call here is written to the store as the
-// writer writes one (request-log-repository.ts's columns).
-
-const REFUSED_ID = "rl_00000000000000000000000000000401"
+// why the two likely differ. Another merchant's calls are not there at all. The refused call is written
+// to the store as the writer writes one (testing/http/refused-call-row.ts).
 
 describe("dashboard logs", () => {
   let dash: PlatformDashboard
@@ -37,13 +34,7 @@ describe("dashboard logs", () => {
     expect((await dash.api(rival.credentials, "GET", "/api/v1/verify-payment/SANDBOX_RIVAL_ONLY")).status).toBe(404)
     // The log is written after the answers, in batches: wait until all three of the shop's are there.
     await waitFor("the shop's three calls in its log", 10_000, async () => (entryLinks((await page("/dashboard/logs?environment=sandbox")).text).length === 3 ? true : undefined))
-    const database = new Database(dash.databaseFile)
-    database.prepare(`INSERT INTO request_logs (id, merchant_id, environment, request_id, method, path, status, duration_ms, idempotency_key, error_code,
-      error_message, request_body, response_body, signature_check, created_at) VALUES (?, ?, 'sandbox', 'req-refused-1', 'POST', '/api/v1/refund-payment', 401, 3, NULL,
-      'INVALID_CREDENTIALS', 'Invalid signature', '{"trx_id":"SANDBOX_1"}', '{"success":false}', ?, ?)`).run(
-      REFUSED_ID, shop.id, JSON.stringify({ canonical: "1900000000.POST./api/v1/refund-payment.<sha256 of the body>", cause: "The body signed is not the body sent", explanation: "Sign the exact bytes you send." }),
-      BigInt(Date.now()) * 1000n + 999n)
-    database.close()
+    keepRefusedCall(dash.databaseFile, shop.id)
   }, 60_000)
   afterAll(() => dash?.close())
 
