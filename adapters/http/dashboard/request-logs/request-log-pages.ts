@@ -45,8 +45,8 @@ const filterForm = (view: RequestLogListView) =>
   html`<form class="card" method="get" action="${view.frame.home}/logs" aria-label="Filter requests">
 <input type="hidden" name="environment" value="${view.frame.environment}">
 <div class="filters">${statusSelect(view.filters.status)}${filterField("path", "Path starts with", view.filters.path, html`maxlength="200" placeholder="/api/v1/payments"`)}${
-    filterField("from", "From (UTC)", view.filters.from, html`type="datetime-local"`)
-  }${filterField("to", "To (UTC)", view.filters.to, html`type="datetime-local"`)}</div>
+    filterField("from", "From (UTC)", view.filters.from, html`maxlength="16" placeholder="2030-01-31 09:30"`)
+  }${filterField("to", "To (UTC)", view.filters.to, html`maxlength="16" placeholder="2030-01-31 17:00"`)}</div>
 <div class="actions"><button type="submit" class="primary">Apply filters</button><a class="button" href="${linkTo(view.frame, "/logs")}">Clear</a></div>
 </form>`
 

@@ -75,7 +75,7 @@ export const dashboardRequestLogPages = [
   dashboardRoute({
     method: "get", path: "/dashboard/logs", operationId: "dashboardRequestLogs", view: "member",
     summary: "The merchant's API calls, newest first, with filters and cursor paging",
-    description: "`status` (`401`, `4xx`, `5xx`), `path` (a prefix), `from` and `to` (UTC times to the minute, or dates), `cursor`: the rules of GET /api/v1/request-logs.",
+    description: "`status` (`401`, `4xx`, `5xx`), `path` (a prefix), `from` and `to` (UTC times to the minute, `2030-01-31 09:30`, or dates), `cursor`: the rules of GET /api/v1/request-logs.",
     success: { status: 200, description: "The page.", contentType: HTML_PAGE },
     others: [{ status: 400, description: "A filter could not be read, said on the page.", contentType: HTML_PAGE }],
     handler: list
