@@ -7,6 +7,8 @@ export interface ApiErrorBody {
   readonly error_code: string
   readonly errors: Readonly<Record<string, ReadonlyArray<string>>>
   readonly timestamp: string
+  /** The request's X-Request-Id (hosts before request logs do not send it). */
+  readonly request_id?: string | null
 }
 
 export interface MerchantApiErrorDetails {

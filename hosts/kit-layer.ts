@@ -227,7 +227,10 @@ export const storageLayer = (store: StoreConfig) =>
  * shuts down, requests in flight finish before the connection pool closes.
  */
 export const kitLayer = (config: KitConfig) => {
-  const services = Layer.mergeAll(Authenticator.layer(), AuthThrottle.layer.pipe(Layer.provideMerge(RateLimiter.layer()))).pipe(
+  // The public address's path, as the dashboard reads it: a client that signed it behind a proxy that strips it is told so.
+  const publicBasePath = new URL(config.baseUrl).pathname.replace(/\/+$/, "")
+  const authenticator = Authenticator.layer(publicBasePath === "" ? {} : { publicBasePath })
+  const services = Layer.mergeAll(authenticator, AuthThrottle.layer.pipe(Layer.provideMerge(RateLimiter.layer()))).pipe(
     Layer.provideMerge(SiteSettingsService.layer(config.settings)),
     Layer.provideMerge(secretBoxLayer(config.masterKey, config.previousMasterKey))
   )

@@ -24,12 +24,14 @@ export const expectJson = (response: HttpResult): any => {
   return response.json()
 }
 
-/** The 7.3 error body, exactly its five fields, with the given status, code and details. */
+/** The 7.3 error body, exactly its five fields and the request's id, with the given status, code and details. */
 export const expectError = (response: HttpResult, expected: ExpectedError): any => {
   const context = `${response.status} ${response.text}`
   expect(response.status, context).toBe(expected.status)
   const body = expectJson(response)
-  expect(Object.keys(body).sort(), context).toEqual(["error_code", "errors", "message", "success", "timestamp"])
+  expect(Object.keys(body).sort(), context).toEqual(["error_code", "errors", "message", "request_id", "success", "timestamp"])
+  // A replay repeats the first answer whole, so its request_id is the first request's.
+  if (response.headers["idempotent-replayed"] === undefined) expect(body.request_id, context).toBe(response.headers["x-request-id"])
   expect(body.success, context).toBe(false)
   expect(typeof body.message, context).toBe("string")
   expect(body.message.length, context).toBeGreaterThan(0)

@@ -11,6 +11,8 @@ import { fromSeconds, toSeconds } from "../shared/instant.js"
 import { credentialMatchesEnvironment } from "../signing/credential-keys.js"
 import { constantTimeEqualBytes, decodeHex, sha256 } from "../signing/hmac.js"
 import { checkTimestamp, verifyRequestSignatureOverTargets } from "../signing/request-signature.js"
+import { diagnoseSignature, MAX_DIAGNOSED_BODY_BYTES, type SignatureCheck } from "../signing/signature-diagnosis.js"
+import { parseSha256Signature } from "../signing/signature-header.js"
 import { SecretBox } from "../signing/secret-box.js"
 import type { StorageError } from "../shared/storage-error.js"
 import {
@@ -76,6 +78,21 @@ interface KeySet {
 
 const failure = (reason: AuthenticationFailure) => new AuthenticationFailed({ reason })
 
+/** The refusals a signature diagnosis explains: the timestamp's and the signature's. */
+const SIGNATURE_FAILURES: ReadonlySet<AuthenticationFailure> = new Set<AuthenticationFailure>([
+  "missing_timestamp",
+  "malformed_timestamp",
+  "stale_timestamp",
+  "missing_signature",
+  "invalid_signature"
+])
+
+/** The paths with query a signature may be made over: the full one, and the relative one when mounted. */
+const signedTargets = (request: PresentedRequest): ReadonlyArray<string> =>
+  request.relativePathWithQuery === request.pathWithQuery
+    ? [request.pathWithQuery]
+    : [request.pathWithQuery, request.relativePathWithQuery]
+
 const isEnvironment = (value: string): value is Environment => value === "sandbox" || value === "production"
 
 /** The checks that need no store, in the contract's order; the environment, or why the request is refused. */
@@ -119,10 +136,7 @@ const checkKeySet = (
     if (timestamp._tag === "Stale") return failure("stale_timestamp")
     if (request.signature === undefined || request.signature === "") return failure("missing_signature")
     const parts = { timestamp: request.timestamp!, method: request.method, rawBody: request.rawBody }
-    const targets = request.relativePathWithQuery === request.pathWithQuery
-      ? [request.pathWithQuery]
-      : [request.pathWithQuery, request.relativePathWithQuery]
-    if (!verifyRequestSignatureOverTargets(keySet.clientSecret, parts, targets, request.signature)) {
+    if (!verifyRequestSignatureOverTargets(keySet.clientSecret, parts, signedTargets(request), request.signature)) {
       return failure("invalid_signature")
     }
   }
@@ -157,7 +171,11 @@ const settle = (result: AuthenticatedMerchant | Exclude<AuthenticationError, Sto
  * store round trip and a cache hit no effectful work; a change made on another host (rotation,
  * suspension) takes effect here within that time, and on this host at once through `invalidate`.
  */
-export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
+export const layer = (options: {
+  readonly cacheTtlSeconds?: number
+  /** The path of the public base URL, if any: a proxy may strip it, and a client that signed it is told so. */
+  readonly publicBasePath?: string
+} = {}) =>
   Layer.effect(
     Authenticator,
     Effect.gen(function*() {
@@ -202,7 +220,55 @@ export const layer = (options: { readonly cacheTtlSeconds?: number } = {}) =>
             if (value !== undefined) cache.set(cacheKey, value, request.nowSeconds)
           })
         return Effect.flatMap(found, (value) =>
-          Effect.flatMap(settingsService.current, (settings) => settle(checkKeySet(request, environment, value, settings))))
+          Effect.flatMap(settingsService.current, (settings) => {
+            const result = checkKeySet(request, environment, value, settings)
+            return result instanceof AuthenticationFailed && value !== undefined
+              ? Effect.flatMap(explained(request, environment, value, settings, result.reason), Effect.fail)
+              : settle(result)
+          }))
+      }
+
+      /** The other environment's client secret of the same merchant, tried by the diagnosis and never shown. */
+      const otherEnvironmentSecret = (keySet: KeySet, environment: Environment) =>
+        credentialRepository.findForMerchant(keySet.credentials.merchantId, environment === "sandbox" ? "production" : "sandbox").pipe(
+          Effect.map(Option.flatMap((other) => Option.getRight(box.open(other.sealedClientSecret)))),
+          Effect.map(Option.getOrUndefined),
+          // A diagnosis is a courtesy: a store that cannot answer leaves the refusal as it was.
+          Effect.orElseSucceed(() => undefined)
+        )
+
+      /**
+       * The refusal of a caller whose merchant key is real, with who it is and, for a timestamp or
+       * signature, what the server signed and the likely mistake. Verification has already failed.
+       */
+      const explained = (
+        request: PresentedRequest,
+        environment: Environment,
+        keySet: KeySet,
+        settings: SiteSettings,
+        reason: AuthenticationFailure
+      ): Effect.Effect<AuthenticationFailed> => {
+        const knownCaller = { merchantId: String(keySet.credentials.merchantId), environment }
+        if (!SIGNATURE_FAILURES.has(reason)) return Effect.succeed(new AuthenticationFailed({ reason, knownCaller }))
+        // Only a well-formed signature over a body the diagnosis tries is worth a store lookup.
+        const tryOther = reason === "invalid_signature" && parseSha256Signature(request.signature) !== undefined &&
+          request.rawBody.length <= MAX_DIAGNOSED_BODY_BYTES
+        return Effect.map(tryOther ? otherEnvironmentSecret(keySet, environment) : Effect.succeed(undefined), (other) => {
+          const signatureCheck: SignatureCheck = diagnoseSignature({
+            timestamp: request.timestamp,
+            signature: request.signature,
+            method: request.method,
+            accepted: signedTargets(request),
+            rawBody: request.rawBody,
+            nowSeconds: request.nowSeconds,
+            toleranceSeconds: settings.signatureToleranceSeconds,
+            environment,
+            clientSecret: keySet.clientSecret,
+            otherEnvironmentSecret: other,
+            publicBasePath: options.publicBasePath
+          })
+          return new AuthenticationFailed({ reason, knownCaller, signatureCheck })
+        })
       }
 
       return Authenticator.of({ authenticate, invalidate: Effect.sync(() => cache.clear()) })

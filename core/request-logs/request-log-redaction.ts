@@ -34,17 +34,64 @@ export const maskNumbers = (text: string): string =>
     return `${"*".repeat(kept.length - 4)}${kept.slice(-4)}`
   })
 
-const redactValue = (value: unknown): unknown => {
-  if (typeof value === "string") return maskNumbers(value)
-  if (typeof value === "number") {
-    const text = String(value)
-    return maskNumbers(text) === text ? value : maskNumbers(text)
+/** JSON's tokens, in order: strings, numbers, literals, punctuation and white space. */
+const JSON_TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|[{}[\]:,]|\s+/g
+
+/**
+ * Valid JSON redacted token by token, so every other byte (an amount's exact digits, the order and
+ * spacing of keys) stays as sent: a secret key's whole value, whatever its shape, becomes
+ * "[REDACTED]"; strings and numbers have their number runs masked.
+ */
+const redactJson = (text: string): string => {
+  let out = ""
+  // Per open container: is it an object, and does its next string name a key?
+  const containers: Array<{ object: boolean; expectKey: boolean }> = []
+  // While > 0, inside a secret value being skipped, at this depth of nesting.
+  let skipping = 0
+  let secretNext = false
+  for (const [token] of text.matchAll(JSON_TOKEN)) {
+    const top = containers[containers.length - 1]
+    if (skipping > 0) {
+      if (token === "{" || token === "[") skipping++
+      else if (token === "}" || token === "]") skipping--
+      if (skipping === 0) containers.pop()
+      continue
+    }
+    if (/^\s/.test(token)) {
+      out += token
+    } else if (token === "{" || token === "[") {
+      if (secretNext) {
+        secretNext = false
+        out += JSON.stringify(REDACTED)
+        containers.push({ object: false, expectKey: false })
+        skipping = 1
+        continue
+      }
+      containers.push({ object: token === "{", expectKey: token === "{" })
+      out += token
+    } else if (token === "}" || token === "]") {
+      containers.pop()
+      out += token
+    } else if (token === ",") {
+      if (top?.object === true) top.expectKey = true
+      out += token
+    } else if (token === ":") {
+      out += token
+    } else if (top?.object === true && top.expectKey) {
+      top.expectKey = false
+      secretNext = isSecretKey(JSON.parse(token) as string)
+      out += token
+    } else if (secretNext) {
+      secretNext = false
+      out += JSON.stringify(REDACTED)
+    } else if (token.startsWith("\"")) {
+      out += maskNumbers(token)
+    } else {
+      const masked = maskNumbers(token)
+      out += masked === token ? token : JSON.stringify(masked)
+    }
   }
-  if (Array.isArray(value)) return value.map(redactValue)
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, isSecretKey(key) ? REDACTED : redactValue(inner)]))
-  }
-  return value
+  return out
 }
 
 /** `key=value` pairs in a body that is not JSON (a form, a query): secret keys' values hidden. */
@@ -67,17 +114,16 @@ export const bounded = (text: string, maxBytes: number = MAX_LOGGED_BODY_BYTES):
 
 /**
  * A body as its log keeps it: JSON with every secret key's value replaced and number runs masked,
- * re-written compactly; other text with `key=value` secrets and number runs masked; then bounded.
+ * every other byte as sent; other text with `key=value` secrets and number runs masked; then bounded.
  * Empty stays empty (null): a GET has no body.
  */
 export const redactBody = (text: string | null | undefined, maxBytes: number = MAX_LOGGED_BODY_BYTES): string | null => {
   if (text === null || text === undefined || text.length === 0) return null
   if (text.length > MAX_PARSED_BYTES) return `[body of ${encoder.encode(text).length} bytes not kept]`
-  let parsed: unknown
   try {
-    parsed = JSON.parse(text)
+    JSON.parse(text)
   } catch {
     return bounded(maskNumbers(redactPairs(text)), maxBytes)
   }
-  return bounded(JSON.stringify(redactValue(parsed)), maxBytes)
+  return bounded(redactJson(text), maxBytes)
 }

@@ -26,8 +26,15 @@ const utf8 = new TextEncoder()
  * The exact bytes that are signed. Built as bytes rather than as a string so a body that is not
  * valid UTF-8 is signed as received instead of being mangled by a decode/encode round trip.
  */
-export const signaturePayload = (parts: SignatureParts): Uint8Array => {
-  const head = utf8.encode(`${parts.timestamp}.${parts.method.toUpperCase()}.${parts.pathWithQuery}.`)
+export const signaturePayload = (parts: SignatureParts): Uint8Array =>
+  signaturePayloadAsWritten({ ...parts, method: parts.method.toUpperCase() })
+
+/**
+ * The same bytes with the method exactly as given: only for diagnosing a client that signed a
+ * lower-case method, never for verifying.
+ */
+export const signaturePayloadAsWritten = (parts: SignatureParts): Uint8Array => {
+  const head = utf8.encode(`${parts.timestamp}.${parts.method}.${parts.pathWithQuery}.`)
   const body = typeof parts.rawBody === "string" ? utf8.encode(parts.rawBody) : parts.rawBody
   const payload = new Uint8Array(head.length + body.length)
   payload.set(head, 0)

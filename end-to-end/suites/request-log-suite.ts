@@ -107,4 +107,95 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       await new Promise((resolve) => setTimeout(resolve, 100))
       expect((await logs(shop, "?limit=100")).body.data.map((entry: any) => entry.path)).not.toContain(LOGS)
     })
+
+    it("filters by status (one code or a class), path prefix and time, and refuses a status it cannot read", async () => {
+      const found = await call(shop, "GET", "/api/v1/webhook-endpoints")
+      expect(found.status).toBe(200)
+      await loggedAs(shop, found.requestId)
+      const statuses = async (query: string) => (await logs(shop, query)).body.data.map((entry: any) => entry.status)
+      expect(await statuses("?status=4xx")).toEqual([422])
+      expect(await statuses("?status=422")).toEqual([422])
+      expect(await statuses("?status=2xx")).toEqual([200])
+      expect(await statuses("?status=5xx")).toEqual([])
+      expect((await logs(shop, "?path=/api/v1/webhook-endpoints%3Fnote")).body.data.map((entry: any) => entry.path)).toEqual(["/api/v1/webhook-endpoints?note=1"])
+      expect((await logs(shop, "?path=/api/v1/payments")).body.data).toEqual([])
+      for (const bad of ["4x", "600", "abc"]) {
+        const refused = await logs(shop, `?status=${bad}`)
+        expect([refused.status, refused.body.error_code], refused.text).toEqual([422, "VALIDATION_FAILED"])
+        expect(refused.body.errors).toEqual({ status: ["The status must be a status code such as 401 or a class such as 2xx, 4xx or 5xx."] })
+      }
+      const at = "2030-05-01T12:00:00Z"
+      // Both calls so far were made at START, business time.
+      expect((await logs(shop, `?from=${at}`)).body.data.length).toBe(2)
+      expect((await logs(shop, `?to=${at}`)).body.data).toEqual([])
+      const backwards = await logs(shop, `?from=${at}&to=2030-04-01T00:00:00Z`)
+      expect([backwards.status, Object.keys(backwards.body.errors)]).toEqual([422, ["to"]])
+    })
+
+    it("pages newest first through next_cursor", async () => {
+      // Business time stands still on a manual clock: calls of one instant have no order among them.
+      for (const n of [1, 2, 3]) {
+        await call(shop, "GET", `/api/v1/webhook-endpoints?page=${n}`)
+        await runtime.runPromise(clock.advance(1))
+      }
+      const last = await call(shop, "GET", "/api/v1/webhook-endpoints?page=4")
+      await loggedAs(shop, last.requestId)
+      const paths: Array<string> = []
+      let cursor: string | null = null
+      do {
+        const page: any = (await logs(shop, `?path=/api/v1/webhook-endpoints%3Fpage&limit=3${cursor === null ? "" : `&cursor=${cursor}`}`)).body
+        paths.push(...page.data.map((entry: any) => entry.path))
+        expect(page.has_more).toBe(page.next_cursor !== null)
+        cursor = page.next_cursor
+      } while (cursor !== null)
+      expect(paths).toEqual([4, 3, 2, 1].map((n) => `/api/v1/webhook-endpoints?page=${n}`))
+    })
+
+    it("shows a merchant only its own calls, in the environment of its credentials", async () => {
+      const mine = await call(shopLive, "GET", "/api/v1/webhook-endpoints?live=1")
+      await loggedAs(shopLive, mine.requestId)
+      expect((await logs(shopLive)).body.data.map((entry: any) => entry.path)).toEqual(["/api/v1/webhook-endpoints?live=1"])
+      expect((await logs(shop)).body.data.map((entry: any) => entry.path)).not.toContain("/api/v1/webhook-endpoints?live=1")
+      expect((await logs(other)).body.data).toEqual([])
+    })
+
+    it("puts the X-Request-Id in every error body, and logs the call under it", async () => {
+      const refused = await logs(shop, "?status=bad")
+      expect(refused.body.request_id).toBe(refused.requestId)
+      const missing = await call(shop, "GET", "/api/v1/webhook-endpoints/we_00000000000000000000000000000000")
+      expect([missing.status, missing.body.request_id]).toEqual([404, missing.requestId])
+      expect((await loggedAs(shop, missing.requestId)).error).toEqual({ error_code: missing.body.error_code, message: missing.body.message })
+      const unsigned = await handler(new Request(`http://kit.test${LOGS}`, { headers: { "x-request-id": "proxy-given.1" } }))
+      expect([unsigned.status, unsigned.headers.get("x-request-id"), (await unsigned.json() as any).request_id]).toEqual([401, "proxy-given.1", "proxy-given.1"])
+      const unrouted = await handler(new Request("http://kit.test/api/v1/nowhere"))
+      expect((await unrouted.json() as any).request_id).toBe(unrouted.headers.get("x-request-id"))
+    })
+
+    it("purges entries older than the retention, on business time", async () => {
+      const before = (await logs(shop, "?limit=100")).body.data.length
+      expect(before).toBeGreaterThan(0)
+      await runtime.runPromise(clock.advance(10 * DAY))
+      const recent = await call(shop, "GET", "/api/v1/webhook-endpoints?recent=1")
+      await loggedAs(shop, recent.requestId)
+      await runtime.runPromise(clock.advance(5 * DAY))
+      const removed = await runtime.runPromise(Effect.withClock(purgeOldRequestLogs(14), clock.clock))
+      expect(removed).toBeGreaterThanOrEqual(before)
+      expect((await logs(shop, "?limit=100")).body.data.map((entry: any) => entry.path)).toEqual(["/api/v1/webhook-endpoints?recent=1"])
+    })
+
+    it("answers the call when the log cannot be written, and keeps logging once it can", async () => {
+      const rename = (from: string, to: string) =>
+        runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`ALTER TABLE ${from} RENAME TO ${to}`)))
+      await rename("request_logs", "request_logs_away")
+      try {
+        const answered = await call(shop, "GET", "/api/v1/webhook-endpoints?while=away")
+        expect(answered.status).toBe(200)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      } finally {
+        await rename("request_logs_away", "request_logs")
+      }
+      const back = await call(shop, "GET", "/api/v1/webhook-endpoints?while=back")
+      await loggedAs(shop, back.requestId)
+      expect((await logs(shop, "?limit=100")).body.data.map((entry: any) => entry.path)).not.toContain("/api/v1/webhook-endpoints?while=away")
+    })
   })

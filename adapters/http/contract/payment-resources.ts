@@ -87,7 +87,10 @@ export const ErrorBody = Schema.Struct({
   errors: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) }).annotations({
     description: "Field (or header) name to its messages; empty when the failure names no field."
   }),
-  timestamp: Timestamp
+  timestamp: Timestamp,
+  request_id: Schema.NullOr(Schema.String).annotations({
+    description: "The request's X-Request-Id (an addition to spec 7.3): quote it to support; the merchant's request log lists the call under it."
+  })
 }).annotations({ identifier: "Error", description: "The error body of spec 7.3." })
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") }).annotations({ identifier: "Health" })

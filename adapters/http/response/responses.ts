@@ -8,6 +8,7 @@ import { renderJson } from "../contract/json-codec.js"
 import { BinaryFile } from "./binary-file.js"
 import { TextFile } from "./text-file.js"
 import { wholeText } from "./whole-text.js"
+import { requestId } from "../request/request-log.js"
 
 /** A response rendered to its exact text: what is sent, and what an idempotent replay sends again. */
 export interface RenderedResponse {
@@ -39,14 +40,19 @@ export const toHttpResponse = (response: RenderedResponse) => {
   return wholeText(response.text, { status: response.status, contentType, headers })
 }
 
+/**
+ * The 7.3 body, and beside its fields the request's id (its X-Request-Id: what a merchant quotes to
+ * support and finds in its request log); null only outside the request edge, where no id was given.
+ */
 const renderDescribed = (described: ErrorDescription): Effect.Effect<RenderedResponse> =>
-  Effect.map(Clock.currentTimeNanos, (nanos) =>
+  Effect.zipWith(Clock.currentTimeNanos, requestId, (nanos, id) =>
     renderBody(described.status, {
       success: false,
       message: described.message,
       error_code: described.errorCode,
       errors: described.errors ?? {},
-      timestamp: toIsoString(Instant(nanos / 1000n))
+      timestamp: toIsoString(Instant(nanos / 1000n)),
+      request_id: id
     }, described.headers ?? {}))
 
 /**
