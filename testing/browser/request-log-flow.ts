@@ -52,6 +52,11 @@ export const requestLogFlow = async (world: DashboardWorld, databaseFile: string
   expect(detail).toContain("INVALID_CREDENTIALS")
   await checkPage(page, `${world.name}-log-entry`)
   const entryPath = new URL(page.url()).pathname
+
+  // Production, where this merchant made no call: the empty log says what it holds and how long.
+  await page.goto(`${world.base}/dashboard/logs?environment=production`)
+  expect(await page.locator("main").innerText()).toMatch(/No API requests logged yet\.[\s\S]*Entries are kept for 14 days\./)
+  await checkPage(page, `${world.name}-logs-empty`)
   await context.close()
 
   const viewing = await world.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
