@@ -5,18 +5,12 @@ import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
 import type { StorageError } from "../shared/storage-error.js"
+import type { SignatureCheck } from "../signing/signature-diagnosis.js"
 
 /** A refused call's error as its 7.3 body said it. */
 export interface RequestLogError {
   readonly errorCode: string
   readonly message: string
-}
-
-/** How a refused signature was checked: the text the kit signed and why the two differ. */
-export interface LoggedSignatureCheck {
-  readonly canonical: string
-  readonly cause: string
-  readonly explanation: string
 }
 
 /** One merchant API call as kept: bodies already redacted and bounded (request-log-redaction.ts). */
@@ -34,7 +28,8 @@ export interface NewRequestLog {
   readonly error: RequestLogError | null
   readonly requestBody: string | null
   readonly responseBody: string | null
-  readonly signatureCheck: LoggedSignatureCheck | null
+  /** A refused timestamp or signature: what the kit signed to compare, and the likely mistake. */
+  readonly signatureCheck: SignatureCheck | null
   readonly createdAt: Instant
 }
 

@@ -171,6 +171,22 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       expect((await unrouted.json() as any).request_id).toBe(unrouted.headers.get("x-request-id"))
     })
 
+    it("keeps a call refused for its signature under the merchant its key names, with what was compared; an unknown key under no one", async () => {
+      const forged = await call({ ...shop, clientSecret: "not-the-secret" }, "GET", "/api/v1/webhook-endpoints?forged=1")
+      expect([forged.status, forged.body.error_code, forged.body.request_id]).toEqual([401, "INVALID_CREDENTIALS", forged.requestId])
+      const entry = await loggedAs(shop, forged.requestId)
+      expect(entry).toMatchObject({ status: 401, path: "/api/v1/webhook-endpoints?forged=1", error: { error_code: "INVALID_CREDENTIALS" } })
+      expect(entry.signature_check).toEqual({ canonical: expect.any(String), cause: expect.any(String), explanation: expect.any(String) })
+      expect(entry.signature_check.canonical).toContain("/api/v1/webhook-endpoints?forged=1")
+      expect((await logs(shop, "?status=401")).body.data.map((logged: any) => logged.request_id)).toEqual([forged.requestId])
+      const stranger = await call({ ...shop, merchantKey: "test_no-such-merchant-key" }, "GET", "/api/v1/webhook-endpoints?stranger=1")
+      expect(stranger.status).toBe(401)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      for (const who of [shop, other]) {
+        expect((await logs(who, "?limit=100")).body.data.map((logged: any) => logged.path)).not.toContain("/api/v1/webhook-endpoints?stranger=1")
+      }
+    })
+
     it("purges entries older than the retention, on business time", async () => {
       const before = (await logs(shop, "?limit=100")).body.data.length
       expect(before).toBeGreaterThan(0)

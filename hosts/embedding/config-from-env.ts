@@ -35,6 +35,7 @@ export const optionsFromHostConfig = (config: HostConfig, keys: HostKeys, plugin
   clock: config.clock,
   ...(config.clockStartMillis !== undefined ? { clockStart: config.clockStartMillis } : {}),
   ...(config.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: config.pluginCallTimeoutMillis } : {}),
+  ...(config.requestLogRetentionDays !== undefined ? { requestLogRetentionDays: config.requestLogRetentionDays } : {}),
   logging: config.logging,
   metrics: config.metrics.enabled && { public: config.metrics.public },
   ...(config.tracing !== undefined ? { tracing: config.tracing } : {}),

@@ -49,6 +49,8 @@ export interface HostConfig {
   readonly gatewayPlugins: ReadonlyArray<string>
   /** GATEWAY_PLUGIN_TIMEOUT_MS; unset leaves the kit's default (10 s). */
   readonly pluginCallTimeoutMillis: number | undefined
+  /** REQUEST_LOG_RETENTION_DAYS; unset leaves the kit's default (14). */
+  readonly requestLogRetentionDays: number | undefined
   /** METRICS=off: no `/metrics` and no per-request counting; METRICS_PUBLIC: readable without the admin token. */
   readonly metrics: { readonly enabled: boolean; readonly public: boolean }
   /** Spans over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or its _TRACES_ form) is set; undefined: off. */
@@ -191,6 +193,7 @@ const settings = Config.all({
   logLevel: withFallback(variable("LOG_LEVEL", oneOf(["debug", "info", "warn", "error"] as const)), "info" as const),
   gatewayPlugins: withFallback(variable("GATEWAY_PLUGINS", list), []),
   pluginCallTimeoutMillis: optional(variable("GATEWAY_PLUGIN_TIMEOUT_MS", wholeNumber(...OPTION_BOUNDS.pluginCallTimeoutMillis))),
+  requestLogRetentionDays: optional(variable("REQUEST_LOG_RETENTION_DAYS", wholeNumber(...OPTION_BOUNDS.requestLogRetentionDays))),
   metricsEnabled: Config.map(withFallback(variable("METRICS", oneOf(["on", "off"] as const)), "on" as const), (mode) => mode === "on"),
   metricsPublic: withFallback(variable("METRICS_PUBLIC", flag), false),
   otlpEndpoint: optional(variable("OTEL_EXPORTER_OTLP_ENDPOINT", otlpUrl)),
@@ -262,6 +265,7 @@ const settings = Config.all({
         logging: { format: read.logFormat, level: read.logLevel },
         gatewayPlugins: read.gatewayPlugins,
         pluginCallTimeoutMillis: read.pluginCallTimeoutMillis,
+        requestLogRetentionDays: read.requestLogRetentionDays,
         metrics: { enabled: read.metricsEnabled, public: read.metricsPublic },
         tracing: tracingOf(read),
         trustedProxies: read.trustedProxies,

@@ -88,12 +88,13 @@ export const OPTION_BOUNDS = {
   webhookRetries: [0, 50],
   webhookPauseAfterSeconds: [1, 31_536_000],
   webhookConcurrency: [1, 1_000],
-  webhookMerchantSharePercent: [1, 100]
+  webhookMerchantSharePercent: [1, 100],
+  requestLogRetentionDays: [1, 3_650]
 } as const satisfies Record<string, readonly [number, number]>
 
 const OPTIONS = [
   "database", "masterKey", "previousMasterKey", "adminToken", "baseUrl", "basePath", "plugins", "settings", "webhooks", "clock", "clockStart",
-  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "logging", "metrics", "tracing",
+  "backgroundJobs", "scheduler", "cryptoCurrencies", "checkoutLifetimeMinutes", "pluginCallTimeoutMillis", "requestLogRetentionDays", "logging", "metrics", "tracing",
   "dashboard", "trustedProxies", "mail"
 ] as const
 
@@ -235,6 +236,7 @@ export const checkOptions = (options: unknown): void => {
   }
   expectInteger("checkoutLifetimeMinutes", options["checkoutLifetimeMinutes"], ...OPTION_BOUNDS.checkoutLifetimeMinutes)
   expectInteger("pluginCallTimeoutMillis", options["pluginCallTimeoutMillis"], ...OPTION_BOUNDS.pluginCallTimeoutMillis)
+  expectInteger("requestLogRetentionDays", options["requestLogRetentionDays"], ...OPTION_BOUNDS.requestLogRetentionDays)
   checkLogging(options["logging"])
   checkMetrics(options["metrics"])
   checkDashboard(options["dashboard"])

@@ -55,6 +55,8 @@ export interface MerchantPaymentsOptions {
   readonly checkoutLifetimeMinutes?: number
   /** How long one gateway plugin call may take (default 10 s). */
   readonly pluginCallTimeoutMillis?: number
+  /** How many days merchants' request logs are kept (default 14). */
+  readonly requestLogRetentionDays?: number
   /**
    * `GET {basePath}/metrics` in the Prometheus text format, behind the admin token (default), readable
    * by anyone with `{ public: true }`, or off with `false`.
@@ -168,6 +170,7 @@ export const assemble = (options: MerchantPaymentsOptions): Assembly => {
     webhooks: { ...defaultWebhookConfig, ...options.webhooks },
     ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
     ...(options.pluginCallTimeoutMillis !== undefined ? { pluginCallTimeoutMillis: options.pluginCallTimeoutMillis } : {}),
+    ...(options.requestLogRetentionDays !== undefined ? { requestLogRetentionDays: options.requestLogRetentionDays } : {}),
     ...(options.backgroundJobs !== undefined ? { backgroundJobs: options.backgroundJobs } : {}),
     ...(options.scheduler !== undefined
       ? { scheduler: { enabled: options.scheduler.enabled ?? true, batchSize: options.scheduler.batchSize ?? DEFAULT_BATCH_SIZE } }

@@ -4,6 +4,8 @@ import * as Effect from "effect/Effect"
 import type { AuthenticationFailed } from "../../../core/merchants/authentication-errors.js"
 import { Authenticator, type AuthenticatedMerchant } from "../../../core/merchants/authenticator.js"
 import type { Environment } from "../../../core/shared/environment.js"
+import { MerchantId } from "../../../core/shared/ids.js"
+import type { SignatureCheck } from "../../../core/signing/signature-diagnosis.js"
 import { AuthThrottle } from "../../../core/rate-limit/auth-throttle.js"
 import { RateLimiter } from "../../../core/rate-limit/rate-limiter.js"
 import { SiteSettingsService } from "../../../core/settings/site-settings-service.js"
@@ -38,6 +40,7 @@ export const merchantEndpoint = <E extends ApiError, R>(
     // Learnt as the call goes: whose log it belongs to, and the body it carried.
     let owner: LogOwner | undefined
     let body: Uint8Array | undefined
+    let signatureCheck: SignatureCheck | null = null
     const answered = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const rawBody = yield* readJsonRawBody
@@ -57,15 +60,21 @@ export const merchantEndpoint = <E extends ApiError, R>(
         relativePathWithQuery: relativeRequestTarget(request),
         rawBody,
         nowSeconds
-      }).pipe(Effect.catchTag("AuthenticationFailed", (failure) =>
+      }).pipe(Effect.catchTag("AuthenticationFailed", (failure) => {
+        // A refusal of a real merchant key goes to that merchant's log, with the signature's diagnosis.
+        if (failure.knownCaller !== undefined) {
+          owner = { merchantId: MerchantId(Number(failure.knownCaller.merchantId)), environment: failure.knownCaller.environment }
+          signatureCheck = failure.signatureCheck ?? null
+        }
         // Only a request that failed is counted or throttled: a good one never meets the throttle.
-        Effect.flatMap(
+        return Effect.flatMap(
           throttle.failed(ip, header(request, "x-merchant-key"), nowSeconds),
           (retryAfterSeconds): Effect.Effect<never, AuthenticationFailed | AuthenticationThrottled> =>
             retryAfterSeconds === undefined
               ? Effect.fail(failure)
               : Effect.fail(new AuthenticationThrottled({ retryAfterSeconds, reason: failure.reason }))
-        )))
+        )
+      }))
       owner = { merchantId: caller.merchant.id, environment: caller.environment }
       const { rateLimitPerMinute } = yield* (yield* SiteSettingsService).current
       const decision = yield* (yield* RateLimiter).check(`${caller.merchant.id}|${ip}`, rateLimitPerMinute, nowSeconds)
@@ -83,7 +92,7 @@ export const merchantEndpoint = <E extends ApiError, R>(
       Effect.catchAll(renderError),
       Effect.tap((response) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          owner !== undefined && isKept(request) ? keepCall(request, owner, body, response, started) : Effect.void)),
+          owner !== undefined && isKept(request) ? keepCall(request, owner, body, response, started, signatureCheck) : Effect.void)),
       Effect.map(toHttpResponse)
     )
   })
