@@ -127,6 +127,6 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
   }, 300_000)
 
   it("an owner finds a call refused for its signature in Logs, narrows the list to 401s by keyboard and reads what the server signed; a viewer sees the same, no form", async () => {
-    await requestLogFlow(world, join(workDir, "data", "merchant-payments.db"))
+    await requestLogFlow(world)
   }, 300_000)
 })

@@ -1,21 +1,36 @@
+import { createHmac } from "node:crypto"
 import { expect } from "vitest"
 import { changingForms, checkPage } from "./dashboard-checks.js"
 import { adminCall, type Credentials, type DashboardWorld, signedCall } from "./dashboard-flow.js"
-import { keepRefusedCall, REFUSED_CALL } from "../http/refused-call-row.js"
 
-// The Logs section in a real browser: the merchant's server makes a good call and a refused one, and a
-// call refused for its signature is in the store (testing/http/refused-call-row.ts); the owner finds them through the navigation, narrows the list to the 401 with the
-// keyboard, opens it and reads the string the server signed and the likely cause; a viewer sees the
-// same, no form that changes anything.
+// The Logs section in a real browser: the merchant's server makes a good call, one the API refuses, and
+// one signed without its query string; the owner finds them through the navigation, narrows the list
+// to the 401 with the keyboard, opens it and reads the string the server signed and the likely cause;
+// an empty log says what it holds; a viewer sees the same, no form that changes anything.
 
-export const requestLogFlow = async (world: DashboardWorld, databaseFile: string) => {
+const REFUSED = "/api/v1/balances?currency=USD"
+
+/** A call signed over its path without the query it was sent with: the mistake the log should explain. */
+const signedWithoutQuery = async (world: DashboardWorld, credentials: Credentials) => {
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const signature = createHmac("sha256", credentials.client_secret).update(`${timestamp}.GET.${world.basePath}${REFUSED.split("?")[0]}.`).digest("hex")
+  const response = await fetch(world.base + REFUSED, {
+    headers: {
+      "X-Environment": "sandbox", "X-Merchant-Key": credentials.merchant_key, "X-API-Key": credentials.api_key,
+      "X-Timestamp": timestamp, "X-Signature": `sha256=${signature}`
+    }
+  })
+  return response.status
+}
+
+export const requestLogFlow = async (world: DashboardWorld) => {
   // The world's keys may have been rolled by an earlier flow: this one's own, fresh.
   const issued = await adminCall(world, "POST", `/merchants/${world.merchantId}/credentials`, { environment: "sandbox" })
   expect(issued.status, JSON.stringify(issued.json)).toBe(201)
   const credentials = issued.json as Credentials
   expect((await signedCall(world, credentials, "GET", "/api/v1/site-info")).status).toBe(200)
   expect((await signedCall(world, credentials, "POST", "/api/v1/initiate-payment", JSON.stringify({ payment_amount: "-1", currency_code: "USD" }))).status).toBe(422)
-  keepRefusedCall(databaseFile, world.merchantId)
+  expect(await signedWithoutQuery(world, credentials)).toBe(401)
 
   const context = await world.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
   const page = await world.signIn(context, "owner")
@@ -24,9 +39,9 @@ export const requestLogFlow = async (world: DashboardWorld, databaseFile: string
   await expect.poll(async () => {
     await page.reload()
     return page.locator("main").innerText()
-  }, { timeout: 15_000 }).toContain("/api/v1/initiate-payment")
+  }, { timeout: 15_000 }).toContain(REFUSED)
   expect(await page.locator("main").innerText()).toContain("/api/v1/site-info")
-  expect(await page.locator("main").innerText()).toContain(REFUSED_CALL.path)
+  expect(await page.locator("main").innerText()).toContain("/api/v1/initiate-payment")
   await checkPage(page, `${world.name}-logs`)
 
   // The 401s only, chosen and applied from the keyboard.
@@ -46,10 +61,11 @@ export const requestLogFlow = async (world: DashboardWorld, databaseFile: string
   await page.keyboard.press("Enter")
   await page.waitForURL(/\/dashboard\/logs\/[^/?]+\?/)
   const detail = await page.locator("main").innerText()
-  expect(detail).toContain(`POST ${REFUSED_CALL.path}`)
-  expect(detail).toContain(`Likely cause: ${REFUSED_CALL.cause}`)
-  expect(detail).toContain(REFUSED_CALL.canonical)
+  expect(detail).toContain(`GET ${REFUSED}`)
+  expect(detail).toContain("Likely cause: query_string_missing")
+  expect(detail).toMatch(/\d{10}\.GET\.\/api\/v1\/balances\?currency=USD\.[0-9a-f]{64}/)
   expect(detail).toContain("INVALID_CREDENTIALS")
+  expect(detail).not.toContain(credentials.client_secret)
   await checkPage(page, `${world.name}-log-entry`)
   const entryPath = new URL(page.url()).pathname
 
@@ -63,7 +79,7 @@ export const requestLogFlow = async (world: DashboardWorld, databaseFile: string
   const viewer = await world.signIn(viewing, "viewer")
   for (const path of ["/dashboard/logs", entryPath]) {
     await viewer.goto(`${world.base}${path}?environment=sandbox`)
-    expect(await viewer.locator("main").innerText(), path).toContain(REFUSED_CALL.path)
+    expect(await viewer.locator("main").innerText(), path).toContain(REFUSED)
     expect(await changingForms(viewer), path).toEqual([])
   }
   await viewing.close()

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { signRequest } from "../../../../core/signing/request-signature.js"
 import { waitFor } from "../../../../testing/hosts/child-hosts.js"
 import type { IssuedCredentials } from "../../../../hosts/embedding/index.js"
-import { keepRefusedCall } from "../../../../testing/http/refused-call-row.js"
 import { type PlatformDashboard, startPlatformDashboard, textOf, type Visitor } from "../../../../testing/http/platform-dashboard.js"
 
 // The Logs pages on the real kit: a merchant's own API calls in the environment shown, newest first,
 // narrowed by status, path and dates as GET /api/v1/request-logs narrows them, paged by cursor; an
 // entry's page with its bodies, its error and, for a refused signature, what the server signed and
-// why the two likely differ. Another merchant's calls are not there at all. The refused call is written
-// to the store as the writer writes one (testing/http/refused-call-row.ts).
+// why the two likely differ. Another merchant's calls are not there at all.
+
+const REFUSED_PATH = "/api/v1/balances"
 
 describe("dashboard logs", () => {
   let dash: PlatformDashboard
@@ -31,10 +32,18 @@ describe("dashboard logs", () => {
     expect((await dash.api(shop.credentials, "GET", "/api/v1/site-info")).status).toBe(200)
     expect((await dash.api(shop.credentials, "GET", "/api/v1/verify-payment/SANDBOX_NOT_THERE")).status).toBe(404)
     expect((await dash.api(shop.credentials, "POST", "/api/v1/initiate-payment", { payment_amount: "-5", currency_code: "USD", card_number: "4242424242424242" })).status).toBe(422)
+    // Signed without its query string: refused, and kept in the shop's log with what the server signed.
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const refused = await fetch(`${dash.origin}${REFUSED_PATH}?currency=USD`, {
+      headers: {
+        "x-environment": "sandbox", "x-merchant-key": shop.credentials.merchant_key, "x-api-key": shop.credentials.api_key, "x-timestamp": timestamp,
+        "x-signature": signRequest(shop.credentials.client_secret, { timestamp, method: "GET", pathWithQuery: REFUSED_PATH, rawBody: "" })
+      }
+    })
+    expect(refused.status).toBe(401)
     expect((await dash.api(rival.credentials, "GET", "/api/v1/verify-payment/SANDBOX_RIVAL_ONLY")).status).toBe(404)
-    // The log is written after the answers, in batches: wait until all three of the shop's are there.
-    await waitFor("the shop's three calls in its log", 10_000, async () => (entryLinks((await page("/dashboard/logs?environment=sandbox")).text).length === 3 ? true : undefined))
-    keepRefusedCall(dash.databaseFile, shop.id)
+    // The log is written after the answers, in batches: wait until all four of the shop's are there.
+    await waitFor("the shop's four calls in its log", 10_000, async () => (entryLinks((await page("/dashboard/logs?environment=sandbox")).text).length === 4 ? true : undefined))
   }, 60_000)
   afterAll(() => dash?.close())
 
@@ -42,7 +51,7 @@ describe("dashboard logs", () => {
     const list = await page("/dashboard/logs?environment=sandbox")
     expect(list.status).toBe(200)
     const [refused, newest, middle, oldest] = rows(list.text)
-    expect(textOf(refused!)).toMatch(/ POST \/api\/v1\/refund-payment 401 Unauthorized 3 ms req-refused-1 /)
+    expect(textOf(refused!)).toMatch(/ GET \/api\/v1\/balances\?currency=USD 401 Unauthorized \d+ ms \S+/)
     expect(textOf(newest!)).toMatch(/ POST \/api\/v1\/initiate-payment 422 Unprocessable Entity \d+ ms \S+/)
     expect(newest).toContain('class="status http-4xx"')
     expect(textOf(middle!)).toContain("GET /api/v1/verify-payment/SANDBOX_NOT_THERE 404 Not Found")
@@ -56,7 +65,7 @@ describe("dashboard logs", () => {
 
   it("narrows by status (one code or a class), by path and by dates; a filter it cannot read is said on the page", async () => {
     const only = async (query: string) => rows((await page(`/dashboard/logs?environment=sandbox&${query}`)).text).map((row) => textOf(row))
-    expect(await only("status=401")).toEqual([expect.stringContaining("/api/v1/refund-payment")])
+    expect(await only("status=401")).toEqual([expect.stringContaining("/api/v1/balances?currency=USD")])
     expect((await only("status=4xx")).length).toBe(3)
     expect((await page("/dashboard/logs?environment=sandbox&status=5xx")).words).toContain("No requests match.")
     expect(await only("path=%2Fapi%2Fv1%2Fsite")).toEqual([expect.stringContaining("/api/v1/site-info")])
@@ -82,10 +91,11 @@ describe("dashboard logs", () => {
     expect(invalid.words).not.toContain("Likely cause")
     const refused = await page(refusedLink!)
     expect(refused.status).toBe(200)
-    expect(refused.words).toMatch(/INVALID_CREDENTIALS\s*: Invalid signature/)
-    expect(refused.words).toContain("Likely cause: The body signed is not the body sent")
-    expect(refused.words).toContain("Sign the exact bytes you send.")
-    expect(refused.words).toContain("1900000000.POST./api/v1/refund-payment.<sha256 of the body>")
+    expect(refused.words).toMatch(/INVALID_CREDENTIALS\s*: /)
+    expect(refused.words).toMatch(/Likely cause: query_string_missing The signature matches the path without its query string/)
+    // The body stands as its SHA-256: here the empty body's.
+    expect(refused.words).toMatch(/\d{10}\.GET\.\/api\/v1\/balances\?currency=USD\.e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855/)
+    expect(refused.words).not.toContain(shop.credentials.client_secret)
     // Another merchant's entry is not there: 404, never 403.
     expect((await page(refusedLink!, { merchant: rival.id })).status).toBe(404)
     expect((await page("/dashboard/logs/rl_0123456789abcdef0123456789abcdef?environment=sandbox")).status).toBe(404)

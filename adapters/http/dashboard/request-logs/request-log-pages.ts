@@ -99,7 +99,7 @@ const errorSection = (entry: RequestLog) =>
 const signatureSection = (entry: RequestLog) =>
   entry.signatureCheck === null
     ? ""
-    : html`<section class="card" aria-labelledby="signature"><h2 id="signature">Signature check</h2><p><strong>Likely cause:</strong> ${entry.signatureCheck.cause}</p><p>${
+    : html`<section class="card" aria-labelledby="signature"><h2 id="signature">Signature check</h2><p><strong>Likely cause:</strong> <code>${entry.signatureCheck.cause}</code></p><p>${
       entry.signatureCheck.explanation
     }</p><h3>What the server signed</h3><p class="muted">Compare it with the string your code signed, byte for byte: the body stands as its SHA-256.</p><pre class="payload">${
       entry.signatureCheck.canonical
