@@ -68,6 +68,10 @@ describe("dashboard logs", () => {
     expect(await only("status=401")).toEqual([expect.stringContaining("/api/v1/balances?currency=USD")])
     expect((await only("status=4xx")).length).toBe(3)
     expect((await page("/dashboard/logs?environment=sandbox&status=5xx")).words).toContain("No requests match.")
+    // A class the form does not offer, asked for by link, is applied and shown as chosen.
+    const successes = await page("/dashboard/logs?environment=sandbox&status=2xx")
+    expect(rows(successes.text).map((row) => textOf(row))).toEqual([expect.stringContaining("/api/v1/site-info")])
+    expect(successes.text).toContain('<option value="2xx" selected>2xx</option>')
     expect(await only("path=%2Fapi%2Fv1%2Fsite")).toEqual([expect.stringContaining("/api/v1/site-info")])
     expect((await page("/dashboard/logs?environment=sandbox&to=2000-01-01")).words).toContain("No requests match.")
     expect((await only("from=2000-01-01+00%3A00&to=2999-12-31T23%3A59")).length).toBe(4)

@@ -36,10 +36,13 @@ export const httpStatusBadge = (status: number): Html => {
 
 const entryLink = (frame: PageFrame, entry: RequestLog) => linkTo(frame, `/logs/${encodeURIComponent(entry.id)}`)
 
-const statusSelect = (current: string) =>
-  html`<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
-    STATUS_CHOICES.map((status) => html`<option value="${status}"${status === current ? html` selected` : ""}>${status}</option>`)
+/** The form's choices, and a status the link asked for that is not one of them (`2xx`), so the form shows what is applied. */
+const statusSelect = (current: string) => {
+  const choices: ReadonlyArray<string> = current === "" || (STATUS_CHOICES as ReadonlyArray<string>).includes(current) ? STATUS_CHOICES : [...STATUS_CHOICES, current]
+  return html`<div><label for="filter-status">Status</label><select id="filter-status" name="status"><option value="">Any</option>${
+    choices.map((status) => html`<option value="${status}"${status === current ? html` selected` : ""}>${status}</option>`)
   }</select></div>`
+}
 
 const filterForm = (view: RequestLogListView) =>
   html`<form class="card" method="get" action="${view.frame.home}/logs" aria-label="Filter requests">
