@@ -247,7 +247,8 @@ export const kitLayer = (config: KitConfig) => {
       baseUrl: config.baseUrl,
       masterKey: config.masterKey,
       previousMasterKey: config.previousMasterKey,
-      platform: config.dashboard?.platform
+      platform: config.dashboard?.platform,
+      requestLogRetentionDays: config.requestLogRetentionDays
     }),
     GatewayPluginRegistry.layer([...(config.builtInSandbox === false ? [] : [sandboxPlugin(config.masterKey, config.previousMasterKey)]), ...(config.plugins ?? [])], {
       ...(config.pluginCallTimeoutMillis !== undefined ? { callTimeoutMillis: config.pluginCallTimeoutMillis } : {})

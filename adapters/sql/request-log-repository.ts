@@ -91,6 +91,12 @@ export const layer = Layer.effect(
           ])
         } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(logs.all), dbCall),
 
+      find: (query) =>
+        sql`SELECT * FROM request_logs WHERE merchant_id = ${query.merchantId} AND environment = ${query.environment} AND id = ${query.id}`.pipe(
+          Effect.flatMap(logs.first),
+          dbCall
+        ),
+
       // The oldest first, a batch at a time: the sweep repeats while batches come back full.
       purgeBefore: (before, batchSize) =>
         sql`DELETE FROM request_logs WHERE id IN (

@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { Environment } from "../shared/environment.js"
 import type { MerchantId } from "../shared/ids.js"
 import type { Instant } from "../shared/instant.js"
@@ -63,6 +64,8 @@ export class RequestLogRepository extends Context.Tag("merchant-payments/Request
   readonly record: (entries: ReadonlyArray<NewRequestLog>) => Effect.Effect<void, StorageError>
   /** Newest first: by creation time, then id. */
   readonly list: (query: RequestLogQuery) => Effect.Effect<ReadonlyArray<RequestLog>, StorageError>
+  /** One entry of that merchant and environment by its id; none for anyone else's. */
+  readonly find: (query: { readonly merchantId: MerchantId; readonly environment: Environment; readonly id: string }) => Effect.Effect<Option.Option<RequestLog>, StorageError>
   /** Removes at most `batchSize` entries created before `before`; how many it removed. */
   readonly purgeBefore: (before: Instant, batchSize: number) => Effect.Effect<number, StorageError>
 }>() {}

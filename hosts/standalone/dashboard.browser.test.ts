@@ -1,7 +1,7 @@
 // The merchant dashboard's must-show, in Debian's Chromium through playwright-core, on the standalone
 // host (SQLite) with the kit's own merchant users: an owner created through the admin API sets its
 // password and signs in with the keyboard, then the shared flow (testing/browser/dashboard-flow.ts); a viewer
-// sees the same pages with no form; then the Payouts section (testing/browser/payout-flow.ts) the Balances page (testing/browser/balance-flow.ts) and the Disputes section (testing/browser/dispute-flow.ts). Screenshots of every page at 390 and 1280 px are kept.
+// sees the same pages with no form; then the Payouts section (testing/browser/payout-flow.ts) the Balances page (testing/browser/balance-flow.ts) the Disputes section (testing/browser/dispute-flow.ts) and the Logs page (testing/browser/request-log-flow.ts). Screenshots of every page at 390 and 1280 px are kept.
 import { mkdtempSync, rmSync } from "node:fs"
 import type { Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -19,6 +19,7 @@ import { disputeFlow } from "../../testing/browser/dispute-flow.js"
 import { payoutFlow } from "../../testing/browser/payout-flow.js"
 import { testClockFlow } from "../../testing/browser/test-clock-flow.js"
 import { sandboxMailFlow } from "../../testing/browser/sandbox-mail-flow.js"
+import { requestLogFlow } from "../../testing/browser/request-log-flow.js"
 
 if (!hasChromium) console.warn("Browser dashboard test SKIPPED: /usr/bin/chromium not found (apt-get install chromium)")
 
@@ -123,5 +124,9 @@ describe.skipIf(!hasChromium)("merchant dashboard in a real browser (Chromium, s
 
   it("an owner finds a sandbox subscription's invoice mail and reads its text and HTML parts; a viewer sees the same, no form", async () => {
     await sandboxMailFlow(world)
+  }, 300_000)
+
+  it("an owner finds a call refused for its signature in Logs, narrows the list to 401s by keyboard and reads what the server signed; a viewer sees the same, no form", async () => {
+    await requestLogFlow(world)
   }, 300_000)
 })

@@ -92,7 +92,7 @@ const payThrough = async (page: Page, world: DashboardWorld, session: Session) =
 const dashboard = (world: DashboardWorld, path = "", query = "environment=sandbox") => `${world.base}/dashboard${path}?${query}`
 
 /** The pages a signed-in visitor reaches, by the navigation's own links. */
-const SECTIONS = ["Overview", "Payments", "Balances", "Disputes", "Subscriptions", "Webhooks", "Developers", "API Config", "Statements"] as const
+const SECTIONS = ["Overview", "Payments", "Balances", "Disputes", "Subscriptions", "Webhooks", "Developers", "Logs", "API Config", "Statements"] as const
 
 export const ownerFlow = async (world: DashboardWorld) => {
   const context = await world.browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })

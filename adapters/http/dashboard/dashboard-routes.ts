@@ -17,6 +17,7 @@ import { dashboardPayoutDestinationPages } from "./payouts/destination-routes.js
 import { dashboardPayoutPages } from "./payouts/payout-routes.js"
 import { dashboardSandboxMailPages } from "./sandbox-mail/sandbox-mail-routes.js"
 import { dashboardSignInPages } from "./sign-in/sign-in-routes.js"
+import { dashboardRequestLogPages } from "./request-logs/request-log-routes.js"
 import { dashboardPlanChangePages } from "./subscriptions/plan-change-routes.js"
 import { dashboardSubscriptionPages } from "./subscriptions/subscription-routes.js"
 import { dashboardInvoiceDocumentPages } from "./subscriptions/invoice-document-routes.js"
@@ -42,6 +43,7 @@ export const dashboardPages = [
   ...dashboardBillingSettingsPages,
   ...dashboardWebhookPages,
   ...dashboardDeveloperPages,
+  ...dashboardRequestLogPages,
   ...dashboardApiConfigPages,
   ...dashboardAuditPages,
   ...dashboardTeamPages,

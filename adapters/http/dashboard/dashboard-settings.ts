@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http"
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type { UserRole } from "../../../core/merchant-users/merchant-user.js"
+import { DEFAULT_RETENTION_DAYS } from "../../../core/request-logs/request-log-purger.js"
 import { hmacSha256 } from "../../../core/signing/hmac.js"
 
 /** Who the platform says is looking at the dashboard, when the platform signs people in itself. */
@@ -29,6 +30,8 @@ export class DashboardSettings extends Context.Tag("merchant-payments/DashboardS
   readonly formKeys: ReadonlyArray<Uint8Array>
   /** The platform's sign-in, when it supplies one; the kit's own merchant users otherwise. */
   readonly platform: PlatformSignIn | undefined
+  /** How many days the request log keeps a call: the Logs page says it. */
+  readonly requestLogRetentionDays: number
 }>() {}
 
 /** Form tokens are keyed apart from everything else the master key protects. */
@@ -39,12 +42,15 @@ export const layer = (options: {
   readonly masterKey: Uint8Array
   readonly previousMasterKey?: Uint8Array | undefined
   readonly platform?: PlatformSignIn | undefined
+  /** The purge's own setting (REQUEST_LOG_RETENTION_DAYS); its default when unset. */
+  readonly requestLogRetentionDays?: number | undefined
 }) => {
   const url = new URL(options.baseUrl)
   return Layer.succeed(DashboardSettings, DashboardSettings.of({
     basePath: url.pathname.replace(/\/+$/, ""),
     secureCookies: url.protocol === "https:",
     formKeys: [options.masterKey, ...(options.previousMasterKey === undefined ? [] : [options.previousMasterKey])].map(formKey),
-    platform: options.platform
+    platform: options.platform,
+    requestLogRetentionDays: options.requestLogRetentionDays ?? DEFAULT_RETENTION_DAYS
   }))
 }

@@ -41,4 +41,12 @@ describe("empty states", () => {
     expect(page.text).toContain("No subscriptions yet.")
     expect(page.text).toContain("POST /api/v1/subscriptions")
   })
+
+  it("no API requests yet: what the log holds and how long it is kept", async () => {
+    const page = await text("/dashboard/logs?environment=sandbox")
+    expect(page.text).toContain("No API requests logged yet.")
+    expect(page.text).toContain("every call made to the API with this environment's keys")
+    expect(page.text).toContain("Entries are kept for 14 days.")
+    expect((await text("/dashboard/logs?environment=sandbox&status=5xx")).text).toContain("No requests match.")
+  })
 })

@@ -18,6 +18,7 @@ export const SECTIONS = [
   { path: "/test-clocks", label: "Test clocks", sandbox: true },
   { path: "/webhooks", label: "Webhooks" },
   { path: "/developers", label: "Developers" },
+  { path: "/logs", label: "Logs" },
   { path: "/api-config", label: "API Config" },
   { path: "/statements", label: "Statements" },
   { path: "/sandbox-mail", label: "Sandbox mail", sandbox: true },

@@ -69,6 +69,10 @@ ol.timeline ul{list-style:none;padding:0;margin:.25rem 0;color:#4b5563;font-size
 .status.lost{background:#fdecec;color:#7f1d1d}
 .status.sent{background:#e7f6ec;color:#14532d}
 .status.captured{background:#e8eefc;color:#1e3a8a}
+.status.http-2xx{background:#e7f6ec;color:#14532d}
+.status.http-3xx{background:#e8eefc;color:#1e3a8a}
+.status.http-4xx{background:#fff4cc;color:#5c4400}
+.status.http-5xx{background:#fdecec;color:#7f1d1d}
 iframe.mail-html{width:100%;min-height:28rem;border:1px solid #d9dde3;border-radius:8px;background:#fff}
 .due{display:inline-flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:baseline}
 .due strong{padding:0 .4rem;border-radius:4px}
