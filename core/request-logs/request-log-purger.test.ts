@@ -12,6 +12,7 @@ describe("request log purger", () => {
     const repository = Layer.succeed(RequestLogRepository, RequestLogRepository.of({
       record: () => Effect.die("not used"),
       list: () => Effect.die("not used"),
+      find: () => Effect.die("not used"),
       purgeBefore: (before, batch) =>
         Effect.sync(() => {
           passes.push({ before, batch })

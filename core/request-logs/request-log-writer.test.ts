@@ -25,7 +25,7 @@ const call = (n: number): AnsweredCall => ({
 })
 
 const repositoryOf = (record: (entries: ReadonlyArray<NewRequestLog>) => Effect.Effect<void, StorageError>) =>
-  Layer.succeed(RequestLogRepository, RequestLogRepository.of({ record, list: () => Effect.die("not used"), purgeBefore: () => Effect.die("not used") }))
+  Layer.succeed(RequestLogRepository, RequestLogRepository.of({ record, list: () => Effect.die("not used"), find: () => Effect.die("not used"), purgeBefore: () => Effect.die("not used") }))
 
 describe("request log writer", () => {
   it.effect("writes queued calls in batches, redacted, with ids; what is queued at shutdown is written too", () => {
