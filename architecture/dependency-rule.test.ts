@@ -56,8 +56,6 @@ describe("dependencies point inward", () => {
     expect(isAllowedInHosts("hosts/kit-layer.ts", "./embedded/server.mjs")).toBe(false)
     expect(isAllowedInHosts("hosts/embedding/in-process-admin.ts", "../../client/exact-json.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "../../client/exact-json.js")).toBe(false)
-    expect(isAllowedInHosts("hosts/cli/commands/events-list.ts", "../../../client/event-types.js")).toBe(true)
-    expect(isAllowedInHosts("hosts/cli/commands/events-list.ts", "../../../end-to-end/suites/test-kit-config.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "../../end-to-end/suites/test-kit-config.js")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "vitest")).toBe(false)
     expect(isAllowedInHosts("hosts/standalone/server.ts", "../embedding/host-config.js")).toBe(true)

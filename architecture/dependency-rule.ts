@@ -59,9 +59,7 @@ export const isAllowedInHosts = (file: string, specifier: string): boolean => {
   if (isTestOnly(file) || !specifier.startsWith(".")) return isTestOnly(file) || !TEST_TOOLS.has(packageOf(specifier))
   const target = join(dirname(file), specifier).split(sep).join("/")
   const outside = ["client/", "conformance/", "end-to-end/"]
-  // The merchant's command line (hosts/cli) is a client of a host, not a host of the kit: it calls through the client.
-  const clientOfAHost = file.startsWith("hosts/cli/") && target.startsWith("client/")
-  if (!clientOfAHost && outside.some((folder) => target.startsWith(folder))) return false
+  if (outside.some((folder) => target.startsWith(folder))) return false
   const foundation = file === "hosts/kit-layer.ts" || file.startsWith("hosts/embedding/")
   return !(foundation && (target.startsWith("hosts/standalone/") || target.startsWith("hosts/embedded/")))
 }

@@ -11,7 +11,7 @@ import { standardWebhookSecret } from "../../core/webhooks/verify-webhook.js"
 import type { DemoCredentials } from "../../hosts/standalone/demo-merchant.js"
 import { readHostConfig } from "../../hosts/embedding/host-config.js"
 import { type RunningServer, startServer } from "../../hosts/standalone/server.js"
-import { sseMessages } from "../../hosts/cli/commands/sse-reader.js"
+import { sseMessages } from "../../client/cli/commands/sse-reader.js"
 import { ensureBuilt } from "../../testing/hosts/build.js"
 import { ROOT, waitFor } from "../../testing/hosts/child-hosts.js"
 
@@ -106,7 +106,7 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
 
     it("forwards a completed sandbox payment's event to localhost, verifiable both ways, and prints a line for it", async () => {
       const receiver = await startLocalReceiver()
-      const child = spawn(process.execPath, [join(ROOT, "dist/hosts/cli/main.js"), "listen", "--forward-to", receiver.url, "--events", "payment.*"], {
+      const child = spawn(process.execPath, [join(ROOT, "dist/client/cli/main.js"), "listen", "--forward-to", receiver.url, "--events", "payment.*"], {
         env: {
           PATH: process.env.PATH ?? "",
           PAYMENTS_URL: server.url,

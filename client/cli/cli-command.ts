@@ -1,5 +1,5 @@
-import type { MerchantClient } from "../../client/merchant-client.js"
-import type { Environment } from "../../client/api-types.js"
+import type { MerchantClient } from "../merchant-client.js"
+import type { Environment } from "../api-types.js"
 
 /**
  * The shape every `npx merchant-payments <command>` takes, so the dispatcher (`main.ts`) lists,

@@ -1,5 +1,5 @@
-import type { QueryOf, ResponseOf } from "../../../client/api-types.js"
-import type { MerchantClient } from "../../../client/merchant-client.js"
+import type { QueryOf, ResponseOf } from "../../api-types.js"
+import type { MerchantClient } from "../../merchant-client.js"
 import { type CliCommand, type CliContext, ExitCode } from "../cli-command.js"
 import { commandArgs, wholeNumberFlag } from "./command-args.js"
 import { hostProblem, withHost } from "./host-call.js"

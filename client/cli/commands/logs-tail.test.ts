@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { MerchantTransportError } from "../../../client/client-errors.js"
-import type { MerchantClient } from "../../../client/merchant-client.js"
+import { MerchantTransportError } from "../../client-errors.js"
+import type { MerchantClient } from "../../merchant-client.js"
 import { ExitCode } from "../cli-command.js"
 import { logsTailCommand } from "./logs-tail.js"
 import type { RequestLogEntry } from "./request-log-lines.js"

@@ -1,5 +1,5 @@
-import { createMerchantClient, type MerchantClient } from "../../client/merchant-client.js"
-import { MerchantApiError, MerchantTransportError } from "../../client/client-errors.js"
+import { createMerchantClient, type MerchantClient } from "../merchant-client.js"
+import { MerchantApiError, MerchantTransportError } from "../client-errors.js"
 import { type CliCommand, type CliContext, type CliSettings, ExitCode } from "./cli-command.js"
 import { makeOutput, type OutputStreams } from "./cli-output.js"
 import { CliConfigProblem, readSettings, SETTINGS, takeGlobalFlags } from "./cli-settings.js"

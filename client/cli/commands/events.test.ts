@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { MerchantApiError, MerchantTransportError } from "../../../client/client-errors.js"
-import type { Event, EventPage, ListEventsQuery } from "../../../client/event-types.js"
+import { MerchantApiError, MerchantTransportError } from "../../client-errors.js"
+import type { Event, EventPage, ListEventsQuery } from "../../event-types.js"
 import { ExitCode } from "../cli-command.js"
 import { eventsList } from "./events-list.js"
 import { eventsResend } from "./events-resend.js"

@@ -1,4 +1,4 @@
-import type { ResponseOf } from "../../../client/api-types.js"
+import type { ResponseOf } from "../../api-types.js"
 import type { CliOutput } from "../cli-command.js"
 
 /** One API call as `GET /api/v1/request-logs` answers it. */

@@ -1,4 +1,4 @@
-import { MerchantApiError, MerchantTransportError } from "../../../client/client-errors.js"
+import { MerchantApiError, MerchantTransportError } from "../../client-errors.js"
 import { type CliContext, ExitCode } from "../cli-command.js"
 
 /**

@@ -1,4 +1,4 @@
-import { MerchantApiError, MerchantTransportError } from "../../../client/client-errors.js"
+import { MerchantApiError, MerchantTransportError } from "../../client-errors.js"
 import { TRIGGERABLE_EVENTS, UNTRIGGERABLE_EVENTS } from "../../../core/triggers/trigger-catalog.js"
 import { type CliCommand, type CliContext, ExitCode } from "../cli-command.js"
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises"
-import { signedHeaders, targetUrl } from "../../../client/signed-transport.js"
+import { signedHeaders, targetUrl } from "../../signed-transport.js"
 import { type CliCommand, type CliContext, type CliSettings, ExitCode } from "../cli-command.js"
 import { sseMessages } from "./sse-reader.js"
 

@@ -1,4 +1,4 @@
-import type { Event } from "../../../client/event-types.js"
+import type { Event } from "../../event-types.js"
 import { type CliCommand, ExitCode } from "../cli-command.js"
 import { commandArgs, wholeNumberFlag } from "./command-args.js"
 import { withHost } from "./host-call.js"

@@ -1,4 +1,4 @@
-import type { Environment } from "../../../client/api-types.js"
+import type { Environment } from "../../api-types.js"
 import { sha256Hex } from "../../../core/signing/hmac.js"
 import { verifyWebhook, type WebhookCheck, webhookKindOf, type WebhookKind } from "../../../core/webhooks/verify-webhook.js"
 import { bodyVariants } from "./body-variants.js"
