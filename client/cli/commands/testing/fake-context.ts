@@ -1,5 +1,5 @@
 import { Readable } from "node:stream"
-import type { MerchantClient } from "../../merchant-client.js"
+import type { MerchantClient } from "../../../merchant-client.js"
 import type { CliContext, CliSettings } from "../../cli-command.js"
 
 /** What a command wrote: human lines, JSON values and problems, each in order. */
