@@ -67,7 +67,7 @@ const readEvents = async (response: Response, count: number) => {
 
 /**
  * Issue 37's must-show: a developer runs `merchant-payments listen` (the built CLI, a child process)
- * against a host that refuses private webhook targets; a sandbox payment completes; its event
+ * against a host that refuses private webhook targets; `trigger payment.completed` (the built CLI) completes a sandbox payment; its event
  * reaches a receiver on localhost with the body and headers of a real delivery, which verify with
  * the standardwebhooks package and with the X-Signature rule, and the CLI says so in one line.
  */
@@ -91,6 +91,28 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
       await server?.close()
     })
 
+    /** What a developer exports once (README, "First five minutes"): the variables the CLI reads. */
+    const cliEnv = () => ({
+      PATH: process.env.PATH ?? "",
+      PAYMENTS_URL: server.url,
+      PAYMENTS_ENVIRONMENT: "sandbox",
+      MERCHANT_KEY: demo.merchant_key,
+      API_KEY: demo.api_key,
+      CLIENT_SECRET: demo.client_secret
+    })
+
+    /** The built CLI run to its end; the host answers meanwhile, since it runs in this process. */
+    const runCli = (args: ReadonlyArray<string>) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const run = spawn(process.execPath, [join(ROOT, "dist/client/cli/main.js"), ...args], { env: cliEnv() })
+        let stdout = ""
+        let stderr = ""
+        run.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+        run.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+        run.on("error", reject)
+        run.on("close", (status) => resolve({ status, stdout, stderr }))
+      })
+
     const paidPayment = async (refTrx: string) => {
       const session = await client.initiatePayment({
         payment_amount: "12.50",
@@ -104,17 +126,10 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
       return session.info.trx_id
     }
 
-    it("forwards a completed sandbox payment's event to localhost, verifiable both ways, and prints a line for it", async () => {
+    it("forwards a triggered sandbox payment.completed to localhost, verifiable both ways, and prints a line for it", async () => {
       const receiver = await startLocalReceiver()
       const child = spawn(process.execPath, [join(ROOT, "dist/client/cli/main.js"), "listen", "--forward-to", receiver.url, "--events", "payment.*"], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          PAYMENTS_URL: server.url,
-          PAYMENTS_ENVIRONMENT: "sandbox",
-          MERCHANT_KEY: demo.merchant_key,
-          API_KEY: demo.api_key,
-          CLIENT_SECRET: demo.client_secret
-        }
+        env: cliEnv()
       })
       children.push(child)
       let stdout = ""
@@ -123,7 +138,11 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
       try {
         await waitFor(`listen to connect (stdout: ${stdout}, stderr: ${stderr})`, 20_000, () => (stdout.includes("Ready:") ? true : undefined))
-        const trxId = await paidPayment("listen-1")
+        // `trigger`, the built CLI too: the payment is made and completed by the sandbox's own flows.
+        const triggered = await runCli(["trigger", "payment.completed", "--json"])
+        expect(triggered.status, triggered.stderr).toBe(0)
+        const made = JSON.parse(triggered.stdout.trim().split("\n")[0]!) as { objects: Array<{ type: string; id: string }> }
+        const trxId = made.objects.find((object) => object.type === "payment")!.id
         const hit = await waitFor("the forwarded event", 20_000, () => receiver.hits.find((one) => one.body.includes(trxId)))
         expect(JSON.parse(hit.body)).toMatchObject({ event: "payment.completed" })
         const eventId = header(hit.headers, "x-event-id")!
@@ -142,9 +161,10 @@ export const cliListenSuite = (store: () => Readonly<Record<string, string>>) =>
           .toEqual({ valid: true, kind: "payment" })
         const line = await waitFor("the CLI's line", 10_000, () => stdout.split("\n").find((one) => one.includes(eventId)))
         expect(line).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  payment\\.completed  ${eventId}  -> 200 OK \\(\\d+ ms\\)$`))
-        // The host never sent anything to the payment's public ipn_url's place: the event came through the stream.
+        // A triggered payment has no ipn_url and the merchant no endpoint: the host queued no delivery
+        // at all; the event came to localhost through the stream alone.
         const events = await client.listEvents({ object_id: trxId })
-        expect(events.data.map((event) => event.url)).toEqual(["https://shop.example/ipn"])
+        expect(events.data).toEqual([])
       } finally {
         child.kill("SIGINT")
         await waitFor("listen to stop on Ctrl-C", 10_000, () => (child.exitCode !== null ? true : undefined))
