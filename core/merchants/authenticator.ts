@@ -21,29 +21,19 @@ import {
   type AuthenticationFailure
 } from "./authentication-errors.js"
 import { CredentialRepository, type StoredCredentials } from "./credentials.js"
-import { explainedRefusal, signedTargets } from "./explained-refusal.js"
+import { explainedRefusal, type RefusedRequest, signedTargets } from "./explained-refusal.js"
 import { Environment } from "../shared/environment.js"
 import type { Merchant } from "./merchant.js"
 import { MerchantRepository } from "./merchant-repository.js"
 import { availability } from "./review.js"
 
-/** What a request presents, read off its headers by the HTTP edge. */
-export interface PresentedRequest {
+/** What a request presents, read off its headers by the HTTP edge; the signed parts are what a refusal's diagnosis reads too. */
+export interface PresentedRequest extends RefusedRequest {
   readonly environmentHeader: string | undefined
   /** Subscription endpoints default to production when the header is absent (spec 5.1). */
   readonly defaultEnvironment: Environment | undefined
   readonly merchantKey: string | undefined
   readonly apiKey: string | undefined
-  readonly timestamp: string | undefined
-  readonly signature: string | undefined
-  readonly method: string
-  /** The path and query the client called. */
-  readonly pathWithQuery: string
-  /** The same under the kit's base path, without it (spec paths are relative to `{base_url}`); equal when none. */
-  readonly relativePathWithQuery: string
-  readonly rawBody: Uint8Array
-  /** Real wall-clock time: timestamps are checked against it even when business time is manual. */
-  readonly nowSeconds: number
 }
 
 export interface AuthenticatedMerchant extends MerchantScope {

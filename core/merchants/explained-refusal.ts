@@ -9,14 +9,17 @@ import type { SecretBox } from "../signing/secret-box.js"
 import { AuthenticationFailed, type AuthenticationFailure } from "./authentication-errors.js"
 import type { CredentialRepository } from "./credentials.js"
 
-/** What of a presented request the diagnosis reads (the authenticator's `PresentedRequest` is one). */
+/** The signed parts of a presented request, which the diagnosis reads (the authenticator's `PresentedRequest` extends it). */
 export interface RefusedRequest {
   readonly timestamp: string | undefined
   readonly signature: string | undefined
   readonly method: string
+  /** The path and query the client called. */
   readonly pathWithQuery: string
+  /** The same under the kit's base path, without it (spec paths are relative to `{base_url}`); equal when none. */
   readonly relativePathWithQuery: string
   readonly rawBody: Uint8Array
+  /** Real wall-clock time: timestamps are checked against it even when business time is manual. */
   readonly nowSeconds: number
 }
 
