@@ -9,7 +9,7 @@ import { createSubscription } from "../subscriptions/create-subscription.js"
 import { TRIAL_NOTICE_DAYS } from "../subscriptions/plan-changes.js"
 import { pauseSubscription, resumeSubscription, updateSubscription } from "../subscriptions/subscription-changes.js"
 import { retrieveSubscription } from "../subscriptions/subscription-queries.js"
-import { createTestClock } from "../subscriptions/test-clocks.js"
+import { createTestClock, deleteTestClock, listTestClocks } from "../subscriptions/test-clocks.js"
 import { REDIRECT_ADDRESSES, TRIGGER_AMOUNT, TRIGGER_NEW_AMOUNT, type TriggeredObject, type TriggerRun, triggerCurrency, triggerReference } from "./triggered-objects.js"
 
 export type SubscriptionTrigger =
@@ -27,6 +27,24 @@ export type SubscriptionTrigger =
   | "invoice.uncollectible"
 
 const DAY_SECONDS = 86_400
+
+/** The name every trigger's clock carries, so the trigger can tell its own clocks from the merchant's. */
+const TRIGGER_CLOCK_NAME = "Triggered subscription"
+
+/**
+ * How many of its own clocks the trigger keeps: the newest, to read back what recent triggers made.
+ * Without a bound a developer's hundredth trigger would meet the clocks' limit; the merchant's own
+ * clocks are never touched.
+ */
+export const KEPT_TRIGGER_CLOCKS = 20
+
+/** Deletes the trigger's oldest clocks (with their objects) until a new one keeps it within its bound. */
+const makeRoomForClock = (run: TriggerRun) =>
+  Effect.gen(function*() {
+    // Newest first: what lies past the bound, less one for the clock about to be made, goes.
+    const own = (yield* listTestClocks(run.caller)).filter((clock) => clock.name === TRIGGER_CLOCK_NAME)
+    yield* Effect.forEach(own.slice(KEPT_TRIGGER_CLOCKS - 1), (clock) => deleteTestClock(run.caller, clock.id), { discard: true })
+  })
 
 /**
  * The objects a subscription trigger made, gathered as each step makes them (a renewal's payment
@@ -47,7 +65,8 @@ class Made {
 const subscriptionOnClock = (run: TriggerRun, made: Made, trialDays: number | null) =>
   Effect.gen(function*() {
     const currency = yield* triggerCurrency(run.caller)
-    const clock = yield* createTestClock(run.caller, { frozenTime: fromSeconds(toSeconds(yield* now)), name: "Triggered subscription" })
+    yield* makeRoomForClock(run)
+    const clock = yield* createTestClock(run.caller, { frozenTime: fromSeconds(toSeconds(yield* now)), name: TRIGGER_CLOCK_NAME })
     made.add("test_clock", clock.id)
     const { subscription, latest } = yield* createSubscription(run.caller, {
       externalReference: yield* triggerReference("trigger_sub"),

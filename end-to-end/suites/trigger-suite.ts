@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { TRIGGERABLE_EVENTS } from "../../core/triggers/trigger-catalog.js"
+import { KEPT_TRIGGER_CLOCKS } from "../../core/triggers/subscription-triggers.js"
 import { issueCredentials } from "../../core/merchants/merchant-admin.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
 import type { TestCaller } from "../../testing/http/signed-client.js"
@@ -125,6 +126,27 @@ export const triggerSuite = (name: string, store: () => StoreConfig) =>
       expect(before.body.data).toEqual([])
       expect((await trigger({})).status).toBe(422)
     })
+
+    it("keeps only its own newest clocks, within a bound, and never deletes the merchant's own", async () => {
+      const frozen_time = new Date().toISOString()
+      const mine = await calls.merchant(caller, "POST", "/api/v1/test-clocks", { frozen_time, name: "Mine" })
+      expect(mine.status, mine.text).toBe(201)
+      const ownClocks = async () => ((await calls.merchant(caller, "GET", "/api/v1/test-clocks")).body.data as ReadonlyArray<Json>)
+      // Clocks as earlier triggers left them, until the bound is reached.
+      while ((await ownClocks()).filter((clock) => clock.name === "Triggered subscription").length < KEPT_TRIGGER_CLOCKS) {
+        const made = await calls.merchant(caller, "POST", "/api/v1/test-clocks", { frozen_time, name: "Triggered subscription" })
+        expect(made.status, made.text).toBe(201)
+      }
+      const oldest = (await ownClocks()).filter((clock) => clock.name === "Triggered subscription").at(-1)!
+      const answer = await trigger({ event: "subscription.activated" })
+      expect(answer.status, answer.text).toBe(200)
+      const after = await ownClocks()
+      const triggered = after.filter((clock) => clock.name === "Triggered subscription")
+      expect(triggered).toHaveLength(KEPT_TRIGGER_CLOCKS)
+      expect(triggered.map((clock) => clock.id)).toContain(answer.body.data.objects.find((object: Json) => object.type === "test_clock").id)
+      expect(triggered.map((clock) => clock.id)).not.toContain(oldest.id)
+      expect(after.map((clock) => clock.id)).toContain(mine.body.data.id)
+    }, 60_000)
 
     it("refuses production with a clear message, making nothing", async () => {
       const refused = await trigger({ event: "payment.completed" }, production)
