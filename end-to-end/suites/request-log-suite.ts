@@ -187,6 +187,17 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       }
     })
 
+    it("answers a call signed without its query string 401, and its entry names the query string as the cause", async () => {
+      // Signed over the path alone, as a client that forgets the query does, then sent with it.
+      const signed = signedRequest(shop, "GET", "/api/v1/webhook-endpoints", "")
+      const refused = await handler(new Request("http://kit.test/api/v1/webhook-endpoints?limit=5", { headers: signed.headers }))
+      expect(refused.status).toBe(401)
+      const entry = await loggedAs(shop, refused.headers.get("x-request-id"))
+      expect(entry).toMatchObject({ status: 401, path: "/api/v1/webhook-endpoints?limit=5", signature_check: { cause: "query_string_missing" } })
+      expect(entry.signature_check.explanation).toContain("query string")
+      expect(entry.signature_check.canonical).toMatch(/^\d+\.GET\.\/api\/v1\/webhook-endpoints\?limit=5\.[0-9a-f]{64}$/)
+    })
+
     it("keeps no answer that carries a bearer secret (a customer portal link), only the call", async () => {
       const link = await call(shop, "POST", "/api/v1/customer-portal-sessions", { customer_email: "ada@example.com", return_url: "https://shop.example/account" })
       expect(link.status, link.text).toBe(201)
