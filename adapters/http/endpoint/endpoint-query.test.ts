@@ -20,7 +20,7 @@ describe("an endpoint's query is declared once and decoded before its handler", 
     expect(reading.map((endpoint) => endpoint.operationId).sort()).toEqual([
       "downloadReconciliationLines", "exportPayouts", "getTrialBalance", "invoicePdf", "listAdminDisputes", "listAdminPayouts", "listAuditEntries", "listDisputes",
       "listEvents", "listFailingWebhookTargets", "listFlaggedPayments", "listMerchants", "listPayments", "listPayoutEntries", "listPayouts",
-      "listReconciliationLines", "listReconciliationReports", "listRefunds", "listRequestLogs", "listSubscriptions", "listWebhookDeliveries",
+      "listReconciliationLines", "listReconciliationReports", "listRefunds", "listRequestLogs", "listSubscriptions", "listWebhookDeliveries", "streamEvents",
       "uploadReconciliationReport"
     ])
     for (const endpoint of reading) {
