@@ -34,32 +34,25 @@ const events = tableRows(eventLogTable, (row): LoggedEvent => ({
   createdAt: Instant(row.created_at)
 }))
 
-/** An arbitrary key of our own for the merchant's append lock: "mp-evlog" as a number, the merchant beside it. */
-const APPEND_LOCK = 0x6d70656c
-
 export const layer = Layer.effect(
   EventLog,
   Effect.map(SqlClient.SqlClient, (sql) =>
     EventLog.of({
+      // On PostgreSQL the row takes its final sequence at commit (migration 0032's trigger), so a
+      // reader past sequence n never finds a smaller one later; SQLite has one writer.
       append: (event) =>
-        Effect.zipRight(
-          // PostgreSQL hands out identities as transactions ask and shows them as they commit, in
-          // another order: one merchant's appends wait for each other's commit, so a reader past
-          // sequence n never finds a smaller one later. SQLite has one writer.
-          sql.onDialectOrElse({ pg: () => sql`SELECT pg_advisory_xact_lock(${APPEND_LOCK}, ${event.merchantId})`, orElse: () => Effect.void }),
-          sql`INSERT INTO event_log ${
-            sql.insert(eventLogTable.values({
-              event_id: event.id,
-              merchant_id: event.merchantId,
-              environment: event.environment,
-              type: event.type,
-              object_id: event.objectId,
-              body: event.body,
-              signing_secret: event.signingSecret,
-              created_at: event.createdAt
-            }))
-          }`
-        ).pipe(Effect.asVoid, dbCall),
+        sql`INSERT INTO event_log ${
+          sql.insert(eventLogTable.values({
+            event_id: event.id,
+            merchant_id: event.merchantId,
+            environment: event.environment,
+            type: event.type,
+            object_id: event.objectId,
+            body: event.body,
+            signing_secret: event.signingSecret,
+            created_at: event.createdAt
+          }))
+        }`.pipe(Effect.asVoid, dbCall),
       after: (query) =>
         sql`SELECT * FROM event_log WHERE merchant_id = ${query.merchantId} AND environment = ${query.environment}
               AND sequence > ${query.afterSequence}
