@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import type { Environment } from "../shared/environment.js"
 import type { SettlementContext, SettlementReportLine } from "./settlement-report.js"
 import type { DisputeEvidence, DisputeEvidenceReport, DisputeReport } from "./plugin-disputes.js"
-import type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest } from "./plugin-saved-methods.js"
+import type { SavedMethodCharge, SavedMethodChargeReport, SavedMethodReport, SaveMethodRequest, TestMethodRequest } from "./plugin-saved-methods.js"
 import type { SetupReport, SetupRequest, SetupReturn } from "./plugin-method-setup.js"
 
 /**
@@ -31,7 +31,8 @@ export interface PluginCapabilities {
    * It saves the customer's method at a subscription's checkout (told by `saveMethod` on the
    * checkout context; the method comes back as `savedMethod` on the paid report) and charges it
    * later without the customer: `chargeSaved`. Optionally, `beginSetup` and `handleSetupReturn`
-   * replace the method with nothing to pay (plugin-method-setup.ts).
+   * replace the method with nothing to pay (plugin-method-setup.ts); a simulator may offer
+   * `testMethod`, a saved test method for sandbox triggers (plugin-saved-methods.ts).
    */
   readonly savedMethods: boolean
 }
@@ -168,6 +169,13 @@ export interface SavedMethodChargeContext<Config> extends SavedMethodCharge, Cal
   readonly config: Config
 }
 
+/** A saved test method asked of a simulator's gateway record: only ever in sandbox. */
+export interface TestMethodContext<Config> extends TestMethodRequest, CallTrace {
+  readonly environment: Environment
+  readonly gateway: GatewayRef
+  readonly config: Config
+}
+
 /** A setup-only session (plugin-method-setup.ts) at a gateway record. */
 export interface SetupContext<Config> extends SetupRequest, CallTrace {
   readonly environment: Environment
@@ -293,6 +301,8 @@ export interface GatewayPluginDefinition<Config = unknown> {
   beginSetup?(context: SetupContext<Config>): PluginAnswer<SetupStart>
   /** With `beginSetup`: reads the customer's return from a setup session; the method saved, if any. */
   handleSetupReturn?(context: SetupReturnContext<Config>): PluginAnswer<SetupReport>
+  /** With `savedMethods`, optional, for simulators: a saved test method of the kind asked (the kit asks only in sandbox). */
+  testMethod?(context: TestMethodContext<Config>): PluginAnswer<SavedMethodReport>
 }
 
 /** The plugin methods the kit calls, by name: what logs and failures say. */
@@ -309,6 +319,7 @@ export type PluginCall =
   | "chargeSaved"
   | "beginSetup"
   | "handleSetupReturn"
+  | "testMethod"
 
 /**
  * A plugin call that did not give a usable answer. The core treats them all alike: the customer is
@@ -352,6 +363,10 @@ export interface HostedPlugin {
   readonly beginSetup: (context: SetupContext<unknown>) => Effect.Effect<SetupStart, PluginCallFailed>
   /** A rejected return comes back as `verified: false`, never as a failure. */
   readonly handleSetupReturn: (context: SetupReturnContext<unknown>) => Effect.Effect<SetupReport, PluginCallFailed>
+  /** Whether it makes saved test methods: `testMethod` then answers, in sandbox only. */
+  readonly testMethods: boolean
+  /** Outside sandbox, or without the call: `unsupported`, and the plugin is never asked. */
+  readonly testMethod: (context: TestMethodContext<unknown>) => Effect.Effect<SavedMethodReport, PluginCallFailed>
 }
 
 export class UnknownGatewayPlugin extends Schema.TaggedError<UnknownGatewayPlugin>()("UnknownGatewayPlugin", {

@@ -22,6 +22,7 @@ import {
   RefundReportSchema,
   ReturnReportSchema,
   SavedMethodChargeReportSchema,
+  SavedMethodReportSchema,
   SettlementReportSchema,
   SetupReportSchema,
   SyncReportSchema
@@ -244,6 +245,15 @@ export const hostPlugin = (definition: GatewayPluginDefinition, options: Hosting
       definition.handleSetupReturn === undefined || !capabilities.savedMethods
         ? unsupported(id, "handleSetupReturn")
         : guardedCall(id, "handleSetupReturn", timeout, SetupReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
-          definition.handleSetupReturn!(traced(context, traceparent)), () => ({ outcome: "pending", verified: false }))
+          definition.handleSetupReturn!(traced(context, traceparent)), () => ({ outcome: "pending", verified: false })),
+    testMethods: capabilities.savedMethods && typeof definition.testMethod === "function",
+    // A method that declines by design is for sandbox only: in production the plugin is never asked.
+    testMethod: (context) =>
+      definition.testMethod === undefined || !capabilities.savedMethods
+        ? unsupported(id, "testMethod")
+        : context.environment !== "sandbox"
+        ? Effect.fail(new PluginCallFailed({ plugin: id, call: "testMethod", reason: "unsupported", message: "testMethod serves sandbox only" }))
+        : guardedCall(id, "testMethod", timeout, SavedMethodReportSchema, { gateway: gatewayLabel(context.gateway) }, (traceparent) =>
+          definition.testMethod!(traced(context, traceparent)))
   }
 }

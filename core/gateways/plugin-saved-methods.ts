@@ -23,6 +23,17 @@ export interface SavedMethodReport {
   readonly expYear: number
 }
 
+/**
+ * A simulator's saved test method, made with no customer and no money moving (sandbox only; optional
+ * with `savedMethods`): so a sandbox trigger can reach the renewal branch it names through the real
+ * renewal code. `declines`: every off-session charge of it is declined softly.
+ */
+export interface TestMethodRequest {
+  readonly kind: "declines"
+  /** Unique to this request: names the method, so each one counts alone at a simulated issuer. */
+  readonly testId: string
+}
+
 /** An off-session charge of a saved method. */
 export interface SavedMethodCharge {
   /** The reference the gateway reported when the method was saved. */

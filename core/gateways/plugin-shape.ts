@@ -70,6 +70,10 @@ const problemsOf = (plugin: Record<string, unknown>): ReadonlyArray<string> => {
     if (setupMethods.length < 2 || setupMethods.some((method) => typeof plugin[method] !== "function")) problems.push("beginSetup and handleSetupReturn must both be functions")
     if (!isRecord(capabilities) || capabilities["savedMethods"] !== true) problems.push("beginSetup needs capabilities.savedMethods")
   }
+  if (plugin["testMethod"] !== undefined) {
+    if (typeof plugin["testMethod"] !== "function") problems.push("testMethod must be a function")
+    if (!isRecord(capabilities) || capabilities["savedMethods"] !== true) problems.push("testMethod needs capabilities.savedMethods")
+  }
   const secrets = plugin["secretConfigKeys"] ?? []
   if (!(Array.isArray(secrets) && secrets.every((key) => typeof key === "string" && key !== ""))) problems.push("secretConfigKeys must be a list of config field names")
   for (const method of ["parseConfig", "beginCheckout", "handleReturn"]) {

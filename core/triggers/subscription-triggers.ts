@@ -1,11 +1,18 @@
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { gatewayCallee } from "../gateways/gateway-config.js"
+import { checkoutTerms } from "../payments/initiate-payment.js"
 import { simulatePayment } from "../payments/verify-payment.js"
 import { type Instant, now, plusSeconds, toSeconds, fromSeconds } from "../shared/instant.js"
+import { Transactor } from "../shared/transactor.js"
 import { ValidationFailed } from "../shared/validation.js"
+import { Ids } from "../signing/random-ids.js"
 import { advanceTestClock } from "../subscriptions/advance-test-clock.js"
 import { billingSettingsOf } from "../subscriptions/billing-settings.js"
 import { cancelSubscription } from "../subscriptions/change-subscription.js"
 import { createSubscription } from "../subscriptions/create-subscription.js"
+import { replaceSavedMethod } from "../subscriptions/saved-methods.js"
+import { SubscriptionRepository } from "../subscriptions/subscription-repository.js"
 import { TRIAL_NOTICE_DAYS } from "../subscriptions/plan-changes.js"
 import { pauseSubscription, resumeSubscription, updateSubscription } from "../subscriptions/subscription-changes.js"
 import { retrieveSubscription } from "../subscriptions/subscription-queries.js"
@@ -25,6 +32,7 @@ export type SubscriptionTrigger =
   | "subscription.trial_will_end"
   | "invoice.reminder"
   | "invoice.uncollectible"
+  | "invoice.payment_failed"
 
 const DAY_SECONDS = 86_400
 
@@ -120,6 +128,51 @@ const pastDueSubscription = (run: TriggerRun, made: Made) =>
     return { ...active, due }
   })
 
+/**
+ * The first of the merchant's sandbox gateways for the trigger's currency whose plugin makes saved
+ * test methods (the simulator's `testMethod`), asked before anything is made so a refusal leaves nothing behind.
+ */
+const testMethodGateway = (run: TriggerRun) =>
+  Effect.gen(function*() {
+    const { eligible } = yield* checkoutTerms(run.caller, yield* triggerCurrency(run.caller), TRIGGER_AMOUNT)
+    for (const gateway of eligible) {
+      const callee = yield* gatewayCallee(gateway)
+      if (callee.plugin.testMethods) return { gatewayId: gateway.id, ...callee }
+    }
+    return yield* ValidationFailed.field(
+      "event",
+      "invoice.payment_failed follows a declined renewal charge of a saved method, and none of the merchant's sandbox gateways makes a saved test method " +
+        "(the sandbox simulator does): activate a sandbox gateway of the simulator first."
+    )
+  })
+
+/**
+ * Active with a saved test method that declines (the gateway's own, attached as a checkout or a
+ * setup attaches one), then its clock moved past the period's end: the scheduler's renewal charge
+ * is declined, and it sends `invoice.payment_failed` and `subscription.past_due`.
+ */
+const declinedRenewal = (run: TriggerRun, made: Made) =>
+  Effect.gen(function*() {
+    const gateway = yield* testMethodGateway(run)
+    const active = yield* activeSubscription(run, made)
+    const report = yield* gateway.plugin.testMethod({
+      kind: "declines",
+      testId: yield* (yield* Ids).uuid,
+      environment: run.caller.environment,
+      gateway: gateway.ref,
+      config: gateway.config
+    })
+    const due = yield* Effect.flatMap(Transactor, ({ withTransaction }) =>
+      withTransaction(Effect.gen(function*() {
+        const locked = yield* (yield* SubscriptionRepository).findByIdForUpdate(active.subscriptionId)
+        if (Option.isNone(locked) || locked.value.currentPeriodEnd === null) return undefined
+        yield* replaceSavedMethod(locked.value, gateway.gatewayId, report, yield* now)
+        return locked.value.currentPeriodEnd
+      })))
+    if (due === undefined) return yield* ValidationFailed.field("event", "The subscription did not become active.")
+    yield* advanceTo(run, active.clockId, due)
+  })
+
 /** A dunning step of the merchant's billing settings, `days` after the renewal fell due. */
 const afterDue = (run: TriggerRun, made: Made, days: (settings: { readonly reminderDays: ReadonlyArray<number>; readonly graceDays: number }) => number | undefined, missing: string) =>
   Effect.gen(function*() {
@@ -189,6 +242,9 @@ export const triggerSubscriptionEvent = (run: TriggerRun, event: SubscriptionTri
         break
       case "invoice.uncollectible":
         yield* afterDue(run, made, (settings) => settings.graceDays, "The billing settings give no grace period.")
+        break
+      case "invoice.payment_failed":
+        yield* declinedRenewal(run, made)
         break
     }
     return made.objects as ReadonlyArray<TriggeredObject>

@@ -24,6 +24,7 @@ export const TRIGGERABLE_EVENTS = [
   "subscription.trial_will_end",
   "invoice.reminder",
   "invoice.uncollectible",
+  "invoice.payment_failed",
   "payout.created",
   "payout.paid",
   "payout.failed",
@@ -36,9 +37,6 @@ export type TriggerableEvent = (typeof TRIGGERABLE_EVENTS)[number]
 
 /** Why each of the other event types cannot be triggered: the flow behind it needs what a trigger cannot supply. */
 export const UNTRIGGERABLE_EVENTS: Readonly<Record<Exclude<EventType, TriggerableEvent>, string>> = {
-  "invoice.payment_failed":
-    "invoice.payment_failed follows a declined off-session renewal charge of a saved card, and only a customer's checkout with a sandbox test card saves one: " +
-    "pay a subscription's first invoice with the \"Declines\" test card on its hosted page, then advance its test clock past the period end.",
   "balance.available":
     "balance.available is sent when a payment's payout delay passes on real time, which a trigger cannot move (in sandbox the default delay is 0 days, so the net is available at once and no event is sent)."
 }

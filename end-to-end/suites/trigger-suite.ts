@@ -37,6 +37,8 @@ const STATE: Record<(typeof TRIGGERABLE_EVENTS)[number], { readonly object: stri
   "subscription.trial_will_end": { object: "subscription", path: (id) => `/api/v1/subscriptions/${id}`, expect: { data: { status: "active" } } },
   "invoice.reminder": { object: "subscription", path: (id) => `/api/v1/subscriptions/${id}`, expect: { data: { status: "past_due" } } },
   "invoice.uncollectible": { object: "subscription", path: (id) => `/api/v1/subscriptions/${id}`, expect: { data: { status: "cancelled" } } },
+  // The renewal's charge of the saved test card was declined: past_due, the period's invoice open for the customer, a retry scheduled.
+  "invoice.payment_failed": { object: "subscription", path: (id) => `/api/v1/subscriptions/${id}`, expect: { data: { status: "past_due", latest_invoice: { sequence: 2, status: "pending" } } } },
   "payout.created": { object: "payout", path: (id) => `/api/v1/payouts/${id}`, expect: { data: { status: "pending", amount: 1 } } },
   "payout.paid": { object: "payout", path: (id) => `/api/v1/payouts/${id}`, expect: { data: { status: "paid" } } },
   "payout.failed": { object: "payout", path: (id) => `/api/v1/payouts/${id}`, expect: { data: { status: "failed" } } },
@@ -119,10 +121,10 @@ export const triggerSuite = (name: string, store: () => StoreConfig) =>
       expect(unknown.status, unknown.text).toBe(422)
       expect(unknown.body.errors.event[0]).toContain("payment.completed, payment.failed")
       expect(unknown.body.errors.event[0]).toContain("dispute.closed")
-      const honest = await trigger({ event: "invoice.payment_failed" })
+      const honest = await trigger({ event: "balance.available" })
       expect(honest.status, honest.text).toBe(422)
-      expect(honest.body.errors.event[0]).toContain("saved card")
-      const before = await calls.merchant(caller, "GET", "/api/v1/events?type=invoice.payment_failed")
+      expect(honest.body.errors.event[0]).toContain("payout delay")
+      const before = await calls.merchant(caller, "GET", "/api/v1/events?type=balance.available")
       expect(before.body.data).toEqual([])
       expect((await trigger({})).status).toBe(422)
     })

@@ -132,6 +132,11 @@ export const makeSandboxPlugin = (options: SandboxPluginOptions): GatewayPluginD
       return Effect.succeed(outcome === "saved" && card !== undefined && isSandboxCard(card)
         ? { outcome: "saved" as const, verified: true, savedMethod: savedCardReport(card, `SETUP-${context.setupId}`) }
         : { outcome: "cancelled" as const, verified: true })
-    }
+    },
+    // A saved "Declines" card with no checkout, for the invoice.payment_failed trigger; the request's id keeps it apart at the issuer.
+    testMethod: (context) =>
+      context.environment !== "sandbox"
+        ? Effect.fail(new GatewayFailure({ message: PRODUCTION_REFUSED, retryable: false }))
+        : Effect.succeed(savedCardReport("decline", `TEST-${context.testId}`))
   }
 }
