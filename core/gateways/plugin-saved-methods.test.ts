@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { definePlugin, GATEWAY_PLUGIN_API_VERSION } from "./define-plugin.js"
-import type { GatewayPluginDefinition, SavedMethodChargeContext } from "./gateway-plugin.js"
+import type { GatewayPluginDefinition, SavedMethodChargeContext, TestMethodContext } from "./gateway-plugin.js"
 import { hostPlugin } from "./plugin-hosting.js"
 
 const base = {
@@ -56,5 +56,32 @@ describe("the savedMethods capability", () => {
     for (const bad of [{ ...good, last4: "42" }, { ...good, expMonth: 13 }, { ...good, reference: "" }]) {
       expect(await Effect.runPromise(Effect.flip(hostPlugin(returning(bad)).handleReturn(context)))).toMatchObject({ reason: "malformed" })
     }
+  })
+
+  it("offers a simulator's saved test method only with savedMethods, and only in sandbox: in production the plugin is never asked", async () => {
+    const good = { reference: "sbx_pm_decline_TEST-1", brand: "visa", last4: "9995", expMonth: 12, expYear: 2034 }
+    const asked: Array<TestMethodContext<unknown>> = []
+    const simulator: GatewayPluginDefinition = {
+      ...base,
+      capabilities: { savedMethods: true },
+      chargeSaved: async () => ({ status: "declined" as const, message: "Insufficient funds." }),
+      testMethod: async (context) => {
+        asked.push(context)
+        return good
+      }
+    }
+    const request: TestMethodContext<unknown> = { kind: "declines", testId: "1", environment: "sandbox", gateway: charge.gateway, config: {} }
+    expect(() => definePlugin({ ...base, testMethod: simulator.testMethod! })).toThrow("testMethod needs capabilities.savedMethods")
+    const hosted = hostPlugin(simulator)
+    expect(hosted.testMethods).toBe(true)
+    expect(await Effect.runPromise(hosted.testMethod(request))).toEqual(good)
+    expect(asked).toHaveLength(1)
+    expect(await Effect.runPromise(Effect.flip(hosted.testMethod({ ...request, environment: "production" })))).toMatchObject({ reason: "unsupported", call: "testMethod" })
+    expect(asked).toHaveLength(1)
+    expect(await Effect.runPromise(Effect.flip(hostPlugin({ ...simulator, testMethod: async () => ({ ...good, last4: "95" }) }).testMethod(request))))
+      .toMatchObject({ reason: "malformed" })
+    const without = hostPlugin({ ...base, capabilities: { savedMethods: true }, chargeSaved: simulator.chargeSaved! })
+    expect(without.testMethods).toBe(false)
+    expect(await Effect.runPromise(Effect.flip(without.testMethod(request)))).toMatchObject({ reason: "unsupported", call: "testMethod" })
   })
 })

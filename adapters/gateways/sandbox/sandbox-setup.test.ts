@@ -63,4 +63,20 @@ describe("sandbox setup-only sessions", () => {
     expect(await settle(fields, { environment: "production" })).toEqual(unverified)
     await expect(Effect.runPromise(plugin.beginSetup(setup({ environment: "production" })))).rejects.toThrow(/only serves sandbox/)
   })
+
+  it("makes a saved test card that declines every off-session charge, each under a reference of its own, for sandbox only", async () => {
+    expect(plugin.testMethods).toBe(true)
+    const made = (testId: string) => Effect.runPromise(plugin.testMethod({ kind: "declines", testId, environment: "sandbox", gateway: GATEWAY, config: {} }))
+    const report = await made("t1")
+    expect(report).toEqual({ reference: "sbx_pm_decline_TEST-t1", brand: "visa", last4: SANDBOX_CARDS.decline.last4, expMonth: 12, expYear: 2034 })
+    expect((await made("t2")).reference).not.toBe(report.reference)
+    const charge = (key: string) => Effect.runPromise(plugin.chargeSaved({
+      method: report.reference, amount: "5.00", currency: "USD", reference: "INV-1", idempotencyKey: key, environment: "sandbox", gateway: GATEWAY, config: {}
+    }))
+    expect([(await charge("a")).status, (await charge("b")).status]).toEqual(["declined", "declined"])
+    const bare = makeSandboxPlugin({ secret: SECRET })
+    expect(await Effect.runPromise(Effect.flip(Effect.suspend(() =>
+      bare.testMethod!({ kind: "declines", testId: "t3", environment: "production", gateway: GATEWAY, config: {} }) as Effect.Effect<unknown, unknown>))))
+      .toMatchObject({ message: "The sandbox simulator only serves sandbox payments." })
+  })
 })

@@ -92,7 +92,7 @@ describe("merchant-payments trigger", () => {
     expect(await trigger.run(context, ["--list"])).toBe(ExitCode.ok)
     expect(calls).toEqual([])
     for (const event of TRIGGERABLE_EVENTS) expect(written.lines).toContain(`  ${event}`)
-    expect(written.lines.some((line) => line.startsWith("  invoice.payment_failed: "))).toBe(true)
+    expect(written.lines.some((line) => line.startsWith("  balance.available: "))).toBe(true)
     const json = contextWith(async () => ANSWER, true)
     expect(await trigger.run(json.context, ["--list"])).toBe(ExitCode.ok)
     expect(json.written.data[0]).toMatchObject({ triggerable: [...TRIGGERABLE_EVENTS], not_triggerable: { "balance.available": expect.any(String) } })
