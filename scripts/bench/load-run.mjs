@@ -7,6 +7,9 @@
 // Kinds: "plain" (GET `path`, fixed request), "signed-get" (GET `path`, signed afresh per request),
 // "initiate" (a fresh ref_trx, body and signature per request), "mixed" (each connection loops
 // initiate, verify of that payment, site-info: the soak). `progressSeconds` prints cumulative counts.
+// `BENCH_MARK measuring` is printed the moment the measured window opens and `BENCH_MARK measured`
+// the moment the load has stopped, so the bench reads the server's own CPU and allocation counters
+// over exactly the window whose responses are counted here.
 import { randomBytes } from "node:crypto"
 import { performance } from "node:perf_hooks"
 import autocannon from "autocannon"
@@ -54,6 +57,7 @@ const instance = autocannon({
 
 let measuring = warmupSeconds === 0
 let measuredFrom = performance.now()
+if (measuring) console.log("BENCH_MARK measuring")
 /** @type {number[]} */
 const latencies = []
 const counts = { requests: 0, non2xx: 0, errors: 0 }
@@ -61,6 +65,7 @@ const startedAt = performance.now()
 setTimeout(() => {
   measuring = true
   measuredFrom = performance.now()
+  console.log("BENCH_MARK measuring")
 }, warmupSeconds * 1000).unref()
 
 instance.on("response", (_client, status, _bytes, responseTimeMs) => {
@@ -83,6 +88,7 @@ if (progressSeconds !== undefined) {
 
 await instance
 const measuredSeconds = (performance.now() - measuredFrom) / 1000
+console.log("BENCH_MARK measured")
 const sorted = Float64Array.from(latencies).sort()
 /** Nearest-rank percentile of an ascending array. */
 const percentile = (p) => (sorted.length === 0 ? null : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)])

@@ -24,9 +24,10 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 /**
  * `node script` after `prefix`, `options` as JSON in BENCH_OPTIONS (and `extra.args` and `extra.env`
  * for a script with its own command line). Resolves the JSON of its `BENCH_JSON ` line; hands the
- * JSON of each `BENCH_PROGRESS ` line to `onProgress` as it comes.
+ * JSON of each `BENCH_PROGRESS ` line to `onProgress` as it comes, and the name of each `BENCH_MARK `
+ * line (the measured window opening and closing) to `onMark` the moment it comes.
  */
-const runScript = (script, options, prefix, onProgress = () => {}, extra = { args: [], env: {} }) =>
+const runScript = (script, options, prefix, onProgress = () => {}, extra = { args: [], env: {} }, onMark = () => {}) =>
   new Promise((resolve, reject) => {
     const [executable, ...prefixArgs] = [...prefix, process.execPath]
     const child = spawn(/** @type {string} */ (executable), [...prefixArgs, join(HERE, script), ...extra.args], {
@@ -40,7 +41,10 @@ const runScript = (script, options, prefix, onProgress = () => {}, extra = { arg
       pending += chunk
       const lines = pending.split("\n")
       pending = lines.pop() ?? ""
-      for (const line of lines) if (line.startsWith("BENCH_PROGRESS ")) onProgress(JSON.parse(line.slice("BENCH_PROGRESS ".length)))
+      for (const line of lines) {
+        if (line.startsWith("BENCH_PROGRESS ")) onProgress(JSON.parse(line.slice("BENCH_PROGRESS ".length)))
+        if (line.startsWith("BENCH_MARK ")) onMark(line.slice("BENCH_MARK ".length).trim())
+      }
     })
     child.stderr.on("data", (chunk) => (out += chunk))
     child.once("error", reject)
@@ -57,9 +61,12 @@ const runScript = (script, options, prefix, onProgress = () => {}, extra = { arg
  *           connections: number, warmupSeconds: number, durationSeconds: number, progressSeconds?: number }} options
  * @param {(progress: object) => void} [onProgress]
  * @param {string[]} [prefix]  how the load process is started (default: pinned to the load core)
+ * @param {(mark: "measuring"|"measured") => void} [onMark]  told the moment the measured window opens
+ *   (the warm-up is over) and closes (the load has stopped): the bench samples the server's counters then
  * @returns {Promise<LoadResult>}
  */
-export const runLoad = (options, onProgress, prefix = loadPrefix) => runScript("load-run.mjs", options, prefix, onProgress)
+export const runLoad = (options, onProgress, prefix = loadPrefix, onMark) =>
+  runScript("load-run.mjs", options, prefix, onProgress, undefined, onMark)
 
 /**
  * Sequential one-row INSERT commits on a fresh SQLite file with the kit's pragmas.

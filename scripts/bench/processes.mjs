@@ -2,8 +2,12 @@
 // its own process so the load generator never shares (and so never steals from) its event loop.
 import { spawn } from "node:child_process"
 import { serverPrefix } from "./pinning.mjs"
-import { closeSync, openSync, readFileSync } from "node:fs"
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const PROBE = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), "probe.mjs")).href
 
 /** A port the kernel just handed out; it is released again before the server binds it (small race, fine here). */
 export const freePort = () =>
@@ -23,6 +27,8 @@ export const freePort = () =>
  * @property {import("node:child_process").ChildProcess} child
  * @property {string} logPath   stdout and stderr together: read only when something goes wrong
  * @property {number|string|null} exitCode  the exit code or killing signal, once the process has exited
+ * @property {string} [probeFile]  where its probe (probe.mjs) writes a line per SIGUSR2, when started with one
+ * @property {number} [probeReads]  how many snapshots have been asked of it
  */
 
 /** Starts `node <args>` with `env`, its output in `logPath` (never on our stdout: the banner prints secrets). */
@@ -38,6 +44,48 @@ export const startNode = (name, args, env, logPath, prefix = serverPrefix) => {
     server.exitCode = code ?? signal ?? -1
   })
   return server
+}
+
+/**
+ * `startNode` with probe.mjs preloaded, so `probeSnapshot` can read the server's own CPU time and
+ * allocated bytes. Every server of a comparison is started this way: the probe's own small cost (a
+ * record per garbage collection) falls on all of them alike.
+ */
+export const startProbedNode = (name, args, env, logPath, prefix = serverPrefix) => {
+  const probeFile = `${logPath}.probe.jsonl`
+  const server = startNode(name, ["--import", PROBE, ...args], { ...env, BENCH_PROBE_FILE: probeFile }, logPath, prefix)
+  server.probeFile = probeFile
+  server.probeReads = 0
+  return server
+}
+
+/**
+ * @typedef {{ cpuUs: number, allocatedBytes: number }} ProbeSnapshot  cumulative since the server started
+ * (allocation: since the probe loaded)
+ */
+
+/**
+ * Asks the server's probe for its counters now (SIGUSR2) and resolves them once written. The signal
+ * is sent synchronously, so the moment sampled is the moment of the call, give or take the server
+ * finishing its current turn of the event loop.
+ * @returns {Promise<ProbeSnapshot>}
+ */
+export const probeSnapshot = async (server, timeoutMs = 5_000) => {
+  if (server.probeFile === undefined) throw new Error(`${server.name} was started without the probe`)
+  const wanted = (server.probeReads += 1)
+  server.child.kill("SIGUSR2")
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const lines = existsSync(server.probeFile) ? readFileSync(server.probeFile, "utf8").split("\n").filter((line) => line !== "") : []
+    const line = lines.find((text) => JSON.parse(text).sequence === wanted)
+    if (line !== undefined) {
+      const read = JSON.parse(line)
+      return { cpuUs: read.cpuUserUs + read.cpuSystemUs, allocatedBytes: read.allocatedBytes }
+    }
+    if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) before its probe answered`)
+    if (Date.now() > deadline) throw new Error(`${server.name}'s probe did not answer within ${timeoutMs} ms`)
+    await sleep(2)
+  }
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
