@@ -17,6 +17,18 @@ export const serverPrefix = pinned ? ["taskset", "-c", "0"] : []
 /** The command prefix that runs a load generator (or database client) on CPU 1, or nothing when not pinned. */
 export const loadPrefix = pinned ? ["taskset", "-c", "1"] : []
 
+// Read before this process pins itself: what "unpinned" means for the children that should float.
+const allowedList = hasTaskset
+  ? (spawnSync("taskset", ["-c", "-p", String(process.pid)], { encoding: "utf8" }).stdout.match(/:\s*([0-9,-]+)\s*$/)?.[1] ?? "")
+  : ""
+
+/**
+ * The command prefix that lets a child float over every CPU this process was started with. A child
+ * inherits its parent's affinity, and this process pins itself to the load core, so a child meant to
+ * float (the noisy neighbour) must be set free explicitly.
+ */
+export const unpinnedPrefix = pinned && allowedList !== "" ? ["taskset", "-c", allowedList] : []
+
 /** Moves this process (it only starts, samples and stops the others) off the server's CPU. */
 export const pinThisProcessToLoadCore = () => {
   if (pinned) spawnSync("taskset", ["-p", "-c", "1", String(process.pid)], { stdio: "ignore" })

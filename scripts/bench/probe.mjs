@@ -1,11 +1,15 @@
 // Preloaded into every benchmarked server (`node --import <this file>`, kit, twin and hellos alike),
 // so CPU and allocation are read from the server's own counters, never from the load side's clock.
 // On SIGUSR2 it appends one JSON line to the file named by BENCH_PROBE_FILE: the process's CPU time
-// so far (process.cpuUsage: user + system, every thread of the process) and the bytes allocated on
-// the V8 heap so far. The bench signals it at the start and at the end of the measured window; the
-// differences over the requests answered in between are "CPU µs per request" and "bytes allocated
-// per request". Allocation is machine-independent: it counts what the code asks for, not how fast
+// so far (process.cpuUsage: user + system, every thread of the process), the bytes allocated on the
+// V8 heap so far, and the HTTP responses it has finished so far (node:http's diagnostics channel, so
+// any server on node:http counts alike). The bench signals it at the start and at the end of the
+// measured window; the differences, CPU and bytes over responses, are "CPU µs per request" and
+// "bytes allocated per request". All three are read in the same instant of the server's own event
+// loop, so a signal answered late (a starved server runs its handler only on its next turn) moves
+// the window but never mismatches work and responses. Allocation is machine-independent: it counts what the code asks for, not how fast
 // the machine serves it. Buffers' backing stores live outside the V8 heap and are not counted.
+import { subscribe } from "node:diagnostics_channel"
 import { appendFileSync } from "node:fs"
 import { GCProfiler, getHeapStatistics } from "node:v8"
 
@@ -38,9 +42,14 @@ export const cpuMicros = () => {
 const file = process.env["BENCH_PROBE_FILE"]
 if (file !== undefined && file !== "") {
   const allocated = startAllocationCounter()
+  let responses = 0
+  subscribe("http.server.response.finish", () => {
+    responses += 1
+  })
   let sequence = 0
   process.on("SIGUSR2", () => {
     const { user, system } = process.cpuUsage()
-    appendFileSync(file, `${JSON.stringify({ sequence: (sequence += 1), cpuUserUs: user, cpuSystemUs: system, allocatedBytes: allocated() })}\n`)
+    const line = { sequence: (sequence += 1), cpuUserUs: user, cpuSystemUs: system, allocatedBytes: allocated(), responses }
+    appendFileSync(file, `${JSON.stringify(line)}\n`)
   })
 }

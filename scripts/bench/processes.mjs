@@ -60,14 +60,14 @@ export const startProbedNode = (name, args, env, logPath, prefix = serverPrefix)
 }
 
 /**
- * @typedef {{ cpuUs: number, allocatedBytes: number }} ProbeSnapshot  cumulative since the server started
- * (allocation: since the probe loaded)
+ * @typedef {{ cpuUs: number, allocatedBytes: number, responses: number }} ProbeSnapshot  cumulative since the
+ * server started (allocation and responses: since the probe loaded)
  */
 
 /**
  * Asks the server's probe for its counters now (SIGUSR2) and resolves them once written. The signal
- * is sent synchronously, so the moment sampled is the moment of the call, give or take the server
- * finishing its current turn of the event loop.
+ * is sent synchronously; the server reads its counters on its next turn of the event loop, all in
+ * the same instant, so per-response figures stay consistent even when a busy server answers late.
  * @returns {Promise<ProbeSnapshot>}
  */
 export const probeSnapshot = async (server, timeoutMs = 5_000) => {
@@ -80,7 +80,7 @@ export const probeSnapshot = async (server, timeoutMs = 5_000) => {
     const line = lines.find((text) => JSON.parse(text).sequence === wanted)
     if (line !== undefined) {
       const read = JSON.parse(line)
-      return { cpuUs: read.cpuUserUs + read.cpuSystemUs, allocatedBytes: read.allocatedBytes }
+      return { cpuUs: read.cpuUserUs + read.cpuSystemUs, allocatedBytes: read.allocatedBytes, responses: read.responses }
     }
     if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) before its probe answered`)
     if (Date.now() > deadline) throw new Error(`${server.name}'s probe did not answer within ${timeoutMs} ms`)
