@@ -137,10 +137,14 @@ const measure = async (server, base, load) => {
   }
   // Over the responses the server itself finished between its two readings, not the load's count:
   // a starved server may answer a signal late, and then the two windows differ.
+  // A server so starved that it read its counters more than a second late measured another window
+  // than the load's: its CPU and allocation are left out (n/a) rather than misread.
   const responses = to.snapshot.responses - from.snapshot.responses
-  const perRequest = (key) => (responses <= 0 ? undefined : (to.snapshot[key] - from.snapshot[key]) / responses)
+  const lateMs = Math.max(from.snapshot.lateMs, to.snapshot.lateMs)
+  const perRequest = (key) => (responses <= 0 || lateMs > 1_000 ? undefined : (to.snapshot[key] - from.snapshot[key]) / responses)
   const measured = {
-    ...result, idleRssMiB, peakRssMiB: peakRssMiB(server), cpuUsPerRequest: perRequest("cpuUs"), allocBytesPerRequest: perRequest("allocatedBytes")
+    ...result, idleRssMiB, peakRssMiB: peakRssMiB(server), cpuUsPerRequest: perRequest("cpuUs"), allocBytesPerRequest: perRequest("allocatedBytes"),
+    probeLateMs: lateMs
   }
   await stop(server)
   return measured
@@ -152,7 +156,8 @@ const printRun = (label, round, measured) => {
   const failed = measured.non2xx + measured.errors > 0 || measured.requests === 0
   console.log(`  round ${round + 1}/${rounds}  ${label.padEnd(34)} ${shown(measured.rps, 0, 6)} req/s  p99 ${shown(measured.p99Ms, 1, 7)} ms  ` +
     `${shown(measured.cpuUsPerRequest, 0, 6)} us CPU/req  ${shown((measured.allocBytesPerRequest ?? NaN) / 1024, 1, 6)} KiB/req` +
-    `${failed ? `  !! ${measured.requests} answered, ${measured.non2xx} non-2xx, ${measured.errors} errors` : ""}`)
+    `${failed ? `  !! ${measured.requests} answered, ${measured.non2xx} non-2xx, ${measured.errors} errors` : ""}` +
+    `${(measured.probeLateMs ?? 0) > 1_000 ? `  !! the server read its counters ${(measured.probeLateMs / 1000).toFixed(1)} s late: CPU and allocation n/a` : ""}`)
 }
 
 /** The hellos, one run each: the floors under any framework. */

@@ -49,7 +49,9 @@ if (file !== undefined && file !== "") {
   let sequence = 0
   process.on("SIGUSR2", () => {
     const { user, system } = process.cpuUsage()
-    const line = { sequence: (sequence += 1), cpuUserUs: user, cpuSystemUs: system, allocatedBytes: allocated(), responses }
+    // Monotonic and machine-wide (CLOCK_MONOTONIC), so the bench can compare it with its own clock.
+    const atMs = Number(process.hrtime.bigint() / 1000n) / 1000
+    const line = { sequence: (sequence += 1), atMs, cpuUserUs: user, cpuSystemUs: system, allocatedBytes: allocated(), responses }
     appendFileSync(file, `${JSON.stringify(line)}\n`)
   })
 }

@@ -60,8 +60,9 @@ export const startProbedNode = (name, args, env, logPath, prefix = serverPrefix)
 }
 
 /**
- * @typedef {{ cpuUs: number, allocatedBytes: number, responses: number }} ProbeSnapshot  cumulative since the
- * server started (allocation and responses: since the probe loaded)
+ * @typedef {{ cpuUs: number, allocatedBytes: number, responses: number, atMs: number, lateMs: number }} ProbeSnapshot
+ * cumulative since the server started (allocation and responses: since the probe loaded); `atMs` when it
+ * was read (CLOCK_MONOTONIC), `lateMs` how long after the signal
  */
 
 /**
@@ -73,6 +74,7 @@ export const startProbedNode = (name, args, env, logPath, prefix = serverPrefix)
 export const probeSnapshot = async (server, timeoutMs = 5_000) => {
   if (server.probeFile === undefined) throw new Error(`${server.name} was started without the probe`)
   const wanted = (server.probeReads += 1)
+  const askedAtMs = Number(process.hrtime.bigint() / 1000n) / 1000
   server.child.kill("SIGUSR2")
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -80,7 +82,10 @@ export const probeSnapshot = async (server, timeoutMs = 5_000) => {
     const line = lines.find((text) => JSON.parse(text).sequence === wanted)
     if (line !== undefined) {
       const read = JSON.parse(line)
-      return { cpuUs: read.cpuUserUs + read.cpuSystemUs, allocatedBytes: read.allocatedBytes, responses: read.responses }
+      return {
+        cpuUs: read.cpuUserUs + read.cpuSystemUs, allocatedBytes: read.allocatedBytes, responses: read.responses, atMs: read.atMs,
+        lateMs: read.atMs - askedAtMs
+      }
     }
     if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) before its probe answered`)
     if (Date.now() > deadline) throw new Error(`${server.name}'s probe did not answer within ${timeoutMs} ms`)
