@@ -132,19 +132,23 @@ const measure = async (server, base, load) => {
   const result = await runLoad({ base, connections: CONNECTIONS, warmupSeconds, durationSeconds, ...load }, undefined, loadPrefix, onMark)
   if (server.exitCode !== null) throw new Error(`${server.name} exited (${server.exitCode}) during the run:\n${logTail(server)}`)
   const [from, to] = await Promise.all([marks["measuring"], marks["measured"]])
-  if (from?.snapshot === undefined || to?.snapshot === undefined) {
-    throw new Error(`${server.name}: its probe was not read over the measured window (${String(from?.error ?? to?.error ?? "no window marks")})`)
-  }
-  // Over the responses the server itself finished between its two readings, not the load's count:
-  // a starved server may answer a signal late, and then the two windows differ.
-  // A server so starved that it read its counters more than a second late measured another window
-  // than the load's: its CPU and allocation are left out (n/a) rather than misread.
-  const responses = to.snapshot.responses - from.snapshot.responses
-  const lateMs = Math.max(from.snapshot.lateMs, to.snapshot.lateMs)
-  const perRequest = (key) => (responses <= 0 || lateMs > 1_000 ? undefined : (to.snapshot[key] - from.snapshot[key]) / responses)
+  // Work and responses are the server's own, read in one instant each, so a late reading only moves
+  // the window. A window the server saw as less than half the load's (a starved server reads its
+  // counters only on its next turn), or a probe that never answered, leaves CPU and allocation out
+  // of this run (n/a) rather than misread.
+  const probe = from?.snapshot !== undefined && to?.snapshot !== undefined ? { from: from.snapshot, to: to.snapshot } : undefined
+  const responses = probe === undefined ? 0 : probe.to.responses - probe.from.responses
+  const serverWindowSeconds = probe === undefined ? 0 : (probe.to.atMs - probe.from.atMs) / 1000
+  const probeValid = probe !== undefined && responses > 0 && serverWindowSeconds >= result.measuredSeconds / 2
+  const perRequest = (key) => (probe === undefined || !probeValid ? undefined : (probe.to[key] - probe.from[key]) / responses)
+  const probeProblem = probeValid
+    ? undefined
+    : probe === undefined
+      ? `its probe was not read (${String(from?.error ?? to?.error ?? "no window marks")})`
+      : `it saw ${serverWindowSeconds.toFixed(1)} s of the ${result.measuredSeconds.toFixed(1)} s window (${responses} responses)`
   const measured = {
     ...result, idleRssMiB, peakRssMiB: peakRssMiB(server), cpuUsPerRequest: perRequest("cpuUs"), allocBytesPerRequest: perRequest("allocatedBytes"),
-    probeLateMs: lateMs
+    probeProblem
   }
   await stop(server)
   return measured
@@ -157,7 +161,7 @@ const printRun = (label, round, measured) => {
   console.log(`  round ${round + 1}/${rounds}  ${label.padEnd(34)} ${shown(measured.rps, 0, 6)} req/s  p99 ${shown(measured.p99Ms, 1, 7)} ms  ` +
     `${shown(measured.cpuUsPerRequest, 0, 6)} us CPU/req  ${shown((measured.allocBytesPerRequest ?? NaN) / 1024, 1, 6)} KiB/req` +
     `${failed ? `  !! ${measured.requests} answered, ${measured.non2xx} non-2xx, ${measured.errors} errors` : ""}` +
-    `${(measured.probeLateMs ?? 0) > 1_000 ? `  !! the server read its counters ${(measured.probeLateMs / 1000).toFixed(1)} s late: CPU and allocation n/a` : ""}`)
+    `${measured.probeProblem === undefined ? "" : `  !! CPU and allocation n/a: ${measured.probeProblem}`}`)
 }
 
 /** The hellos, one run each: the floors under any framework. */

@@ -71,7 +71,7 @@ export const startProbedNode = (name, args, env, logPath, prefix = serverPrefix)
  * the same instant, so per-response figures stay consistent even when a busy server answers late.
  * @returns {Promise<ProbeSnapshot>}
  */
-export const probeSnapshot = async (server, timeoutMs = 5_000) => {
+export const probeSnapshot = async (server, timeoutMs = 15_000) => {
   if (server.probeFile === undefined) throw new Error(`${server.name} was started without the probe`)
   const wanted = (server.probeReads += 1)
   const askedAtMs = Number(process.hrtime.bigint() / 1000n) / 1000

@@ -3,7 +3,7 @@
 
 /**
  * @typedef {import("./load.mjs").LoadResult & { idleRssMiB?: number, peakRssMiB?: number,
- *   cpuUsPerRequest?: number, allocBytesPerRequest?: number, probeLateMs?: number, round?: number }} Measured
+ *   cpuUsPerRequest?: number, allocBytesPerRequest?: number, probeProblem?: string, round?: number }} Measured
  *   one run; CPU and allocation from the server's own probe over the measured window (probe.mjs)
  * @typedef {{ label: string, group: "floor"|"twin"|"kit", route?: string, store?: string, runs: Measured[], result: Measured }} HttpRow
  *   `result` holds the medians of `runs` (and the sums of their requests and failures)
