@@ -20,10 +20,10 @@ import {
 } from "../../core/wallets/wallet.js"
 import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { movementLines, movementOfPosting } from "../../core/ledger/movements.js"
-import { flag, Int64, NullableString, SafeInt } from "./columns.js"
+import { flag, Int64, nullable as nullableValue, SafeInt, textValue } from "./columns.js"
 import { writeJournalEntry } from "./ledger-repository.js"
 import { dbCall } from "./query.js"
-import { rowMapper, tableRows } from "./row-mapper.js"
+import { rowDecoder, tableRows } from "./row-mapper.js"
 import { boolean, int64, literal, nullable, safeInt, serialId, table, text } from "./table.js"
 
 export const walletsTable = table("wallets", {
@@ -76,10 +76,12 @@ const toEntry = (row: typeof ledgerEntriesTable.Row.Type): LedgerEntry => ({
 
 const wallets = tableRows(walletsTable, toWallet)
 const entries = tableRows(ledgerEntriesTable, toEntry)
-const entriesWithPayment = rowMapper(
-  Schema.Struct({ ...ledgerEntriesTable.Row.fields, payment_trx_id: NullableString }),
-  (row): LedgerEntryWithPayment => ({ ...toEntry(row), paymentTrxId: row.payment_trx_id })
-)
+// Statements and their CSV read these by the thousand: the table's plain readers, not a Schema decode per row.
+const paymentTrxIdValue = nullableValue(textValue)
+const entriesWithPayment = rowDecoder((row): LedgerEntryWithPayment => ({
+  ...toEntry(ledgerEntriesTable.read(row)),
+  paymentTrxId: paymentTrxIdValue(row["payment_trx_id"])
+}))
 
 export const layer = Layer.effect(
   WalletRepository,

@@ -30,9 +30,7 @@ const MASTER_KEY = "6d702d62656e63682d6d61737465722d6b65792d6e6f742d736563726574
 const PASSWORD = "a long enough bench passphrase"
 const OTHER_MERCHANTS = 3
 
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms))
 const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-const median = (values) => percentile([...values].sort((a, b) => a - b), 50)
 
 /** utime + stime of a process in ms, from /proc (clock ticks of 10 ms on Linux). */
 const cpuMs = (pid) => {
@@ -193,6 +191,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     CRYPTO_CURRENCIES: "", CLOCK: "", NODE_ENV: "production"
   }
   let server
+  let failed = false
   const start = async () => {
     const port = await freePort()
     server = startNode("standalone host", [HOST_MAIN], { ...env, PORT: String(port), HOST: "127.0.0.1" }, join(workDir, "host.log"), [])
@@ -284,12 +283,15 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     log(`BENCH_JSON ${JSON.stringify(result)}`)
     return result
   } catch (error) {
-    if (server !== undefined) log(`--- host log ---\n${logTail(server)}`)
+    if (server !== undefined) log(`--- host log (${server.exitCode === null ? "running" : `exited: ${server.exitCode}`}) ---\n${logTail(server, 60)}`)
+    failed = true
     throw error
   } finally {
     if (server !== undefined) await stop(server, 15_000)
     if (store === "postgres") await onServer(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {})
-    rmSync(workDir, { recursive: true, force: true })
+    // A failed run keeps its host log (the store too, on SQLite) to read why.
+    if (failed) log(`kept ${workDir}`)
+    else rmSync(workDir, { recursive: true, force: true })
   }
 }
 
@@ -313,5 +315,3 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     databaseUrl: process.env["DATABASE_URL"] || process.env["TEST_DATABASE_URL"] || ""
   })
 }
-void sleep
-void median

@@ -18,7 +18,7 @@ const dialects = {
   },
   postgres: {
     numbers: () => "",
-    from: (count) => `generate_series(0, ${count - 1}) AS g(i)`,
+    from: (count) => `generate_series(CAST(0 AS BIGINT), ${count - 1}) AS g(i)`,
     pad: (expr, width) => `lpad(CAST(${expr} AS TEXT), ${width}, '0')`
   }
 }
