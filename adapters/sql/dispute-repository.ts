@@ -12,6 +12,7 @@ import { Int64, JsonText } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { bySchema, int64, literal, nullable, safeInt, table, text } from "./table.js"
+import { keysetAfter } from "./keyset.js"
 
 /** Evidence files as stored: the name, the decoded size and the bytes in base64. */
 const EvidenceFiles = Schema.Array(Schema.Struct({ name: Schema.String, size: Schema.NonNegativeInt, content_base64: Schema.String }))
@@ -125,7 +126,7 @@ export const layer = Layer.effect(
             ...(query.status !== undefined ? [sql`status = ${query.status}`] : []),
             ...(query.paymentTrxId !== undefined ? [sql`payment_trx_id = ${query.paymentTrxId}`] : []),
             ...(query.before !== undefined
-              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
+              ? [keysetAfter(sql, "id", query.before)]
               : [])
           ])
         } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(disputes.all), dbCall)

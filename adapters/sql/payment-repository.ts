@@ -1,3 +1,4 @@
+import type * as Statement from "@effect/sql/Statement"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -12,6 +13,7 @@ import { dbCall } from "./query.js"
 import { rowMapper, tableRows } from "./row-mapper.js"
 import { paymentsTable, toPayment } from "./payment-rows.js"
 import { Int64, SafeInt } from "./columns.js"
+import { keysetAfter } from "./keyset.js"
 
 const payments = tableRows(paymentsTable, toPayment)
 
@@ -153,22 +155,30 @@ export const layer = Layer.effect(
         sql`UPDATE payments SET refunded_amount = refunded_amount + ${amount}, updated_at = ${now}
           WHERE trx_id = ${trxId} AND status = 'success' AND refunded_amount <= amount - ${amount}
           RETURNING *`.pipe(Effect.flatMap(payments.first), dbCall),
-      list: (query) =>
-        sql`SELECT * FROM payments WHERE ${
+      list: (query) => {
+        const where = (status: ReadonlyArray<Statement.Fragment>) =>
           sql.and([
             sql`merchant_id = ${query.merchantId}`,
             sql`environment = ${query.environment}`,
-            ...statusAt(query.status, query.now),
+            ...status,
             ...(query.refTrx !== undefined ? [sql`ref_trx = ${query.refTrx}`] : []),
             ...(query.amount !== undefined ? [sql`amount = ${query.amount}`] : []),
             ...(query.currency !== undefined ? [sql`currency = ${query.currency}`] : []),
             ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
             ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
-            ...(query.before !== undefined
-              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND trx_id < ${query.before.id}))`]
-              : [])
+            ...(query.before !== undefined ? [keysetAfter(sql, "trx_id", query.before)] : [])
           ])
-        } ORDER BY created_at DESC, trx_id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(payments.all), dbCall),
+        const newest = (status: ReadonlyArray<Statement.Fragment>) =>
+          sql`SELECT * FROM payments WHERE ${where(status)} ORDER BY created_at DESC, trx_id DESC LIMIT ${query.limit}`
+        // Failed is two statuses: one OR over both makes the stores gather and sort every failed payment
+        // of the merchant for one page. Each part walks its status newest first instead, a page at most.
+        const statement = query.status === "failed"
+          ? sql`SELECT * FROM (${newest([sql`status = 'failed'`])}) AS declined
+              UNION ALL SELECT * FROM (${newest([sql`status = 'pending'`, sql`expires_at <= ${query.now}`])}) AS expired
+              ORDER BY created_at DESC, trx_id DESC LIMIT ${query.limit}`
+          : newest(statusAt(query.status, query.now))
+        return statement.pipe(Effect.flatMap(payments.all), dbCall)
+      },
       // Whole units and the atoms below them are summed apart and joined in bigint: a plain SUM of
       // amounts overflows a BIGINT after ten maximal payments (SQLite raises, PostgreSQL's cast would),
       // while each part stays far inside it for any number of rows a store can hold.

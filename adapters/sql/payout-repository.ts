@@ -10,6 +10,7 @@ import { Instant } from "../../core/shared/instant.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, nullable, safeInt, table, text } from "./table.js"
+import { keysetAfter } from "./keyset.js"
 
 export const payoutsTable = table("payouts", {
   id: text,
@@ -91,7 +92,7 @@ export const layer = Layer.effect(
             ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
             ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
             ...(query.before !== undefined
-              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
+              ? [keysetAfter(sql, "id", query.before)]
               : [])
           ])
         } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(payouts.all), dbCall)

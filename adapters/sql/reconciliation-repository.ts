@@ -21,6 +21,7 @@ import { Int64 } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, nullable, safeInt, table, text } from "./table.js"
+import { keysetAfter } from "./keyset.js"
 
 export const reconciliationReportsTable = table("reconciliation_reports", {
   id: text,
@@ -228,7 +229,7 @@ export const layer = Layer.effect(
       list: (query) =>
         sql`SELECT * FROM reconciliation_reports ${
           query.before !== undefined
-            ? sql`WHERE (created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`
+            ? sql`WHERE ${keysetAfter(sql, "id", query.before)}`
             : sql``
         } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(reports.all), dbCall),
       lines: (query) =>

@@ -10,6 +10,7 @@ import { Instant, now } from "../../core/shared/instant.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, nullable, safeInt, table, text } from "./table.js"
+import { keysetAfter } from "./keyset.js"
 
 export const refundsTable = table("refunds", {
   refund_trx_id: text,
@@ -88,7 +89,7 @@ export const layer = Layer.effect(
             ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
             ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
             ...(query.before !== undefined
-              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND refund_trx_id < ${query.before.id}))`]
+              ? [keysetAfter(sql, "refund_trx_id", query.before)]
               : [])
           ])
         } ORDER BY created_at DESC, refund_trx_id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(refunds.all), dbCall)

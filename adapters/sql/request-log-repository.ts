@@ -10,6 +10,7 @@ import { JsonText } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { bySchema, int64, literal, nullable, safeInt, table, text, typed } from "./table.js"
+import { keysetAfter } from "./keyset.js"
 
 const SignatureCheckJson = JsonText(Schema.Struct({ canonical: Schema.String, cause: Schema.String, explanation: Schema.String }))
 
@@ -86,7 +87,7 @@ export const layer = Layer.effect(
             ...(query.since !== undefined ? [sql`created_at >= ${query.since}`] : []),
             ...(query.until !== undefined ? [sql`created_at < ${query.until}`] : []),
             ...(query.before !== undefined
-              ? [sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`]
+              ? [keysetAfter(sql, "id", query.before)]
               : [])
           ])
         } ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(Effect.flatMap(logs.all), dbCall),

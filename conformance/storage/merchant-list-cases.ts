@@ -65,6 +65,58 @@ export const merchantListCases = (it: StorageIt) => {
       expect(yield* repo.list({ ...scope, status: "success", currency: "EUR" })).toEqual([])
     }))
 
+  it.effect("payment list: paged by keyset through ties and statuses, no payment skipped or repeated, each page's filters honoured", () =>
+    Effect.gen(function*() {
+      const repo = yield* PaymentRepository
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const later = plusSeconds(at, 3600)
+      // Three payments at each of four instants (ties broken by trx_id), the statuses interleaved:
+      // declined, expired pending, still pending, paid; the failed list merges the first two.
+      const made: Array<{ readonly payment: Payment; readonly status: "failed" | "pending" | "success" }> = []
+      for (let n = 0; n < 12; n++) {
+        const kind = n % 4
+        const created = plusSeconds(at, Math.floor(n / 3))
+        const payment = yield* repo.insert(newPayment(merchant.id, {
+          expiresAt: kind === 1 ? plusSeconds(at, 10) : later,
+          currency: n % 2 === 0 ? "USD" : "EUR",
+          trxId: `SANDBOX_${unique(String.fromCharCode(65 + ((n * 7) % 12)))}`
+        }), created)
+        if (kind === 0) yield* repo.complete(payment.trxId, { outcome: "declined", gatewayId: null }, created)
+        if (kind === 3) yield* repo.complete(payment.trxId, succeeded, created)
+        made.push({ payment, status: kind === 0 || kind === 1 ? "failed" : kind === 2 ? "pending" : "success" })
+      }
+      yield* repo.insert(newPayment((yield* makeMerchant()).id, { expiresAt: plusSeconds(at, 10) }), at)
+      const scope = { merchantId: merchant.id, environment: "sandbox", now: plusSeconds(at, 20) } as const
+      const newestFirst = (rows: typeof made) =>
+        rows.map((row) => row.payment).sort((a, b) =>
+          a.createdAt !== b.createdAt ? (a.createdAt > b.createdAt ? -1 : 1) : a.trxId > b.trxId ? -1 : 1)
+      /** Every page of `limit` from the first, each continued after the last one's last payment. */
+      const walk = (filters: Partial<Parameters<typeof repo.list>[0]>, limit: number) =>
+        Effect.gen(function*() {
+          const seen: Array<Payment> = []
+          for (;;) {
+            const last = seen[seen.length - 1]
+            const page = yield* repo.list({ ...scope, ...filters, limit, ...(last !== undefined ? { before: { createdAt: last.createdAt, id: last.trxId } } : {}) })
+            expect(page.length).toBeLessThanOrEqual(limit)
+            seen.push(...page)
+            if (page.length < limit) return seen
+          }
+        })
+      for (const limit of [1, 2, 5]) {
+        expect(trxIds(yield* walk({}, limit))).toEqual(trxIds(newestFirst(made)))
+        for (const status of ["failed", "pending", "success"] as const) {
+          expect(trxIds(yield* walk({ status }, limit))).toEqual(trxIds(newestFirst(made.filter((row) => row.status === status))))
+        }
+        const eurFailedInRange = made.filter((row) =>
+          row.status === "failed" && row.payment.currency === "EUR" && row.payment.createdAt >= plusSeconds(at, 1) && row.payment.createdAt < plusSeconds(at, 3))
+        expect(trxIds(yield* walk({ status: "failed", currency: "EUR", since: plusSeconds(at, 1), until: plusSeconds(at, 3) }, limit)))
+          .toEqual(trxIds(newestFirst(eurFailedInRange)))
+      }
+      // Before the expiry, the expired ones were pending, not failed.
+      expect(trxIds(yield* walk({ status: "failed", now: at }, 2))).toEqual(trxIds(newestFirst(made.filter((_, n) => n % 4 === 0))))
+    }))
+
   it.effect("refund list: the merchant's own in one environment, newest first, by payment and [since, until), paged by keyset", () =>
     Effect.gen(function*() {
       const payments = yield* PaymentRepository
