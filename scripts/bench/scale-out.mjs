@@ -5,7 +5,7 @@
 // Then the subscription scheduler the same way: subscriptions seeded due, every host asking for ticks
 // (POST /admin/v1/scheduler/run) until none is left, the subscriptions moved per second, each host's
 // CPU per subscription, and the count of subscriptions renewed twice (the lease must keep it at 0).
-// `--due N` subscriptions per setup (default 3000). Numbers only.
+// `--due N` subscriptions per setup (default 3000), `--batch N` per tick (default 100). Numbers only.
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
@@ -33,13 +33,14 @@ const { values: flags } = parseArgs({
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
     due: { type: "string", default: "3000" },
+    batch: { type: "string", default: "100" },
     "skip-build": { type: "boolean", default: false }
   }
 })
 const durationSeconds = Number(flags.duration)
 const dueCount = Number(flags.due)
-// Ticks as large as the scheduler bench's: a tick is one lease, so this is the work one host does per turn.
-const SCHEDULER_BATCH = 500
+// A tick is one lease: the work one host does per turn. Far fewer than due, so the hosts take turns.
+const SCHEDULER_BATCH = Number(flags.batch)
 const warmupSeconds = Number(flags.warmup)
 const databaseUrl = process.env["DATABASE_URL"] ?? ""
 if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
