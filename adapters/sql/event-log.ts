@@ -5,7 +5,7 @@ import { Environment } from "../../core/shared/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant } from "../../core/shared/instant.js"
 import { SigningSecret } from "../../core/webhooks/delivery.js"
-import { EventLog, type LoggedEvent } from "../../core/webhooks/event-log.js"
+import { EventLog, type LoggedEvent, type NewLoggedEvent } from "../../core/webhooks/event-log.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
 import { int64, literal, safeInt, serialId, table, text } from "./table.js"
@@ -34,25 +34,31 @@ const events = tableRows(eventLogTable, (row): LoggedEvent => ({
   createdAt: Instant(row.created_at)
 }))
 
+const rowOf = (event: NewLoggedEvent) =>
+  eventLogTable.values({
+    event_id: event.id,
+    merchant_id: event.merchantId,
+    environment: event.environment,
+    type: event.type,
+    object_id: event.objectId,
+    body: event.body,
+    signing_secret: event.signingSecret,
+    created_at: event.createdAt
+  })
+
 export const layer = Layer.effect(
   EventLog,
-  Effect.map(SqlClient.SqlClient, (sql) =>
-    EventLog.of({
-      // On PostgreSQL the row takes its final sequence at commit (migration 0032's trigger), so a
-      // reader past sequence n never finds a smaller one later; SQLite has one writer.
-      append: (event) =>
-        sql`INSERT INTO event_log ${
-          sql.insert(eventLogTable.values({
-            event_id: event.id,
-            merchant_id: event.merchantId,
-            environment: event.environment,
-            type: event.type,
-            object_id: event.objectId,
-            body: event.body,
-            signing_secret: event.signingSecret,
-            created_at: event.createdAt
-          }))
-        }`.pipe(Effect.asVoid, dbCall),
+  Effect.map(SqlClient.SqlClient, (sql) => {
+    // On PostgreSQL each row takes its final sequence at commit (migration 0032's trigger, fired per
+    // row in the order the rows were inserted), so a reader past sequence n never finds a smaller one
+    // later; SQLite has one writer, and a multi-row INSERT numbers its rows in the order given.
+    const appendAll = (events: ReadonlyArray<NewLoggedEvent>) =>
+      events.length === 0
+        ? Effect.void
+        : sql`INSERT INTO event_log ${sql.insert(events.map(rowOf))}`.pipe(Effect.asVoid, dbCall)
+    return EventLog.of({
+      append: (event) => appendAll([event]),
+      appendAll,
       after: (query) =>
         sql`SELECT * FROM event_log WHERE merchant_id = ${query.merchantId} AND environment = ${query.environment}
               AND sequence > ${query.afterSequence}
@@ -67,5 +73,6 @@ export const layer = Layer.effect(
         sql`DELETE FROM event_log WHERE sequence IN (
               SELECT sequence FROM event_log WHERE created_at < ${before} ORDER BY sequence LIMIT ${limit}
             ) RETURNING sequence`.pipe(Effect.map((rows) => rows.length), dbCall)
-    }))
+    })
+  })
 )

@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -235,6 +236,15 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    /** Draws the next invoice number of the subscription's merchant, environment and year; no row when `guard` kept it out. */
+    const draw = (subscriptionId: string, year: number, guard: Statement.Fragment) =>
+      sql`INSERT INTO invoice_number_counters (merchant_id, environment, year, last_number)
+        SELECT merchant_id, environment, ${year}, 1 FROM subscriptions WHERE id = ${subscriptionId} ${guard}
+        ON CONFLICT (merchant_id, environment, year)
+        DO UPDATE SET last_number = invoice_number_counters.last_number + 1
+        RETURNING last_number`
+    const countOf = (drawn: ReadonlyArray<Record<string, unknown>>) => Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_number"])
+
     return SubscriptionRepository.of({
       // The conflict target names the reference constraint only: an id collision is a bug and
       // must surface as a StorageError, not masquerade as a taken reference.
@@ -354,14 +364,8 @@ export const layer = Layer.effect(
         Effect.gen(function*() {
           const at = yield* now
           const year = numberingYear(at)
-          const drawn = yield* sql`INSERT INTO invoice_number_counters (merchant_id, environment, year, last_number)
-            SELECT merchant_id, environment, ${year}, 1 FROM subscriptions WHERE id = ${invoice.subscriptionId}
-            ON CONFLICT (merchant_id, environment, year)
-            DO UPDATE SET last_number = invoice_number_counters.last_number + 1
-            RETURNING last_number`
-          const count = yield* Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_number"])
-          const rows = yield* sql`INSERT INTO subscription_invoices ${
-            sql.insert(subscriptionInvoicesTable.values({
+          const row = (count: number) =>
+            subscriptionInvoicesTable.values({
               id: invoice.id,
               subscription_id: invoice.subscriptionId,
               sequence: invoice.sequence,
@@ -377,14 +381,36 @@ export const layer = Layer.effect(
               paid_at: invoice.paidAt,
               created_at: at,
               updated_at: at
-            }))
-          } ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING *`
-          const inserted = yield* invoices.first(rows)
-          if (Option.isNone(inserted)) {
-            return yield* new InvoiceSequenceTaken({ subscriptionId: invoice.subscriptionId, sequence: invoice.sequence })
-          }
-          return inserted.value
-        }).pipe(sql.withTransaction, dbCall),
+            })
+          const insert = (count: number) =>
+            Effect.flatMap(
+              sql`INSERT INTO subscription_invoices ${sql.insert(row(count))} ON CONFLICT (subscription_id, sequence) DO NOTHING RETURNING *`,
+              invoices.first
+            )
+          const taken = new InvoiceSequenceTaken({ subscriptionId: invoice.subscriptionId, sequence: invoice.sequence })
+          // In a savepoint, so a taken sequence returns the number it drew (numbers are gapless).
+          const inSavepoint = Effect.gen(function*() {
+            const count = yield* countOf(yield* draw(invoice.subscriptionId, year, sql.literal("")))
+            const inserted = yield* insert(count)
+            return Option.isNone(inserted) ? yield* taken : inserted.value
+          }).pipe(sql.withTransaction)
+          // PostgreSQL, without the savepoint's round trip: the number is drawn only while the
+          // sequence is free, which the caller's lock on the subscription keeps so until the insert.
+          // Should another writer take it all the same, the number goes back: this transaction holds
+          // the counter's row from its draw, so no later number was drawn from it.
+          const drawnFirst = Effect.gen(function*() {
+            const drawn = yield* draw(invoice.subscriptionId, year, sql`AND NOT EXISTS (
+              SELECT 1 FROM subscription_invoices WHERE subscription_id = ${invoice.subscriptionId} AND sequence = ${invoice.sequence})`)
+            // Nothing drawn: the sequence is taken (or the subscription is missing), answered as before.
+            if (drawn.length === 0) return yield* inSavepoint
+            const inserted = yield* insert(yield* countOf(drawn))
+            if (Option.isSome(inserted)) return inserted.value
+            yield* sql`UPDATE invoice_number_counters SET last_number = last_number - 1
+              WHERE year = ${year} AND (merchant_id, environment) = (SELECT merchant_id, environment FROM subscriptions WHERE id = ${invoice.subscriptionId})`
+            return yield* taken
+          })
+          return yield* sql.onDialectOrElse({ pg: () => drawnFirst, orElse: () => inSavepoint })
+        }).pipe(dbCall),
 
       findInvoiceById: (id) => oneInvoice(sql`SELECT * FROM subscription_invoices WHERE id = ${id}`),
 

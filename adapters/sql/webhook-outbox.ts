@@ -12,6 +12,7 @@ import {
   type DeliveryAttempt,
   DeliveryStatus,
   type FailingTarget,
+  type NewDelivery,
   SigningSecret,
   type WebhookDelivery
 } from "../../core/webhooks/delivery.js"
@@ -114,51 +115,97 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    return WebhookOutbox.of({
-      // The object's counter row is drawn by one upsert, which holds the row until the transaction
-      // ends: a concurrent enqueue for the same object waits and draws the next number, however the
-      // two transactions interleave and whatever the store's plan for reading the outbox. On
-      // PostgreSQL the draw is a CTE of the INSERT (one round trip per event, as before the counter);
-      // SQLite runs no DML in a CTE, and its draw is a statement in the same process, not a round trip.
-      enqueue: (delivery) =>
-        Effect.gen(function*() {
-          const at = yield* now
-          const columns = {
-            id: delivery.id,
-            merchant_id: delivery.merchantId,
-            environment: delivery.environment,
-            event: delivery.event,
-            url: delivery.url,
-            target: deliveryTarget(delivery.url),
-            body: delivery.body,
-            signing_secret: delivery.signingSecret,
-            object_id: delivery.objectId,
-            status: PENDING,
-            attempts: 0,
-            next_attempt_at: delivery.nextAttemptAt,
-            last_error: null,
-            last_status_code: null,
-            lease_owner: null,
-            lease_until: null,
-            created_at: at,
-            updated_at: at
-          }
-          const draw = sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
-            VALUES (${delivery.merchantId}, ${delivery.environment}, ${delivery.objectId}, 1)
+    // The object's counter row is drawn by one upsert, which holds the row until the transaction
+    // ends: a concurrent enqueue for the same object waits and draws the next number, however the
+    // two transactions interleave and whatever the store's plan for reading the outbox. On
+    // PostgreSQL the draw is a CTE of the INSERT (one round trip per event, as before the counter);
+    // SQLite runs no DML in a CTE, and its draw is a statement in the same process, not a round trip.
+    const enqueueOne = (delivery: NewDelivery) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const columns = {
+          id: delivery.id,
+          merchant_id: delivery.merchantId,
+          environment: delivery.environment,
+          event: delivery.event,
+          url: delivery.url,
+          target: deliveryTarget(delivery.url),
+          body: delivery.body,
+          signing_secret: delivery.signingSecret,
+          object_id: delivery.objectId,
+          status: PENDING,
+          attempts: 0,
+          next_attempt_at: delivery.nextAttemptAt,
+          last_error: null,
+          last_status_code: null,
+          lease_owner: null,
+          lease_until: null,
+          created_at: at,
+          updated_at: at
+        }
+        const draw = sql`INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
+          VALUES (${delivery.merchantId}, ${delivery.environment}, ${delivery.objectId}, 1)
+          ON CONFLICT (merchant_id, environment, object_id)
+          DO UPDATE SET last_sequence = webhook_sequences.last_sequence + 1
+          RETURNING last_sequence`
+        const insert = (sequence: Statement.Fragment) =>
+          sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
+            VALUES (${sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), sequence])}) RETURNING *`
+        const rows = yield* sql.onDialectOrElse({
+          pg: () => sql`WITH drawn AS (${draw}) ${insert(sql`(SELECT last_sequence FROM drawn)`)}`,
+          orElse: () =>
+            Effect.flatMap(draw, (drawn) =>
+              Effect.flatMap(Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"]), (sequence) => insert(sql`${sequence}`)))
+        })
+        return yield* deliveries.one(rows)
+      }).pipe(dbCall)
+
+    const enqueueOnPg = (batch: ReadonlyArray<NewDelivery>) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const given = sql.join(", ", false)(batch.map((delivery, position) =>
+          sql`(${position}::integer, ${delivery.id}::text, ${delivery.merchantId}::bigint, ${delivery.environment}::text,
+            ${delivery.event}::text, ${delivery.url}::text, ${deliveryTarget(delivery.url)}::text, ${delivery.body}::text,
+            ${delivery.signingSecret}::text, ${delivery.objectId}::text, ${delivery.nextAttemptAt}::bigint)`))
+        const rows = yield* sql`WITH given (position, id, merchant_id, environment, event, url, target, body, signing_secret, object_id, next_attempt_at)
+            AS (VALUES ${given}),
+          objects AS (SELECT merchant_id, environment, object_id, COUNT(*) AS drawn, MIN(position) AS first
+            FROM given GROUP BY merchant_id, environment, object_id),
+          counters AS (INSERT INTO webhook_sequences (merchant_id, environment, object_id, last_sequence)
+            SELECT merchant_id, environment, object_id, drawn FROM objects ORDER BY first
             ON CONFLICT (merchant_id, environment, object_id)
-            DO UPDATE SET last_sequence = webhook_sequences.last_sequence + 1
-            RETURNING last_sequence`
-          const insert = (sequence: Statement.Fragment) =>
-            sql`INSERT INTO webhook_deliveries (${sql.literal([...Object.keys(columns), "sequence"].join(", "))})
-              VALUES (${sql.join(", ", false)([...Object.values(columns).map((value) => sql`${value}`), sequence])}) RETURNING *`
-          const rows = yield* sql.onDialectOrElse({
-            pg: () => sql`WITH drawn AS (${draw}) ${insert(sql`(SELECT last_sequence FROM drawn)`)}`,
-            orElse: () =>
-              Effect.flatMap(draw, (drawn) =>
-                Effect.flatMap(Schema.decodeUnknown(SafeInt)(drawn[0]?.["last_sequence"]), (sequence) => insert(sql`${sequence}`)))
-          })
-          return yield* deliveries.one(rows)
-        }).pipe(dbCall),
+            DO UPDATE SET last_sequence = webhook_sequences.last_sequence + excluded.last_sequence
+            RETURNING merchant_id, environment, object_id, last_sequence)
+          INSERT INTO webhook_deliveries (id, merchant_id, environment, event, url, target, body, signing_secret, object_id,
+              status, attempts, next_attempt_at, created_at, updated_at, sequence)
+            SELECT g.id, g.merchant_id, g.environment, g.event, g.url, g.target, g.body, g.signing_secret, g.object_id,
+              ${PENDING}::text, 0, g.next_attempt_at, ${at}::bigint, ${at}::bigint,
+              c.last_sequence - o.drawn + ROW_NUMBER() OVER (PARTITION BY g.merchant_id, g.environment, g.object_id ORDER BY g.position)
+            FROM given g
+            JOIN objects o USING (merchant_id, environment, object_id)
+            JOIN counters c USING (merchant_id, environment, object_id)
+            ORDER BY g.position
+          RETURNING *`
+        const stored = yield* deliveries.all(rows)
+        // RETURNING promises no order: answered in the order given.
+        const byId = new Map(stored.map((delivery) => [delivery.id, delivery]))
+        return batch.map((delivery) => byId.get(delivery.id)!)
+      }).pipe(dbCall)
+
+    return WebhookOutbox.of({
+      enqueue: (delivery) => enqueueOne(delivery),
+
+      // Numbered as one enqueue after another would number them. On PostgreSQL one statement: each
+      // object's counter is drawn once for all its rows (an upsert may not touch one row twice) and
+      // its rows take the numbers in the order given; the counters are drawn in the order their
+      // objects first appear, as the enqueues one by one would lock them. SQLite: one by one.
+      enqueueAll: (batch) =>
+        batch.length <= 1
+          ? Effect.forEach(batch, (delivery) => enqueueOne(delivery))
+          : sql.onDialectOrElse({
+            pg: () => enqueueOnPg(batch),
+            orElse: () => Effect.forEach(batch, (delivery) => enqueueOne(delivery))
+          }),
 
       // One claim at a time across hosts (an advisory lock on PostgreSQL; SQLite has one writer),
       // so the in-flight counts the choice rests on cannot change under it. The lane's due rows are

@@ -73,6 +73,26 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(yield* outbox.attempts(delivery.id)).toEqual([])
     }))
 
+  it.effect("webhook outbox: enqueueAll queues and numbers each object's deliveries as one enqueue after another would", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const [a, b] = [unique("pay"), unique("pay")]
+      const first = yield* outbox.enqueue(newDelivery(merchant.id, at, { objectId: a }))
+      const batch = [a, b, a, b, a].map((objectId, i) =>
+        newDelivery(merchant.id, i === 1 ? null : at, { objectId, event: `payment.event_${i}`, url: `https://shop${i}.example.test/hook` }))
+      const stored = yield* outbox.enqueueAll(batch)
+      expect(first.sequence).toBe(1)
+      expect(stored.map((delivery) => delivery.id)).toEqual(batch.map((delivery) => delivery.id))
+      expect(stored.map((delivery) => delivery.sequence)).toEqual([2, 1, 3, 2, 4])
+      for (const [i, delivery] of stored.entries()) {
+        expect(delivery).toMatchObject({ ...batch[i], status: "pending", attempts: 0, lastError: null, lastStatusCode: null })
+        expect(yield* outbox.findById(delivery.id)).toEqual(Option.some(delivery))
+      }
+      expect(yield* outbox.enqueueAll([])).toEqual([])
+    }))
+
   it.effect("webhook outbox: claimDue leases only pending deliveries that are due", () =>
     Effect.gen(function*() {
       const outbox = yield* WebhookOutbox

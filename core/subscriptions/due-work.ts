@@ -9,7 +9,7 @@ import type { DuePlan } from "./lifecycle.js"
 import { isChangeDuePlan } from "./plan-changes.js"
 import type { Subscription } from "./subscription.js"
 import { automaticRenewalChange } from "./renewal-charges.js"
-import { enqueueSubscriptionEvent } from "./subscription-events.js"
+import { enqueueSubscriptionEvent, enqueueSubscriptionEvents } from "./subscription-events.js"
 import { moveSubscription } from "./wake.js"
 
 /** What carrying out a due plan did, as the scheduler counts it. */
@@ -54,7 +54,10 @@ export const carryOutDue = (subscription: Subscription, plan: DuePlan, at: Insta
       : plan.change)
     const moved = Option.getOrThrow(yield* moveSubscription(subscription, change, at))
     const latest = invoice ?? (yield* latestInvoice(subscription.id))
-    if (plan._tag === "Renew" && automatic === undefined) yield* enqueueSubscriptionEvent("subscription.past_due", moved, latest, invoice)
-    if (invoice !== undefined) yield* enqueueSubscriptionEvent("invoice.created", moved, invoice, invoice)
+    // Both events of the renewal in one go: past_due first, then the invoice, as they always came.
+    yield* enqueueSubscriptionEvents([
+      ...(plan._tag === "Renew" && automatic === undefined ? [{ event: "subscription.past_due" as const, subscription: moved, latest, invoice }] : []),
+      ...(invoice !== undefined ? [{ event: "invoice.created" as const, subscription: moved, latest: invoice, invoice }] : [])
+    ])
     return { outcome: (plan._tag === "Start" ? "started" : "past_due") as DueOutcome, subscription: moved, invoice }
   })

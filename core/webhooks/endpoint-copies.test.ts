@@ -5,7 +5,7 @@ import { MerchantId } from "../shared/ids.js"
 import { fromSeconds } from "../shared/instant.js"
 import * as Ids from "../signing/random-ids.js"
 import type { NewDelivery, WebhookDelivery } from "./delivery.js"
-import { enqueueEvent } from "./endpoint-copies.js"
+import { enqueueEvent, enqueueEvents } from "./endpoint-copies.js"
 import { EventLog, type NewLoggedEvent } from "./event-log.js"
 import type { WebhookEndpoint } from "./webhook-endpoint.js"
 import { WebhookEndpointRepository } from "./webhook-endpoint-repository.js"
@@ -20,14 +20,15 @@ const world = (endpoints: ReadonlyArray<WebhookEndpoint>) => {
   const logged: Array<NewLoggedEvent> = []
   const layer = Layer.mergeAll(
     Layer.succeed(WebhookOutbox, {
-      enqueue: (delivery: NewDelivery) =>
+      enqueueAll: (deliveries: ReadonlyArray<NewDelivery>) =>
         Effect.sync(() => {
-          queued.push(delivery)
-          return { ...delivery, sequence: 1, status: "pending", attempts: 0, lastError: null, lastStatusCode: null, createdAt: AT, updatedAt: AT } satisfies WebhookDelivery
+          queued.push(...deliveries)
+          return deliveries.map((delivery) =>
+            ({ ...delivery, sequence: 1, status: "pending", attempts: 0, lastError: null, lastStatusCode: null, createdAt: AT, updatedAt: AT }) satisfies WebhookDelivery)
         })
     } as unknown as WebhookOutbox["Type"]),
     Layer.succeed(EventLog, {
-      append: (event: NewLoggedEvent) => Effect.sync(() => void logged.push(event))
+      appendAll: (events: ReadonlyArray<NewLoggedEvent>) => Effect.sync(() => void logged.push(...events))
     } as unknown as EventLog["Type"]),
     Layer.succeed(WebhookEndpointRepository, { list: () => Effect.succeed(endpoints) } as unknown as WebhookEndpointRepository["Type"]),
     Ids.layerTest()
@@ -77,6 +78,22 @@ describe("enqueueEvent", () => {
       expect(yield* enqueueEvent(event(""))).toBeUndefined()
       expect(queued.map((row) => row.url)).toEqual(["https://hooks.example/all"])
       expect(logged.map((row) => row.id)).toEqual(["ev_1"])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("events of one change are logged and queued in the order given, each with its endpoint copies after it", () => {
+    const { layer, logged, queued } = world([endpoint("https://hooks.example/all")])
+    return Effect.gen(function*() {
+      const second = { ...event("https://shop.example/ipn"), id: "ev_2", event: "payment.refunded" }
+      const own = yield* enqueueEvents([event("https://shop.example/ipn"), second])
+      expect(own.map((delivery) => delivery?.id)).toEqual(["ev_1", "ev_2"])
+      expect(logged.map((row) => row.id)).toEqual(["ev_1", "ev_2"])
+      expect(queued.map((row) => [row.event, row.url])).toEqual([
+        ["payment.completed", "https://shop.example/ipn"],
+        ["payment.completed", "https://hooks.example/all"],
+        ["payment.refunded", "https://shop.example/ipn"],
+        ["payment.refunded", "https://hooks.example/all"]
+      ])
     }).pipe(Effect.provide(layer))
   })
 

@@ -4,7 +4,7 @@ import { deliveryTime } from "../shared/test-clock-time.js"
 import { Ids } from "../signing/random-ids.js"
 import type { NewDelivery } from "./delivery.js"
 import { EventLog } from "./event-log.js"
-import { isSubscribed } from "./webhook-endpoint.js"
+import { isSubscribed, type WebhookEndpoint } from "./webhook-endpoint.js"
 import { WebhookEndpointRepository } from "./webhook-endpoint-repository.js"
 import { WebhookOutbox } from "./webhook-outbox.js"
 
@@ -16,47 +16,71 @@ export type EventToSend = Omit<NewDelivery, "id" | "url">
  * once to the event log, in the caller's transaction, whether or not any target receives it: a
  * developer listening to the stream sees it even with no endpoint and no ipn_url.
  *
- * Then it is queued once for every enabled endpoint of its merchant and environment subscribed to its
- * type, in the caller's transaction: each copy is an event of its own (its id, its attempts), with
- * the same body and signed as the event is wherever it goes (a refund's X-Signature with the API
- * secret, as spec 6.3 says, its Standard Webhooks signature with the webhook secret too; every other
- * event with the webhook secret), and delivered, retried, paused and recovered as every event is. A URL in `except` (the ipn_url the event already goes to) is skipped,
- * so no URL is sent one event twice. `eventId` is the logged event's id (its ipn_url delivery's,
- * when it has one); a fresh one otherwise.
+ * Then it is queued to its own URL (an ipn_url; none when `url` is empty) and once for every enabled
+ * endpoint of its merchant and environment subscribed to its type, in the caller's transaction: each
+ * copy is an event of its own (its id, its attempts), with the same body and signed as the event is
+ * wherever it goes (a refund's X-Signature with the API secret, as spec 6.3 says, its Standard
+ * Webhooks signature with the webhook secret too; every other event with the webhook secret), and
+ * delivered, retried, paused and recovered as every event is. An endpoint at the event's own URL is
+ * skipped, so no URL is sent one event twice. The logged event's id is the event's own (its own
+ * URL's delivery's, when it has one).
+ *
+ * Several events of one change go together: one write to the log, one read of each merchant's
+ * endpoints, one enqueue of every delivery (the statements per event are the scheduler's cost per
+ * subscription), in the order given, so the log and each object's sequence number them as they
+ * would one by one. Answers each event's own delivery (undefined without one) and every delivery queued.
  */
-export const enqueueToEndpoints = (event: EventToSend, except?: string, eventId?: string) =>
+const writeEvents = (events: ReadonlyArray<NewDelivery>) =>
   Effect.gen(function*() {
     const ids = yield* Ids
-    yield* (yield* EventLog).append({
-      id: eventId ?? (yield* ids.uuid),
+    const createdAt = yield* now
+    yield* (yield* EventLog).appendAll(events.map((event) => ({
+      id: event.id,
       merchantId: event.merchantId,
       environment: event.environment,
       type: event.event,
       objectId: event.objectId,
       body: event.body,
       signingSecret: event.signingSecret,
-      createdAt: yield* now
-    })
-    const endpoints = (yield* (yield* WebhookEndpointRepository).list(event.merchantId, event.environment))
-      .filter((endpoint) => isSubscribed(endpoint, event.event) && endpoint.url !== except)
-    const outbox = yield* WebhookOutbox
-    // One after another: the outbox numbers an object's events in the order they are queued.
-    return yield* Effect.forEach(endpoints, (endpoint) =>
-      Effect.flatMap(ids.uuid, (id) => outbox.enqueue({ ...event, id, url: endpoint.url })))
+      createdAt
+    })))
+    const repository = yield* WebhookEndpointRepository
+    const endpointsOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
+    const deliveries: Array<NewDelivery> = []
+    for (const event of events) {
+      const scope = `${event.merchantId}/${event.environment}`
+      const endpoints = endpointsOf.get(scope) ?? (yield* repository.list(event.merchantId, event.environment))
+      endpointsOf.set(scope, endpoints)
+      if (event.url !== "") deliveries.push(event)
+      for (const endpoint of endpoints) {
+        if (isSubscribed(endpoint, event.event) && endpoint.url !== event.url) deliveries.push({ ...event, id: yield* ids.uuid, url: endpoint.url })
+      }
+    }
+    const queued = deliveries.length === 0 ? [] : yield* (yield* WebhookOutbox).enqueueAll(deliveries)
+    const own = events.map((event) => (event.url === "" ? undefined : queued.find((delivery) => delivery.id === event.id)))
+    return { own, queued }
   })
 
+/** An event with no URL of its own (an account event): logged, and queued to every endpoint subscribed. Answers those deliveries. */
+export const enqueueToEndpoints = (event: EventToSend) =>
+  Effect.flatMap(Effect.flatMap(Ids, (ids) => ids.uuid), (id) =>
+    Effect.map(writeEvents([{ ...event, id, url: "" }]), ({ queued }) => queued))
+
 /**
- * A payment's or subscription's event: to its own ipn_url, as the contract says, and to every
+ * Payments' and subscriptions' events: to their own ipn_url, as the contract says, and to every
  * endpoint subscribed. An event of a test clock's object goes out on the deployment's time. An empty
  * ipn_url means the object has no target of its own (a sandbox object made without one): nothing is
- * queued for it, while the event is still logged and copied to the endpoints. Answers the ipn_url's
- * delivery, undefined when there is none.
+ * queued for it, while the event is still logged and copied to the endpoints. Answers each event's
+ * ipn_url delivery, undefined when there is none.
  */
-export const enqueueEvent = (queued_: NewDelivery) =>
+export const enqueueEvents = (events: ReadonlyArray<NewDelivery>) =>
   Effect.gen(function*() {
-    const delivery = queued_.nextAttemptAt === null ? queued_ : { ...queued_, nextAttemptAt: yield* deliveryTime(queued_.nextAttemptAt) }
-    const queued = delivery.url === "" ? undefined : yield* (yield* WebhookOutbox).enqueue(delivery)
-    const { id, url, ...event } = delivery
-    yield* enqueueToEndpoints(event, url === "" ? undefined : url, id)
-    return queued
+    const timed = yield* Effect.forEach(events, (event) =>
+      event.nextAttemptAt === null
+        ? Effect.succeed(event)
+        : Effect.map(deliveryTime(event.nextAttemptAt), (nextAttemptAt): NewDelivery => ({ ...event, nextAttemptAt })))
+    return (yield* writeEvents(timed)).own
   })
+
+/** One event, as enqueueEvents. */
+export const enqueueEvent = (event: NewDelivery) => Effect.map(enqueueEvents([event]), (own) => own[0])

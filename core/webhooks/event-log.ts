@@ -37,6 +37,8 @@ export class EventLog extends Context.Tag("merchant-payments/EventLog")<EventLog
    * reader that resumes after one never misses an earlier one committed late.
    */
   readonly append: (event: NewLoggedEvent) => Effect.Effect<void, StorageError>
+  /** Several events, as `append` one after another in the order given, in one statement. */
+  readonly appendAll: (events: ReadonlyArray<NewLoggedEvent>) => Effect.Effect<void, StorageError>
   /** The merchant's events in the environment after `afterSequence`, oldest first, at most `limit`. */
   readonly after: (query: {
     readonly merchantId: MerchantId

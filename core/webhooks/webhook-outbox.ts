@@ -11,6 +11,11 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
   /** Call inside the transaction of the state change the event reports, so neither exists without the other. */
   readonly enqueue: (delivery: NewDelivery) => Effect.Effect<WebhookDelivery, StorageError>
   /**
+   * Several deliveries, as `enqueue` one after another in the order given would queue and number
+   * them (an object's sequence follows that order), in fewer round trips; answered in that order.
+   */
+  readonly enqueueAll: (deliveries: ReadonlyArray<NewDelivery>) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
+  /**
    * Leases up to `limit` pending deliveries due at `now` (business time) to `worker` until
    * `leaseUntil`. A row is leased to one worker at a time; an expired lease (a crashed worker) makes
    * it claimable again. Leases are judged on `leaseNow`, the wall clock, never on business time.

@@ -15,14 +15,22 @@ import { performance } from "node:perf_hooks"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
 import pg from "pg"
+import { seedSubscriptions } from "./subscription-seed.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
-const DUE = 10_000
-const BATCH = 1_000
-const SIZES = [10_000, 200_000]
-const DAY_MICROS = 86_400_000_000n
+const { values: flags } = parseArgs({
+  options: {
+    "skip-build": { type: "boolean", default: false },
+    // Smaller runs to alternate builds on a busy machine: `--due 600 --batch 200`.
+    due: { type: "string", default: "10000" },
+    sizes: { type: "string", default: "10000,200000" },
+    batch: { type: "string", default: "1000" }
+  }
+})
+const BATCH = Number(flags.batch)
+const DUE = Number(flags.due)
+const SIZES = flags.sizes.split(",").map(Number)
 
-const { values: flags } = parseArgs({ options: { "skip-build": { type: "boolean", default: false } } })
 const baseUrl = process.env["DATABASE_URL"] || process.env["TEST_DATABASE_URL"] || ""
 if (!/^postgres(ql)?:\/\//.test(baseUrl)) {
   console.error("scheduler-scale: set DATABASE_URL (or TEST_DATABASE_URL) to a postgres:// URL whose user may create databases")
@@ -52,50 +60,9 @@ const onServer = async (url, run) => {
   }
 }
 
-/**
- * `total` subscriptions, the first DUE of them due (their daily period ended 1..DUE seconds ago), the
- * rest as a live table holds them: three in four active inside their period (due within the day),
- * the others past_due or cancelled (no next billing). Each has its paid first invoice, its payment
- * and that invoice's delivered webhook (without one, statistics taken before the run see an empty
- * outbox, and PostgreSQL plans the per-object sequence lookup on the merchant's whole events index).
- */
-const seed = (client, merchantId, gatewayId, total, nowMicros) => {
-  const params = [merchantId, gatewayId, String(nowMicros), String(DAY_MICROS), DUE, total]
-  // $3 now, $4 a day; per row: anchor (the paid period's start) and status.
-  const rows = `SELECT i,
-      CASE WHEN i <= $5 THEN $3::bigint - $4::bigint - i * 1000000
-           ELSE $3::bigint - ((i * 7919) % 86000 + 1) * 1000000 END AS anchor,
-      CASE WHEN i <= $5 OR i % 4 <> 0 THEN 'active' WHEN i % 8 = 0 THEN 'cancelled' ELSE 'past_due' END AS status,
-      md5('s' || i)::uuid::text AS sid, md5('i' || i)::uuid::text AS iid, 'SANDBOX_BENCH' || lpad(i::text, 13, '0') AS trx
-    FROM generate_series(1::bigint, $6::bigint) AS i`
-  return client.query(`WITH r AS (${rows}),
-    s AS (INSERT INTO subscriptions (id, merchant_id, environment, external_reference, status, billing_cycle, amount, currency,
-        customer_email, customer_name, description, success_redirect, cancel_redirect, ipn_url, allow_payment_methods, metadata,
-        starts_at, current_period_start, current_period_end, next_billing_at, cancel_at_period_end, cancelled_at, created_at, updated_at)
-      SELECT sid, $1::bigint, 'sandbox', 'bench-' || i, status, 'daily', 1000000000, 'USD', 'payer' || i || '@example.com', NULL, NULL,
-        'https://shop.example/ok', 'https://shop.example/cancel', 'https://shop.example/ipn', '[]', '{}',
-        anchor, anchor, anchor + $4::bigint, CASE WHEN status = 'active' THEN anchor + $4::bigint END, 0,
-        CASE WHEN status = 'cancelled' THEN anchor END, anchor, anchor FROM r RETURNING 1),
-    p AS (INSERT INTO payments (trx_id, merchant_id, environment, ref_trx, amount, currency, status, failure_reason, fee, net,
-        refunded_amount, description, customer_name, customer_email, ipn_url, success_redirect, cancel_redirect,
-        allow_payment_methods, gateway_ids, gateway_id, invoice_id, expires_at, completed_at, created_at, updated_at)
-      SELECT trx, $1::bigint, 'sandbox', 'INV-' || iid, 1000000000, 'USD', 'success', NULL, 0, 1000000000, 0, NULL, NULL,
-        'payer' || i || '@example.com', 'https://shop.example/ipn', 'https://shop.example/ok', 'https://shop.example/cancel',
-        '[]', '[' || $2::bigint || ']', $2::bigint, iid, anchor + 3600000000, anchor, anchor, anchor FROM r RETURNING 1),
-    f AS (INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
-      SELECT $1::bigint, 'sandbox', 'INV-' || iid, trx, 9223372036854775807 FROM r RETURNING 1),
-    w AS (INSERT INTO webhook_deliveries (id, merchant_id, environment, event, url, target, body, signing_secret, object_id,
-        sequence, status, attempts, next_attempt_at, last_error, last_status_code, lease_owner, lease_until, created_at, updated_at)
-      SELECT md5('w' || i)::uuid::text, $1::bigint, 'sandbox', 'invoice.paid', 'https://shop.example/ipn', 'https://shop.example',
-        '{}', 'sealed', sid, 1, 'delivered', 1, NULL, NULL, 200, NULL, NULL, anchor, anchor FROM r RETURNING 1)
-    INSERT INTO subscription_invoices (id, subscription_id, sequence, reference, status, amount, currency, trx_id,
-        period_start, period_end, checkout_expires_at, paid_at, created_at, updated_at)
-      SELECT iid, sid, 1, 'INV-' || iid, 'paid', 1000000000, 'USD', trx, anchor, anchor + $4::bigint, anchor + 3600000000,
-        anchor, anchor, anchor FROM r`, params)
-}
-
-const DUE_QUERY = `SELECT * FROM subscriptions WHERE next_billing_at IS NOT NULL AND next_billing_at <= $1
-  AND status <> 'cancelled' ORDER BY next_billing_at, id LIMIT ${BATCH}`
+// The scheduler's own query (listDue): what it waits on is wake_at (core/subscriptions/wake.ts).
+const DUE_QUERY = `SELECT * FROM subscriptions WHERE wake_at IS NOT NULL AND wake_at <= $1 AND test_clock_id IS NULL
+  AND status <> 'cancelled' ORDER BY wake_at, id LIMIT ${BATCH}`
 
 /** One size on its own database: seed, plan, then ticks until nothing is due. */
 const runSize = async (total) => {
@@ -128,11 +95,11 @@ const runSize = async (total) => {
     const nowMicros = BigInt(Date.now()) * 1000n
     const plan = await onServer(url.toString(), async (client) => {
       const started = performance.now()
-      await seed(client, merchantId, gatewayId, total, nowMicros)
+      await seedSubscriptions(client, { merchantId, gatewayId, total, due: DUE, nowMicros })
       const seededMs = performance.now() - started
       await client.query("VACUUM ANALYZE")
       const explained = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${DUE_QUERY}`, [String(nowMicros)])
-      const due = await client.query("SELECT COUNT(*)::int AS n FROM subscriptions WHERE next_billing_at <= $1", [String(nowMicros)])
+      const due = await client.query("SELECT COUNT(*)::int AS n FROM subscriptions WHERE wake_at <= $1", [String(nowMicros)])
       return { seededMs, due: due.rows[0].n, lines: explained.rows.map((row) => row["QUERY PLAN"]) }
     })
     const ticks = []
@@ -171,9 +138,10 @@ for (const total of SIZES) {
   for (const line of result.lines) console.log(`    ${line}`)
 }
 const after = (result, key) => perItem(result.ticks.slice(1), key)
-const [small, large] = results
-console.log(`\nper subscription, after the first tick: ${fixed(after(small, "cpuMs"))} ms of CPU at 10k, ${fixed(after(large, "cpuMs"))} ms at 200k; ` +
-  `ratio ${fixed(after(large, "cpuMs") / after(small, "cpuMs"), 2)} (targets: <= 1 ms of CPU, ratio <= 1.3); wall ${fixed(after(small))} and ${fixed(after(large))} ms`)
+const [small, large] = [results[0], results[results.length - 1]]
+const sized = (result) => `${fixed(after(result, "cpuMs"))} ms of CPU at ${result.total.toLocaleString("en")}`
+console.log(`\nper subscription, after the first tick: ${results.map(sized).join(", ")}; ` +
+  `ratio ${fixed(after(large, "cpuMs") / after(small, "cpuMs"), 2)} (targets: <= 1 ms of CPU, ratio <= 1.3); wall ${results.map((result) => fixed(after(result))).join(" and ")} ms`)
 console.log(`BENCH_JSON ${JSON.stringify(results.map((result) => ({
   rows: result.total,
   due: result.due,
