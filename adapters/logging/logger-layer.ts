@@ -4,6 +4,7 @@ import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import { formatLine, type LogFormat } from "./log-line.js"
 import { DEFAULT_REPEAT_INTERVAL_MILLIS, makeRepeatLimiter, type RepeatLimiter } from "./repeat-limiter.js"
+import { writeStdoutLine } from "./stdout-lines.js"
 
 export type LogLevelName = "debug" | "info" | "warn" | "error"
 
@@ -17,14 +18,10 @@ export const LOG_LEVELS: Readonly<Record<LogLevelName, LogLevel.LogLevel>> = {
 export interface LoggingConfig {
   readonly format: LogFormat
   readonly level: LogLevelName
-  /** Where each finished line goes (default: standard output). */
+  /** Where each finished line goes (default: standard output, a write per turn of the event loop). */
   readonly write?: (line: string) => void
   /** Identical warnings within this many milliseconds are one line and a count (default 10 s). */
   readonly repeatIntervalMillis?: number
-}
-
-const stdout = (line: string) => {
-  process.stdout.write(`${line}\n`)
 }
 
 /** A logger writing one line per event in the given format, repeats of a warning counted by `limiter`. */
@@ -58,7 +55,7 @@ const countLines = (format: LogFormat, write: (line: string) => void, limiter: R
  */
 export const layer = (config: LoggingConfig): Layer.Layer<never> =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const write = config.write ?? stdout
+    const write = config.write ?? writeStdoutLine
     const intervalMillis = config.repeatIntervalMillis ?? DEFAULT_REPEAT_INTERVAL_MILLIS
     const limiter = makeRepeatLimiter(intervalMillis)
     yield* countLines(config.format, write, limiter, intervalMillis)

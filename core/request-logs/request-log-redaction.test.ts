@@ -47,6 +47,12 @@ describe("request log redaction", () => {
     expect(kept).toMatch(/…\[truncated \d+ bytes( to 8192)?\]$/)
   })
 
+  it("redacts a key spelt with JSON escapes, and keeps a body with nothing to redact as sent", () => {
+    expect(redactBody('{"client_\\u0073ecret":"s3cr3t","n":1}')).toBe('{"client_\\u0073ecret":"[REDACTED]","n":1}')
+    const plain = '{ "success": true, "info": {"name": "Shop", "amount": "10.00", "id": "00000000-0000-4000-8000-000000000001"} }'
+    expect(redactBody(plain)).toBe(plain)
+  })
+
   it("keeps an empty body as none", () => {
     expect(redactBody("")).toBeNull()
     expect(redactBody(null)).toBeNull()

@@ -127,6 +127,19 @@ export const bounded = (text: string, maxBytes: number = MAX_LOGGED_BODY_BYTES):
 }
 
 /**
+ * Whether redaction could change a text: it holds a secret key part (compared as isSecretKey
+ * compares, over the whole text), a JSON escape (a key may be spelt with one), twelve digits in a row
+ * as a card may be written, or what starts an IBAN (two capitals and two digits). None of these in
+ * the whole text means none in any key, string or number of it, so it is kept as sent: most answers
+ * (site information, a payment's status) hold none, and walking them token by token was the largest
+ * part of keeping a call.
+ */
+const SECRET_PART = new RegExp(SECRET_KEY_PARTS.join("|"))
+const MAYBE_NUMBER_RUN = /\\|\d(?:[ -]?\d){11}|[A-Z]{2}\d{2}/
+const mayNeedRedaction = (text: string): boolean =>
+  MAYBE_NUMBER_RUN.test(text) || SECRET_PART.test(text.toLowerCase().replace(/[-_]/g, ""))
+
+/**
  * A body as its log keeps it: JSON with every secret key's value replaced and number runs masked,
  * every other byte as sent; other text with `key=value` secrets and number runs masked; then bounded.
  * Empty stays empty (null): a GET has no body.
@@ -141,5 +154,5 @@ export const redactBody = (text: string | null | undefined, maxBytes: number = M
     const kept = maskNumbers(redactPairs(cut))
     return cut.length === text.length ? bounded(kept, maxBytes) : bounded(`${kept}…[truncated ${encoder.encode(text).length} bytes]`, maxBytes)
   }
-  return bounded(redactJson(text), maxBytes)
+  return bounded(mayNeedRedaction(text) ? redactJson(text) : text, maxBytes)
 }

@@ -4,11 +4,15 @@
 // or GET /api/v1/verify-payment/{trx} of one pending sandbox payment. CPU time per request barely moves
 // when other processes share the machine, unlike requests per second: it is how a change to the
 // per-request path is measured against the build of the commit before it (two ROOTs, runs alternated).
+// Bytes allocated per request are printed beside it (machine-independent): the growth of V8's used
+// heap plus what every collection in between freed (v8.GCProfiler), over the measured calls. They
+// include the load side's own fetch Request and Response objects, the same for every build.
 import { createHmac } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { GCProfiler, getHeapStatistics } from "node:v8"
 
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..", ".."))
 const count = Number(process.argv[3] ?? 5000)
@@ -51,14 +55,22 @@ const path = route === "site-info"
   }))).info.trx_id}`
 const call = () => signed("GET", path)
 for (let i = 0; i < 2000; i++) await call()
+const profiler = new GCProfiler()
+profiler.start()
+const heapBefore = getHeapStatistics().used_heap_size
 const before = process.cpuUsage()
 const started = performance.now()
 for (let i = 0; i < count; i++) await call()
 const used = process.cpuUsage(before)
+const heapAfter = getHeapStatistics().used_heap_size
+const collections = profiler.stop().statistics
+const freed = collections.reduce((sum, gc) => sum + gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize, 0)
 console.log(JSON.stringify({
   root, route, requests: count,
   cpuMicrosPerRequest: Number(((used.user + used.system) / count).toFixed(1)),
-  wallMicrosPerRequest: Number((((performance.now() - started) * 1000) / count).toFixed(1))
+  wallMicrosPerRequest: Number((((performance.now() - started) * 1000) / count).toFixed(1)),
+  bytesAllocatedPerRequest: Math.round((heapAfter - heapBefore + freed) / count),
+  collectionsPerThousand: Number(((collections.length * 1000) / count).toFixed(2))
 }))
 await payments.close()
 rmSync(dir, { recursive: true, force: true })
