@@ -4,11 +4,10 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Scope from "effect/Scope"
+import * as Queue from "effect/Queue"
 
 /**
  * How many transactions one durable commit may carry: a statement outside them that needs the one
@@ -17,8 +16,8 @@ import * as Scope from "effect/Scope"
 export const MAX_BATCH = 64
 
 /**
- * How long a batch stays open for company after its first transaction began: about one durable
- * commit's cost. Machine time, on a real timer: a manual or test clock must not hold a commit back.
+ * How long a batch waits for company before it begins: about one durable commit's cost. Machine
+ * time, on a real timer: a manual or test clock must not hold a commit back.
  */
 const GATHER_MILLIS = 1
 
@@ -27,27 +26,22 @@ const gatherWindow = Effect.async<void>((resume) => {
   return Effect.sync(() => clearTimeout(timer))
 })
 
-/** The open transaction on the reserved connection, and the transactions whose work it holds. */
-interface Batch {
-  readonly conn: Connection
-  /** Holds the reserved connection: closed once the batch has committed or rolled back. */
-  readonly scope: Scope.CloseableScope
-  /** How the commit went, for every transaction whose work the open transaction holds. */
-  committed: Deferred.Deferred<void, SqlError>
-  held: number
+interface Job {
+  /** Handed the open connection when it is this transaction's turn to run. */
+  readonly turn: Deferred.Deferred<Connection, SqlError>
+  /** Completed by the transaction once its own work has ended: undefined if well, else what it failed with. */
+  readonly done: Deferred.Deferred<{ readonly failure: unknown } | undefined>
+  /** How the batch's commit went: the transaction answers only after it. */
+  readonly committed: Deferred.Deferred<void, SqlError>
 }
 
 /**
  * Group commit on SQLite: concurrent transactions are joined into one durable commit instead of
- * one fsync each. The first transaction to find no batch open reserves the one connection and opens
- * a transaction; it and every transaction after it take their turn on the connection (one at a time,
- * each inside its own savepoint, so a failing one rolls back alone, as it would have on its own),
- * until the gather window has passed and the turns already waiting have run, or the batch is full;
- * then it commits once and every transaction of the batch answers, none before the commit.
- * Durability is unchanged: nothing is answered before the commit that holds it, and
- * synchronous=FULL still syncs that commit. Each transaction runs its own work on its own fiber:
- * the turn is a lock, not a hand-over to a committer (which cost each transaction three Deferreds,
- * a queue and two fiber switches more).
+ * one fsync each. A committer opens a transaction and gives each waiting transaction its turn on
+ * the one connection, inside its own savepoint (so a failing one rolls back alone, as it would
+ * have on its own), until none is waiting or the batch is full; then it commits once and every
+ * transaction of the batch answers, none before the commit. Durability is unchanged: nothing is
+ * answered before the commit that holds it, and synchronous=FULL still syncs that commit.
  *
  * Nested transactions (a savepoint inside a transaction) are left to the client as before.
  */
@@ -55,10 +49,7 @@ export const layer = Layer.scoped(
   SqlClient.SqlClient,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const layerScope = yield* Effect.scope
-    // The turn on the one connection: the batch's opening, each transaction's work and the commit.
-    const turn = yield* Effect.makeSemaphore(1)
-    let open: Batch | undefined
+    const waiting = yield* Queue.unbounded<Job>()
 
     /**
      * After a failed statement SQLite may have rolled back the whole transaction (SQLITE_FULL,
@@ -69,43 +60,56 @@ export const layer = Layer.scoped(
     const rolledBackUnder = (conn: Connection) =>
       Effect.map(Effect.exit(conn.executeUnprepared("BEGIN", [], undefined)), Exit.isSuccess)
 
-    /** Commits the batch if it is still the open one; called holding the turn. */
-    const commit = (batch: Batch) =>
-      Effect.gen(function*() {
-        if (open !== batch) return
-        open = undefined
-        const outcome = yield* Effect.exit(batch.conn.executeUnprepared("COMMIT", [], undefined)).pipe(
-          Effect.tap((exit) => (Exit.isFailure(exit) ? Effect.ignore(batch.conn.executeUnprepared("ROLLBACK", [], undefined)) : Effect.void))
-        )
-        yield* Scope.close(batch.scope, Exit.void)
-        yield* Deferred.done(batch.committed, Exit.asVoid(outcome))
-      })
+    const runBatch = (first: Job) =>
+      Effect.scoped(Effect.gen(function*() {
+        const conn = yield* sql.reserve
+        const batch: Array<Job> = []
+        // The transactions whose work the open transaction holds, and the commit will answer.
+        let held: Array<Job> = []
+        const began = yield* Effect.exit(conn.executeUnprepared("BEGIN", [], undefined))
+        let next: Option.Option<Job> = Option.some(first)
+        while (Option.isSome(next) && batch.length < MAX_BATCH) {
+          const job = next.value
+          batch.push(job)
+          if (Exit.isSuccess(began)) {
+            held.push(job)
+            yield* Deferred.succeed(job.turn, conn)
+            const ended = yield* Deferred.await(job.done)
+            if (ended !== undefined && (yield* rolledBackUnder(conn))) {
+              // Their work is gone with it: each is told, in the words of the failure that took it
+              // (a full disk is an outage), and none is answered by a later commit.
+              const lost = new SqlError({ message: "SQLite rolled the transaction back after a statement failed", cause: ended.failure })
+              for (const gone of held) yield* Deferred.fail(gone.committed, lost)
+              held = []
+            }
+          }
+          next = batch.length < MAX_BATCH ? yield* Queue.poll(waiting) : Option.none()
+        }
+        const outcome = Exit.isFailure(began)
+          ? began
+          : yield* Effect.exit(conn.executeUnprepared("COMMIT", [], undefined)).pipe(
+            Effect.tap((exit) => (Exit.isFailure(exit) ? Effect.ignore(conn.executeUnprepared("ROLLBACK", [], undefined)) : Effect.void))
+          )
+        const committed: Exit.Exit<void, SqlError> = Exit.asVoid(outcome)
+        for (const job of Exit.isFailure(began) ? batch : held) yield* Deferred.done(job.committed, committed)
+        // A transaction still waiting for its turn when the BEGIN failed is told at once.
+        if (Exit.isFailure(began)) for (const job of batch) yield* Deferred.failCause(job.turn, began.cause)
+      }))
 
-    /** Reserves the connection and opens a batch; called holding the turn. Fails as BEGIN did. */
-    const begin = Effect.gen(function*() {
-      const scope = yield* Scope.fork(layerScope, ExecutionStrategy.sequential)
-      const opened = yield* Effect.exit(Effect.flatMap(Scope.extend(sql.reserve, scope), (conn) =>
-        Effect.as(conn.executeUnprepared("BEGIN", [], undefined), conn)))
-      if (Exit.isFailure(opened)) {
-        yield* Scope.close(scope, Exit.void)
-        return yield* Effect.failCause(opened.cause)
-      }
-      const batch: Batch = { conn: opened.value, scope, committed: yield* Deferred.make<void, SqlError>(), held: 0 }
-      open = batch
-      // Once the window has passed, the commit takes its turn behind the transactions already waiting.
-      yield* Effect.forkIn(Effect.zipRight(gatherWindow, turn.withPermits(1)(commit(batch))), layerScope)
-      return batch
-    })
-
-    // At shutdown, an open batch still commits: its transactions are waiting for their answers.
-    yield* Effect.addFinalizer(() => Effect.suspend(() => (open === undefined ? Effect.void : turn.withPermits(1)(commit(open)))))
+    // A moment's wait after the first transaction arrives lets the others in flight join its commit.
+    const gather = (first: Job) => Effect.as(gatherWindow, first)
+    yield* Effect.forkScoped(Effect.forever(Queue.take(waiting).pipe(Effect.flatMap(gather), Effect.flatMap(runBatch))))
 
     const joinBatch = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
-          yield* turn.take(1)
-          const batch = open ?? (yield* Effect.onError(begin, () => turn.release(1)))
-          const committed = batch.committed
+          const job: Job = {
+            turn: yield* Deferred.make<Connection, SqlError>(),
+            done: yield* Deferred.make<{ readonly failure: unknown } | undefined>(),
+            committed: yield* Deferred.make<void, SqlError>()
+          }
+          yield* Queue.offer(waiting, job)
+          const conn = yield* Deferred.await(job.turn)
           // What the work itself failed with, before a rollback of a savepoint SQLite no longer has
           // (a defect of the client's) could stand in for it.
           let failure: unknown = undefined
@@ -114,21 +118,10 @@ export const layer = Layer.scoped(
           }))
           // Depth 0 is the batch's transaction, so the client makes this one a savepoint of it.
           const own = yield* Effect.exit(restore(sql.withTransaction(watched)).pipe(
-            Effect.provideService(SqlClient.TransactionConnection, [batch.conn, 0] as const)
+            Effect.provideService(SqlClient.TransactionConnection, [conn, 0] as const)
           ))
-          batch.held += 1
-          if (Exit.isFailure(own) && (yield* rolledBackUnder(batch.conn))) {
-            // Their work is gone with it: each is told, in the words of the failure that took it (a
-            // full disk is an outage), and none is answered by a later commit. The BEGIN just
-            // accepted opened the transaction the batch goes on in.
-            const lost = new SqlError({ message: "SQLite rolled the transaction back after a statement failed", cause: failure ?? Cause.squash(own.cause) })
-            yield* Deferred.fail(committed, lost)
-            batch.committed = yield* Deferred.make<void, SqlError>()
-            batch.held = 0
-          }
-          if (batch.held >= MAX_BATCH) yield* commit(batch)
-          yield* turn.release(1)
-          yield* Deferred.await(committed)
+          yield* Deferred.succeed(job.done, Exit.isSuccess(own) ? undefined : { failure: failure ?? Cause.squash(own.cause) })
+          yield* Deferred.await(job.committed)
           return yield* own
         })
       )
