@@ -3,6 +3,7 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { runMigrations } from "../sql/migrations/index.js"
 import { sqlStorageLayer } from "../sql/storage-layer.js"
+import * as DirectReader from "./direct-reader.js"
 
 /** Connections a host keeps to PostgreSQL unless told otherwise (DATABASE_POOL_SIZE, `poolSize`). */
 export const DEFAULT_POOL_SIZE = 10
@@ -26,5 +27,18 @@ export const clientLayer = (config: PostgresStorageConfig) =>
     )
   )
 
-/** Every storage port on PostgreSQL: the production and multi-instance store. */
-export const layer = (config: PostgresStorageConfig) => sqlStorageLayer.pipe(Layer.provideMerge(clientLayer(config)))
+/**
+ * The direct reader's pool beside the client's: half as many connections (at least one), since a
+ * read holds its connection for one round trip where a transaction holds its own for several.
+ */
+const readerPoolSize = (poolSize: number) => Math.max(1, Math.ceil(poolSize / 2))
+
+/**
+ * Every storage port on PostgreSQL: the production and multi-instance store. Reads outside a
+ * transaction go to a pool of their own, as prepared statements (direct-reader.ts).
+ */
+export const layer = (config: PostgresStorageConfig) =>
+  sqlStorageLayer.pipe(
+    Layer.provideMerge(DirectReader.layer({ url: config.url, poolSize: readerPoolSize(config.poolSize ?? DEFAULT_POOL_SIZE) })),
+    Layer.provideMerge(clientLayer(config))
+  )

@@ -63,6 +63,43 @@ const newPaymentRow = (payment: NewPayment, now: Instant) => paymentsTable.value
   updated_at: now
 })
 
+/**
+ * The claim on the payment's reference: the upsert only takes over a row whose holder's horizon has
+ * passed. Parameters: merchant, environment, reference, trx_id, held until, now.
+ */
+const CLAIM = `INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
+  VALUES ($1, $2, $3, $4, $5)
+  ON CONFLICT (merchant_id, environment, ref_trx)
+  DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
+  WHERE payment_references.held_until <= $6
+  RETURNING trx_id`
+
+interface InsertTexts {
+  /** The claim and the payment in one statement (a data-modifying CTE): the claim's six values, then the row's. */
+  readonly pg: string
+  /** The claim alone, in SQLite's placeholders. */
+  readonly claim: string
+  /** The payment alone, the row's values. */
+  readonly payment: string
+}
+
+/**
+ * The insert's statement texts, made once from the row's columns (always the same, in the table's
+ * order): a text built per payment through the statement builder was most of the insert's
+ * allocation, 25 fragments and their compilation each time.
+ */
+const insertTextsFor = (columns: ReadonlyArray<string>): InsertTexts => {
+  const types = paymentsTable.columns as Record<string, { readonly type: string }>
+  const names = columns.join(", ")
+  // Every value typed explicitly: in INSERT ... SELECT PostgreSQL cannot infer it from the column.
+  const typed = columns.map((column, i) => `$${i + 7}::${types[column]!.type}`).join(", ")
+  return {
+    pg: `WITH claim AS (${CLAIM}) INSERT INTO payments (${names}) SELECT ${typed} FROM claim RETURNING *`,
+    claim: CLAIM.replace(/\$\d/g, "?"),
+    payment: `INSERT INTO payments (${names}) VALUES (${columns.map(() => "?").join(", ")}) RETURNING *`
+  }
+}
+
 export const layer = Layer.effect(
   PaymentRepository,
   Effect.gen(function*() {
@@ -81,19 +118,17 @@ export const layer = Layer.effect(
           return [sql`status = 'success'`]
       }
     }
+    let insertTexts: InsertTexts | undefined
     return PaymentRepository.of({
       // One upsert decides the claim: it only takes over a row whose holder's horizon has passed,
       // and the conflicting row is re-read under its lock, so racing inserts serialize. On PostgreSQL
       // the claim and the payment are one statement (a data-modifying CTE: one round trip, atomic
       // without a transaction of its own); SQLite, which has no such CTE, runs the two in one.
       insert: (payment, now) => {
-        const claim = sql`INSERT INTO payment_references (merchant_id, environment, ref_trx, trx_id, held_until)
-          VALUES (${payment.merchantId}, ${payment.environment}, ${payment.refTrx}, ${payment.trxId}, ${payment.expiresAt})
-          ON CONFLICT (merchant_id, environment, ref_trx)
-          DO UPDATE SET trx_id = excluded.trx_id, held_until = excluded.held_until
-          WHERE payment_references.held_until <= ${now}
-          RETURNING trx_id`
         const row = newPaymentRow(payment, now)
+        const texts = insertTexts ??= insertTextsFor(Object.keys(row))
+        const claimed = [payment.merchantId, payment.environment, payment.refTrx, payment.trxId, payment.expiresAt, now]
+        const values = Object.values(row).map((value) => value ?? null)
         const heldBy = Effect.gen(function*() {
           const holder = yield* sql<{ trx_id: string }>`SELECT trx_id FROM payment_references
             WHERE merchant_id = ${payment.merchantId} AND environment = ${payment.environment} AND ref_trx = ${payment.refTrx}`
@@ -102,17 +137,13 @@ export const layer = Layer.effect(
         const inserted = sql.onDialectOrElse({
           pg: () =>
             Effect.gen(function*() {
-              // Every value typed explicitly: in INSERT ... SELECT PostgreSQL cannot infer it from the column.
-              const values = sql.join(", ", false)(Object.entries(row).map(([column, value]) =>
-                sql`${value}::${sql.literal(paymentsTable.columns[column as keyof typeof paymentsTable.columns].type)}`))
-              const rows = yield* sql`WITH claim AS (${claim})
-                INSERT INTO payments (${sql.literal(Object.keys(row).join(", "))}) SELECT ${values} FROM claim RETURNING *`
+              const rows = yield* sql.unsafe(texts.pg, [...claimed, ...values])
               return rows.length === 0 ? yield* heldBy : yield* payments.one(rows)
             }),
           orElse: () =>
             sql.withTransaction(Effect.gen(function*() {
-              if ((yield* claim).length === 0) return yield* heldBy
-              return yield* payments.one(yield* sql`INSERT INTO payments ${sql.insert(row)} RETURNING *`)
+              if ((yield* sql.unsafe(texts.claim, claimed)).length === 0) return yield* heldBy
+              return yield* payments.one(yield* sql.unsafe(texts.payment, values))
             }))
         })
         return inserted.pipe(dbCall)
