@@ -36,6 +36,7 @@ import methodSetups from "./0031_method_setups.js"
 import eventLog from "./0032_event_log.js"
 import requestLogs from "./0033_request_logs.js"
 import subscriptionLocale from "./0034_subscription_locale.js"
+import webhookClaimByTarget from "./0035_webhook_claim_by_target.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
 export const migrations = {
@@ -72,7 +73,8 @@ export const migrations = {
   "0031_method_setups": methodSetups,
   "0032_event_log": eventLog,
   "0033_request_logs": requestLogs,
-  "0034_subscription_locale": subscriptionLocale
+  "0034_subscription_locale": subscriptionLocale,
+  "0035_webhook_claim_by_target": webhookClaimByTarget
 }
 
 const migrate = Migrator.make({})
