@@ -334,6 +334,28 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(yield* claim("lanes_w3", "fast", later)).toEqual([ofA[1]!, ofA[2]!, ...ofB].map((d) => d.id))
     }))
 
+  it.effect("webhook outbox: a target paused for one merchant leaves its place to another merchant's events to it, however many older ones wait", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const [a, b] = [yield* makeMerchant(), yield* makeMerchant()]
+      const at = yield* now
+      const url = `https://${unique("shared").toLowerCase().replace(/[^a-z0-9]/g, "")}.example.test/ipn`
+      // A's five events are the target's oldest; B's two come after them.
+      const ofA = yield* Effect.forEach(Array.from({ length: 5 }, (_, i) => i), (i) => outbox.enqueue(newDelivery(a.id, plusSeconds(at, -100 + i), { url })))
+      const ofB = yield* Effect.forEach([0, 1], (i) => outbox.enqueue(newDelivery(b.id, plusSeconds(at, -50 + i), { url })))
+      const mine = new Set([...ofA, ...ofB].map((d) => d.id))
+      const claim = (worker: string) =>
+        Effect.map(
+          outbox.claimDue({ worker, now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, lane: "fast", perTarget: 2, perMerchant: 10_000 }),
+          (claimed) => claimed.map((d) => d.id).filter((id) => mine.has(id))
+        )
+      // The target fails for A until it is paused for A only.
+      expect(yield* outbox.noteTargetOutcome({ deliveryId: ofA[0]!.id, at, succeeded: false, slow: false, pauseAfterSeconds: 0 })).toBe(true)
+      // The target's two places go to B's events, the oldest it may send, not to A's paused ones before them.
+      expect(yield* claim("paused_w1")).toEqual(ofB.map((d) => d.id))
+      expect(yield* claim("paused_w2")).toEqual([])
+    }))
+
   it.effect("webhook outbox: concurrent workers never claim one delivery twice", () =>
     Effect.gen(function*() {
       const outbox = yield* WebhookOutbox

@@ -56,6 +56,13 @@ export const defaultDispatchPolicy: DispatchPolicy = {
   slowAfterMillis: 5_000
 }
 
+/**
+ * How many of a lane's slots a pass woken by finished sends waits to see free before it claims: an
+ * eighth of the lane, at least one. The poll claims any free slot, so a lane of hung sends still
+ * fills its last places within a poll interval.
+ */
+export const claimBatch = (policy: DispatchPolicy, lane: DeliveryLane): number => Math.max(1, Math.floor(laneSlots(policy, lane) / 8))
+
 /** A lane's slots on this host. */
 export const laneSlots = (policy: DispatchPolicy, lane: DeliveryLane): number =>
   lane === "fast" ? policy.concurrency : policy.slowLaneConcurrency
@@ -199,6 +206,9 @@ export const layer = (options: {
       // or a busy target would get only perTarget attempts per poll interval.
       const wake = yield* Queue.sliding<void>(1)
       const sending: Record<DeliveryLane, number> = { fast: 0, slow: 0 }
+      // Which lanes had a send finish since their last claim: a finished fast send is no reason to
+      // ask the store for the slow lane's work (the poll does that).
+      const freed: Record<DeliveryLane, boolean> = { fast: false, slow: false }
       // Moved by deltas, not set: several kits in one process share the registry, and their sends add up.
       const inFlight = (lane: DeliveryLane, delta: number) => Metric.modify(Metric.tagged(webhookInFlight, "lane", lane), delta)
       // Each attempt is a trace of its own (the sender passes it on as `traceparent`); the polls between
@@ -222,6 +232,7 @@ export const layer = (options: {
           Effect.ensuring(Effect.zipRight(
             Effect.suspend(() => {
               sending[lane]--
+              freed[lane] = true
               return inFlight(lane, -1)
             }),
             Queue.offer(wake, undefined)
@@ -229,10 +240,15 @@ export const layer = (options: {
           Effect.withTracerEnabled(tracing)
         )
       // Each lane fills its own free slots: a slow lane full of hanging receivers never takes the fast lane's.
-      const passIn = (lane: DeliveryLane) =>
+      // A pass woken by finished sends claims a lane only once a batch of its slots is free (the poll
+      // claims whatever is free): each claim is a transaction that ranks the waiting targets, and one
+      // per finished send would cost the store more than the sends do.
+      const passIn = (lane: DeliveryLane, woken: boolean) =>
         Effect.gen(function*() {
           const free = laneSlots(policy, lane) - sending[lane]
           if (free <= 0) return false
+          if (woken && (!freed[lane] || free < claimBatch(policy, lane))) return false
+          freed[lane] = false
           const claimed = yield* claimDue(worker, policy, lane, free)
           sending[lane] += claimed.length
           yield* inFlight(lane, claimed.length)
@@ -242,9 +258,10 @@ export const layer = (options: {
           Effect.repeat({ while: (full) => full }),
           Effect.catchAllCause((cause) => Effect.logWarning("webhook dispatch pass failed; retrying", cause))
         )
-      const pass = Effect.zipRight(passIn("fast"), passIn("slow"))
+      const pass = (woken: boolean) => Effect.zipRight(passIn("fast", woken), passIn("slow", woken))
       const pollInterval = options.pollInterval ?? "1 second"
-      const loop = Effect.forever(Effect.zipRight(pass, Effect.race(Queue.take(wake), Effect.sleep(pollInterval)))).pipe(
+      const next = Effect.race(Effect.as(Queue.take(wake), true), Effect.as(Effect.sleep(pollInterval), false))
+      const loop = Effect.iterate(false, { while: () => true, body: (woken) => Effect.zipRight(pass(woken), next) }).pipe(
         Effect.withTracerEnabled(false)
       )
       yield* Effect.forkScoped(options.clock === undefined ? loop : Effect.withClock(loop, options.clock))

@@ -36,6 +36,7 @@ import methodSetups from "./0031_method_setups.js"
 import eventLog from "./0032_event_log.js"
 import requestLogs from "./0033_request_logs.js"
 import subscriptionLocale from "./0034_subscription_locale.js"
+import webhookClaimByTarget from "./0035_webhook_claim_by_target.js"
 import dashboardScale from "./0036_dashboard_scale.js"
 
 /** Migrations are compiled in (no file globbing), so the kit runs the same from source, dist or a bundle. */
@@ -74,6 +75,7 @@ export const migrations = {
   "0032_event_log": eventLog,
   "0033_request_logs": requestLogs,
   "0034_subscription_locale": subscriptionLocale,
+  "0035_webhook_claim_by_target": webhookClaimByTarget,
   "0036_dashboard_scale": dashboardScale
 }
 
