@@ -16,8 +16,11 @@ import * as Schedule from "effect/Schedule"
  */
 export const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(["40001", "40P01"])
 
-/** Runs of one transaction at most: the first and up to this many minus one retries. */
-export const MAX_RUNS = 8
+/**
+ * Runs of one transaction at most: the first and up to this many minus one retries. Each round of
+ * racers on one row lets at least one commit, so 30 covers the suite's 50-way races with room.
+ */
+export const MAX_RUNS = 30
 
 /** The SQLSTATE somewhere in an error's chain of causes (StorageError -> SqlError -> driver error). */
 export const sqlStateOf = (error: unknown): string | undefined => {
@@ -32,8 +35,12 @@ export const sqlStateOf = (error: unknown): string | undefined => {
 const lostARace = (cause: Cause.Cause<unknown>): boolean =>
   [...Cause.failures(cause), ...Cause.defects(cause)].some((error) => RETRYABLE_SQLSTATES.has(sqlStateOf(error) ?? ""))
 
-/** A short jittered backoff, so the racers that lost do not meet again at once. */
-const backoff = Schedule.exponential("2 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(MAX_RUNS - 1)))
+/** A short jittered backoff, never above 50 ms, so the racers that lost do not meet again at once. */
+const backoff = Schedule.exponential("2 millis", 1.5).pipe(
+  Schedule.union(Schedule.spaced("50 millis")),
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(MAX_RUNS - 1))
+)
 
 /** `self` run again from its start, whole, while it loses a race, up to MAX_RUNS runs. */
 export const retryLostRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

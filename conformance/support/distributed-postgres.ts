@@ -18,7 +18,7 @@ const query = <A extends object>(url: string, statement: string) =>
     )
   )
 
-/** Session-level advisory locks: CockroachDB has none, YugabyteDB none before 2.25; transaction-scoped ones stay. */
+/** Session-level advisory locks (docs/scaling.md: the distributed engines lack them); transaction-scoped ones stay. */
 export const SESSION_ADVISORY_LOCK_FUNCTIONS = [
   "pg_advisory_lock",
   "pg_advisory_lock_shared",
