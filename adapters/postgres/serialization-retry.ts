@@ -1,0 +1,79 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import * as Statement from "@effect/sql/Statement"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+
+/**
+ * 40001 (serialization_failure) and 40P01 (deadlock_detected) mean "this transaction lost a race,
+ * run it again": PostgreSQL at SERIALIZABLE or REPEATABLE READ, CockroachDB always and YugabyteDB
+ * under load answer them, and each engine's documentation leaves the retry to the client. Any other
+ * SQLSTATE is the transaction's own answer and is never retried.
+ */
+export const RETRYABLE_SQLSTATES: ReadonlySet<string> = new Set(["40001", "40P01"])
+
+/**
+ * Runs of one transaction at most: the first and up to this many minus one retries. Each round of
+ * racers on one row lets at least one commit, so 30 covers the suite's 50-way races with room.
+ */
+export const MAX_RUNS = 30
+
+/** The SQLSTATE somewhere in an error's chain of causes (StorageError -> SqlError -> driver error). */
+export const sqlStateOf = (error: unknown): string | undefined => {
+  for (let at = error, depth = 0; typeof at === "object" && at !== null && depth < 8; at = (at as { cause?: unknown }).cause, depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}
+
+/** Failed or died of a retryable SQLSTATE (a refused COMMIT is a defect in @effect/sql). */
+const lostARace = (cause: Cause.Cause<unknown>): boolean =>
+  [...Cause.failures(cause), ...Cause.defects(cause)].some((error) => RETRYABLE_SQLSTATES.has(sqlStateOf(error) ?? ""))
+
+/** A short jittered backoff, never above 50 ms, so the racers that lost do not meet again at once. */
+const backoff = Schedule.exponential("2 millis", 1.5).pipe(
+  Schedule.union(Schedule.spaced("50 millis")),
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(MAX_RUNS - 1))
+)
+
+/** `self` run again from its start, whole, while it loses a race, up to MAX_RUNS runs. */
+export const retryLostRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.unsandbox(Effect.retry(Effect.sandbox(self), { schedule: backoff, while: lostARace }))
+
+/** A lone statement is its own transaction: retrying the statement is retrying the transaction. */
+const retryingConnection = (conn: Connection): Connection => ({
+  execute: (sql, params, transformRows) => retryLostRaces(conn.execute(sql, params, transformRows)),
+  executeRaw: (sql, params) => retryLostRaces(conn.executeRaw(sql, params)),
+  executeValues: (sql, params) => retryLostRaces(conn.executeValues(sql, params)),
+  executeUnprepared: (sql, params, transformRows) => retryLostRaces(conn.executeUnprepared(sql, params, transformRows)),
+  executeStream: (sql, params, transformRows) => conn.executeStream(sql, params, transformRows)
+})
+
+/**
+ * The kit's PostgreSQL client with lost races retried: an outermost transaction is run again whole
+ * (its effect from the start: a nested one is a savepoint of it and leaves the retry to it), and a
+ * statement outside any transaction is sent again. Inside a transaction nothing is retried on its
+ * own, since the transaction it belonged to is already aborted.
+ */
+export const withRetriedRaces = Layer.effect(
+  SqlClient.SqlClient,
+  Effect.gen(function*() {
+    const pg = yield* PgClient.PgClient
+    const getConnection = Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), Option.match({
+      onNone: () => Effect.map(pg.reserve, retryingConnection),
+      onSome: ([conn]) => Effect.succeed(conn)
+    }))
+    const statements = Statement.make(getConnection, PgClient.makeCompiler(), [], undefined)
+    const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
+        Option.isSome(open) ? pg.withTransaction(effect) : retryLostRaces(pg.withTransaction(effect)))
+    const client: SqlClient.SqlClient = Object.assign((...args: Parameters<typeof statements>) => statements(...args), pg, statements, { withTransaction })
+    return Object.assign(client, { safe: client })
+  })
+)
