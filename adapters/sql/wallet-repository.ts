@@ -22,6 +22,7 @@ import { WalletRepository } from "../../core/wallets/wallet-repository.js"
 import { movementLines, movementOfPosting } from "../../core/ledger/movements.js"
 import { flag, Int64, nullable as nullableValue, SafeInt, textValue } from "./columns.js"
 import { writeJournalEntry } from "./ledger-repository.js"
+import { DirectReads, readRows } from "./direct-reads.js"
 import { dbCall } from "./query.js"
 import { rowDecoder, tableRows } from "./row-mapper.js"
 import { boolean, int64, literal, nullable, safeInt, serialId, table, text } from "./table.js"
@@ -87,19 +88,21 @@ export const layer = Layer.effect(
   WalletRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const read = readRows(yield* DirectReads)
 
     // A credit and a reserve held or released name their payment; a refund debit names its refund, and a dispute's posting its dispute, whose row names the payment.
     // The payment is looked up per entry shown (a subquery by key), never joined: with joins PostgreSQL
     // chose to hash every refund of the store for each page of the statement, and its CSV read a
-    // million entries at 2,000 a second.
+    // million entries at 2,000 a second. Read through the store's direct reader: statements and
+    // their CSV read thousands of rows at a time, and never inside a transaction of their own.
     const withPayment = (where: Statement.Fragment, order: "ASC" | "DESC", limit: number) =>
-      sql`SELECT le.*, CASE
+      read(sql`SELECT le.*, CASE
           WHEN le.kind IN ('payment_credit', 'reserve_hold', 'reserve_release') THEN le.reference
           WHEN le.kind = 'refund_debit' THEN (SELECT r.payment_trx_id FROM refunds r WHERE r.refund_trx_id = le.reference)
           WHEN le.kind IN ('dispute_debit', 'dispute_return') THEN (SELECT d.payment_trx_id FROM disputes d WHERE d.id = le.reference)
           ELSE NULL END AS payment_trx_id
         FROM ledger_entries le
-        WHERE ${where} ORDER BY le.id ${sql.literal(order)} LIMIT ${limit}`.pipe(Effect.flatMap(entriesWithPayment.all), dbCall)
+        WHERE ${where} ORDER BY le.id ${sql.literal(order)} LIMIT ${limit}`).pipe(Effect.flatMap(entriesWithPayment.all))
 
     const findById = (id: WalletId) => sql`SELECT * FROM wallets WHERE id = ${id}`.pipe(Effect.flatMap(wallets.first), dbCall)
 

@@ -182,6 +182,10 @@ const timeCsv = async (visitor, server, walletId) => {
   return { rows, seconds, rowsPerSecond: rows / seconds, mib: bytes / 1048576, rssBeforeMiB: before, rssPeakDuringMiB: peak, hostPeakMiB: peakRssMiB(server) }
 }
 
+// Extra node flags for the host, e.g. BENCH_HOST_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+// (NODE_OPTIONS refuses --cpu-prof).
+const HOST_NODE_ARGS = (process.env["BENCH_HOST_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg !== "")
+
 /**
  * The bench: `{ store: "sqlite"|"postgres", payments, requests, concurrency, databaseUrl, log }`.
  * Returns `{ store, payments, seedSeconds, pages: [{ page, p50, p99, p50x4, p99x4, cpuMs }], csv }`.
@@ -207,7 +211,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
   let failed = false
   const start = async () => {
     const port = await freePort()
-    server = startNode("standalone host", [HOST_MAIN], { ...env, PORT: String(port), HOST: "127.0.0.1" }, join(workDir, "host.log"), [])
+    server = startNode("standalone host", [...HOST_NODE_ARGS, HOST_MAIN], { ...env, PORT: String(port), HOST: "127.0.0.1" }, join(workDir, "host.log"), [])
     const base = `http://127.0.0.1:${port}`
     try {
       await waitForOk(server, `${base}/healthz`, 120_000)
