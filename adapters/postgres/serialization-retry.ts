@@ -7,8 +7,21 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import { currentTransactionRun, type TransactionRun } from "../../core/shared/transaction-run.js"
 
 /**
+ * What may be run again. A lone statement: always (it failed whole, nothing of it happened). A
+ * transaction: only a run that did nothing but database work. A run is database work unless a step
+ * said otherwise (`actsOutsideTheDatabase`, core/shared/transaction-run.ts): reaching a gateway's
+ * callee says so, since every gateway call starts there, so no refund, charge, evidence or setup is
+ * ever sent twice; such a run's lost race is its answer (a StorageError, which the caller may send
+ * again under its idempotency key). Mail and webhooks leave through outboxes written in the
+ * transaction, so they are database work. Marking the one place money leaves, rather than asking
+ * every caller to mark its transaction pure, keeps the retry on every transaction that needs it
+ * (the constrained conformance suite's races) with no change at the call sites. What else a body does
+ * in memory is kept re-runnable by the audit in docs/scaling.md: metrics counted after the commit,
+ * cache invalidations idempotent, ids and times drawn again in each run.
+ *
  * 40001 (serialization_failure) and 40P01 (deadlock_detected) mean "this transaction lost a race,
  * run it again": PostgreSQL at SERIALIZABLE or REPEATABLE READ, CockroachDB always and YugabyteDB
  * under load answer them, and each engine's documentation leaves the retry to the client. Any other
@@ -46,6 +59,20 @@ const backoff = Schedule.exponential("2 millis", 1.5).pipe(
 export const retryLostRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.unsandbox(Effect.retry(Effect.sandbox(self), { schedule: backoff, while: lostARace }))
 
+/**
+ * An outermost transaction run again whole while it loses a race and its failed run stayed inside
+ * the database. Each run gets a fresh TransactionRun, seen by every step (and fork) of that run.
+ */
+const retryTransaction = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.suspend(() => {
+    let run: TransactionRun = { outsideTheDatabase: false }
+    const attempt = Effect.suspend(() => {
+      run = { outsideTheDatabase: false }
+      return Effect.locally(Effect.sandbox(transaction), currentTransactionRun, run)
+    })
+    return Effect.unsandbox(Effect.retry(attempt, { schedule: backoff, while: (cause) => !run.outsideTheDatabase && lostARace(cause) }))
+  })
+
 /** A lone statement is its own transaction: retrying the statement is retrying the transaction. */
 const retryingConnection = (conn: Connection): Connection => ({
   execute: (sql, params, transformRows) => retryLostRaces(conn.execute(sql, params, transformRows)),
@@ -56,8 +83,8 @@ const retryingConnection = (conn: Connection): Connection => ({
 })
 
 /**
- * The kit's PostgreSQL client with lost races retried: an outermost transaction is run again whole
- * (its effect from the start: a nested one is a savepoint of it and leaves the retry to it), and a
+ * The kit's PostgreSQL client with lost races retried: an outermost transaction that stayed inside
+ * the database is run again whole (its effect from the start: a nested one is a savepoint of it and leaves the retry to it), and a
  * statement outside any transaction is sent again. Inside a transaction nothing is retried on its
  * own, since the transaction it belonged to is already aborted.
  */
@@ -72,7 +99,7 @@ export const withRetriedRaces = Layer.effect(
     const statements = Statement.make(getConnection, PgClient.makeCompiler(), [], undefined)
     const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (open) =>
-        Option.isSome(open) ? pg.withTransaction(effect) : retryLostRaces(pg.withTransaction(effect)))
+        Option.isSome(open) ? pg.withTransaction(effect) : retryTransaction(pg.withTransaction(effect)))
     const client: SqlClient.SqlClient = Object.assign((...args: Parameters<typeof statements>) => statements(...args), pg, statements, { withTransaction })
     return Object.assign(client, { safe: client })
   })

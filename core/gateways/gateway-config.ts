@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { SecretBox } from "../signing/secret-box.js"
+import { actsOutsideTheDatabase } from "../shared/transaction-run.js"
 import { ValidationFailed } from "../shared/validation.js"
 import type { Gateway } from "./gateway.js"
 import { type GatewayConfigRejected, GatewayPlugins, type GatewayRef, type HostedPlugin, PluginCallFailed } from "./gateway-plugin.js"
@@ -57,6 +58,8 @@ export const mergeSecrets = (plugin: HostedPlugin, stored: ConfigDocument, sent:
 /** What a plugin call about one gateway record needs: the plugin and its parsed config. */
 export const gatewayCallee = (gateway: Gateway) =>
   Effect.gen(function*() {
+    // Every call to a gateway starts here: a transaction that reaches it must not be run again.
+    yield* actsOutsideTheDatabase
     const plugin = yield* (yield* GatewayPlugins).get(gateway.plugin)
     const opened = yield* openConfig(plugin, gateway.config)
     const config = yield* plugin.parseConfig(opened).pipe(

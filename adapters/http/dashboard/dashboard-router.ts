@@ -34,7 +34,8 @@ const pathParams = Effect.map(HttpRouter.params, (params) => {
  * one transaction (or, for a form that commits as it goes, the entry follows it). Any answer of 400
  * or more rolls the change back; a refusal (4xx) is then recorded, a failure (5xx) only logged. A
  * request that read the store between a use case's own cache invalidation and the commit would keep
- * the old merchant or checkout configuration cached: they are cleared again once committed.
+ * the old merchant or checkout configuration cached, and a read inside a run that was undone (a
+ * refusal, a lost race) may have cached what never committed: both are cleared once it is over, whatever its end.
  */
 const auditedChange = <E, R>(frame: PageFrame, page: { readonly path: string; readonly commitsAsItGoes?: true }, audit: AuditedAs, handler: Effect.Effect<Response, E, R>) =>
   Effect.gen(function*() {
@@ -49,13 +50,13 @@ const auditedChange = <E, R>(frame: PageFrame, page: { readonly path: string; re
       return response
     })
     const { withTransaction } = yield* Transactor
+    const clearCaches = Effect.zipRight((yield* Authenticator).invalidate, (yield* CheckoutConfigCache).invalidate)
     const response = yield* (commitsAsItGoes ? change : withTransaction(change)).pipe(
+      Effect.ensuring(clearCaches),
       Effect.catchIf((error): error is Refused => error instanceof Refused, ({ response }) =>
         response.status < 500 ? Effect.as(record(response.status), response) : Effect.succeed(response))
     )
     if (commitsAsItGoes && response.status < 400) yield* record(response.status)
-    yield* (yield* Authenticator).invalidate
-    yield* (yield* CheckoutConfigCache).invalidate
     return response
   })
 

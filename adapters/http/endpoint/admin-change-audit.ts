@@ -48,16 +48,17 @@ export const auditedChange = <E extends ApiError, R>(operation: AdminOperation, 
       return response
     })
     const { withTransaction } = yield* Transactor
+    // A request that read the store between a use case's own invalidation and the commit would keep
+    // the old merchant or configuration cached, and a read inside a run that was undone (refused, or
+    // a lost race) may have cached what never committed: cleared again once it is over, whatever its end.
+    const clearCaches = Effect.zipRight((yield* Authenticator).invalidate, (yield* CheckoutConfigCache).invalidate)
     const response = yield* (operation.commitsAsItGoes === true ? change : withTransaction(change)).pipe(
+      Effect.ensuring(clearCaches),
       Effect.tapError((error) => {
         const { status } = describeError(error)
         return status >= 400 && status < 500 ? record(status, undefined) : Effect.void
       })
     )
     if (operation.commitsAsItGoes === true) yield* record(response.status, response.body)
-    // A request that read the store between a use case's own invalidation and the commit would keep
-    // the old merchant or configuration cached; clearing again once committed keeps "at once" true.
-    yield* (yield* Authenticator).invalidate
-    yield* (yield* CheckoutConfigCache).invalidate
     return response
   })
