@@ -122,4 +122,21 @@ export const requestGuardCases = (it: StorageIt) => {
       expect(yield* counters.purgeBefore(1_800_000_060)).toBeGreaterThanOrEqual(1)
       expect(yield* counters.add(key, 1_800_000_000, 1)).toBe(1)
     }))
+
+  it.effect("rate limit: addAll adds to many windows at once, more than one statement holds, totals in the order given", () =>
+    Effect.gen(function*() {
+      const counters = yield* RateLimitCounters
+      const window = 2_000_000_000 // after any window another case purges
+      const keys = Array.from({ length: 450 }, (_, i) => unique(`merchant-${i}:ip`))
+      expect(yield* counters.add(keys[7]!, window, 5)).toBe(5)
+      expect(yield* counters.addAll([])).toEqual([])
+      // Reversed, so an order the store happens to keep cannot pass for the order asked.
+      const additions = keys.map((key, i) => ({ key, windowStartSeconds: window, requests: i % 3 })).reverse()
+      const totals = yield* counters.addAll(additions)
+      expect(totals).toEqual(additions.map((a) => a.requests + (a.key === keys[7] ? 5 : 0)))
+      // Adding nothing only asks: the totals come back unchanged, and another window is its own.
+      expect(yield* counters.addAll([{ key: keys[7]!, windowStartSeconds: window, requests: 0 }, { key: keys[7]!, windowStartSeconds: window + 60, requests: 0 }]))
+        .toEqual([5 + (7 % 3), 0])
+      expect(yield* counters.add(keys[449]!, window, 1)).toBe(449 % 3 + 1)
+    }))
 }

@@ -8,17 +8,29 @@ import * as RateLimiter from "./rate-limiter.js"
 const makeStore = () => {
   const totals = new Map<string, number>()
   const state = { writes: 0, failNext: false }
+  const failing = () => {
+    if (!state.failNext) return false
+    state.failNext = false
+    return true
+  }
+  const addOne = (key: string, windowStart: number, requests: number) => {
+    const id = `${windowStart}|${key}`
+    totals.set(id, (totals.get(id) ?? 0) + requests)
+    return totals.get(id)!
+  }
   const counters = RateLimitCounters.of({
     add: (key, windowStart, requests) =>
       Effect.suspend(() => {
-        if (state.failNext) {
-          state.failNext = false
-          return Effect.fail(new StorageError({ message: "store down" }))
-        }
+        if (failing()) return Effect.fail(new StorageError({ message: "store down" }))
         state.writes++
-        const id = `${windowStart}|${key}`
-        totals.set(id, (totals.get(id) ?? 0) + requests)
-        return Effect.succeed(totals.get(id)!)
+        return Effect.succeed(addOne(key, windowStart, requests))
+      }),
+    // One call is one write, however many windows it carries: as one statement on a SQL store.
+    addAll: (additions) =>
+      Effect.suspend(() => {
+        if (failing()) return Effect.fail(new StorageError({ message: "store down" }))
+        state.writes++
+        return Effect.succeed(additions.map((a) => addOne(a.key, a.windowStartSeconds, a.requests)))
       }),
     purgeBefore: () => Effect.succeed(0)
   })
@@ -48,6 +60,25 @@ describe("rate limiter", () => {
       expect([store.state.writes, store.totals.get(`${NOW}|m1|ip`)]).toEqual([1, 1])
       yield* TestClock.adjust("200 millis")
       expect(store.totals.get(`${NOW}|m1|ip`)).toBe(10)
+    }))
+
+  it.scoped("a flush writes every active window in one write, and each learns its shared total", () =>
+    Effect.gen(function*() {
+      const store = makeStore()
+      const a = yield* host(store)
+      const b = yield* host(store)
+      const keys = Array.from({ length: 30 }, (_, i) => `m${i}|ip`)
+      yield* Effect.forEach(keys, (key) => Effect.repeatN(a.check(key, 1000, NOW + 5), 2))
+      yield* Effect.forEach(keys, (key) => b.check(key, 1000, NOW + 5))
+      const before = store.state.writes
+      yield* TestClock.adjust("200 millis")
+      // Two hosts, one flush each: two writes for thirty windows.
+      expect(store.state.writes - before).toBe(2)
+      expect(keys.every((key) => store.totals.get(`${NOW}|${key}`) === 4)).toBe(true)
+      // Each host learned the other's counts from its flush: a's next estimate is 4 + 1.
+      expect((yield* a.check("m7|ip", 1000, NOW + 5)).count).toBe(5)
+      yield* TestClock.adjust("200 millis")
+      expect(store.state.writes - before).toBe(4)
     }))
 
   it.scoped("is exact near the limit: of 25 requests against 20, exactly 20 pass", () =>

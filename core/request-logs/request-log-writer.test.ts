@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import { MerchantId } from "../shared/ids.js"
 import { Instant } from "../shared/instant.js"
 import { StorageError } from "../shared/storage-error.js"
@@ -42,6 +42,30 @@ describe("request log writer", () => {
       expect(written[0]!.id).toMatch(/^rl_[0-9a-f]{32}$/)
       expect(JSON.parse(written[0]!.requestBody!)).toEqual({ n: 1, client_secret: "[REDACTED]" })
     })
+  })
+
+  it.live("writes a batch as soon as it is full, without waiting out the gathering; a lone call once the gathering ends", () => {
+    const batches: Array<ReadonlyArray<NewRequestLog>> = []
+    const recording = repositoryOf((entries) => Effect.sync(() => void batches.push(entries)))
+    const writtenCount = (count: number) =>
+      Effect.repeat(Effect.sync(() => batches.flat().length), { until: (n) => n >= count, schedule: Schedule.spaced("5 millis") })
+    // A day-long gathering: were a full batch to wait it out, this test would time out.
+    const dayLong = Effect.gen(function*() {
+      const writer = yield* RequestLogWriter
+      yield* writer.keep(call(1))
+      yield* Effect.sleep("20 millis") // the writer has taken the first call and gathers
+      yield* writer.keep(call(2))
+      yield* writer.keep(call(3))
+      yield* writtenCount(3)
+      expect(batches.map((batch) => batch.length)).toEqual([3])
+    }).pipe(Effect.provide(Writer.layer({ batchSize: 3, gatherMillis: 86_400_000 }).pipe(Layer.provide(recording), Layer.provide(IdsTest()))))
+    const short = Effect.gen(function*() {
+      const writer = yield* RequestLogWriter
+      yield* writer.keep(call(4))
+      yield* writtenCount(4)
+      expect(batches.map((batch) => batch.length)).toEqual([3, 1])
+    }).pipe(Effect.provide(Writer.layer({ batchSize: 3, gatherMillis: 30 }).pipe(Layer.provide(recording), Layer.provide(IdsTest()))))
+    return Effect.zipRight(dayLong, short)
   })
 
   it.effect("never fails or waits on a store that refuses the write", () =>

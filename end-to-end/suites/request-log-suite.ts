@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpApp } from "../../adapters/http/app.js"
 import { createMerchant, issueCredentials, replaceCurrencies } from "../../core/merchants/merchant-admin.js"
 import { purgeOldRequestLogs } from "../../core/request-logs/request-log-purger.js"
+import { GATHER_MILLIS } from "../../core/request-logs/request-log-writer.js"
 import { defaultSiteSettings } from "../../core/settings/site-settings.js"
 import { makeManualClock } from "../../core/shared/manual-clock.js"
 import { kitLayer, type StoreConfig } from "../../hosts/kit-layer.js"
@@ -29,6 +30,8 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
     let shop: TestCaller
     let shopLive: TestCaller
     let other: TestCaller
+    /** Makes calls only to learn when the log has caught up: its entries follow every earlier call's. */
+    let marker: TestCaller
 
     const caller = () =>
       runtime.runPromise(Effect.gen(function*() {
@@ -52,6 +55,7 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       shop = mine.sandbox
       shopLive = mine.production
       other = (await caller()).sandbox
+      marker = (await caller()).sandbox
     })
     afterAll(() => runtime.dispose())
 
@@ -63,7 +67,7 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
     const logs = (who: TestCaller, query = "") => call(who, "GET", `${LOGS}${query}`)
     /** The log is written after the answer: wait until the caller's newest entry is the one asked for. */
     const loggedAs = async (who: TestCaller, requestId: string | null) => {
-      for (let tries = 0; tries < 100; tries++) {
+      for (let tries = 0; tries < 250; tries++) {
         const found = (await logs(who, "?limit=100")).body.data.find((entry: any) => entry.request_id === requestId)
         if (found !== undefined) return found
         await new Promise((resolve) => setTimeout(resolve, 20))
@@ -104,7 +108,9 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
     it("does not keep reading the log itself", async () => {
       const read = await logs(shop)
       expect(read.status).toBe(200)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // The log is written in order: once a later call (the marker's, leaving this log as it was) is in, the read would be too had it been kept.
+      const later = await call(marker, "GET", "/api/v1/webhook-endpoints?after=read")
+      await loggedAs(marker, later.requestId)
       expect((await logs(shop, "?limit=100")).body.data.map((entry: any) => entry.path)).not.toContain(LOGS)
     })
 
@@ -181,7 +187,8 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       expect((await logs(shop, "?status=401")).body.data.map((logged: any) => logged.request_id)).toEqual([forged.requestId])
       const stranger = await call({ ...shop, merchantKey: "test_no-such-merchant-key" }, "GET", "/api/v1/webhook-endpoints?stranger=1")
       expect(stranger.status).toBe(401)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      const later = await call(marker, "GET", "/api/v1/webhook-endpoints?after=stranger")
+      await loggedAs(marker, later.requestId)
       for (const who of [shop, other]) {
         expect((await logs(who, "?limit=100")).body.data.map((logged: any) => logged.path)).not.toContain("/api/v1/webhook-endpoints?stranger=1")
       }
@@ -225,7 +232,8 @@ export const requestLogSuite = (name: string, store: () => StoreConfig) =>
       try {
         const answered = await call(shop, "GET", "/api/v1/webhook-endpoints?while=away")
         expect(answered.status).toBe(200)
-        await new Promise((resolve) => setTimeout(resolve, 200))
+        // Long enough for the writer to have gathered and tried the batch, and failed.
+        await new Promise((resolve) => setTimeout(resolve, GATHER_MILLIS + 500))
       } finally {
         await rename("request_logs_away", "request_logs")
       }
