@@ -377,16 +377,35 @@ export const layer = Layer.effect(
               )
               SELECT 1 AS noted`.pipe(Effect.as(false), dbCall)
           : Effect.gen(function*() {
-            const owner = yield* sql<{ readonly merchant_id: unknown; readonly environment: string; readonly target: string }>`
-              SELECT merchant_id, environment, target FROM webhook_deliveries WHERE id = ${deliveryId}`
+            // Read first whether the target is noted slow or failing: a quick success to a healthy
+            // target, nearly every attempt, then writes nothing (on SQLite each write outside a
+            // transaction is a durable commit of its own). The notes are advice for later claims: a
+            // note another host adds between this read and the write is cleared by the next quick
+            // attempt to that target.
+            const owner = yield* sql<{
+              readonly merchant_id: unknown
+              readonly environment: string
+              readonly target: string
+              readonly noted_slow: unknown
+              readonly noted_failing: unknown
+            }>`
+              SELECT d.merchant_id, d.environment, d.target,
+                EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow,
+                EXISTS (
+                  SELECT 1 FROM webhook_targets w
+                  WHERE w.merchant_id = d.merchant_id AND w.environment = d.environment AND w.target = d.target
+                ) AS noted_failing
+              FROM webhook_deliveries d WHERE d.id = ${deliveryId}`
             const row = owner[0]
             if (row === undefined) return false
-            yield* slow
-              ? sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
-              : sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
+            const notedSlow = Boolean(Number(row.noted_slow))
+            if (slow && !notedSlow) {
+              yield* sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
+            }
+            if (!slow && notedSlow) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
             const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
             if (succeeded) {
-              yield* sql`DELETE FROM webhook_targets WHERE ${key}`
+              if (Boolean(Number(row.noted_failing))) yield* sql`DELETE FROM webhook_targets WHERE ${key}`
               return false
             }
             yield* sql`INSERT INTO webhook_targets ${

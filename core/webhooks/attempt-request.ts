@@ -20,11 +20,35 @@ import { DEFAULT_IPN_JSON_STYLE, DEFAULT_IPN_SIGNATURE_FORMAT, ipnBody, ipnSigna
 /** What signing a delivery reads of it: an outbox row, or a logged event streamed to a listener. */
 export type SignedEvent = Pick<WebhookDelivery, "id" | "merchantId" | "environment" | "body" | "signingSecret">
 
+/**
+ * Secrets opened before, per box and by their sealed text: every attempt to an endpoint signs with
+ * the same few secrets, and opening one (AES-GCM) cost more than the rest of signing. Keyed on the
+ * sealed text, so a rotated secret, sealed anew, is opened afresh; a box (a master key) has its
+ * own. Bounded: past the cap the oldest entry goes.
+ */
+const openedSecrets = new WeakMap<object, Map<string, string>>()
+export const OPENED_SECRETS_MAX = 1024
+
+const openCached = (box: SecretBox["Type"], sealed: string): string | undefined => {
+  let opened = openedSecrets.get(box)
+  if (opened === undefined) {
+    opened = new Map()
+    openedSecrets.set(box, opened)
+  }
+  const known = opened.get(sealed)
+  if (known !== undefined) return known
+  const secret = Either.getOrUndefined(box.open(sealed))
+  if (secret === undefined) return undefined
+  if (opened.size >= OPENED_SECRETS_MAX) opened.delete(opened.keys().next().value!)
+  opened.set(sealed, secret)
+  return secret
+}
+
 const signingSecrets = (delivery: SignedEvent) =>
   Effect.gen(function*() {
     const sets = yield* (yield* CredentialRepository).liveSets(delivery.merchantId, delivery.environment, yield* realNow)
     const box = yield* SecretBox
-    const open = (sealed: string) => Either.getOrUndefined(box.open(sealed))
+    const open = (sealed: string) => openCached(box, sealed)
     const kind = sets.map((set) => open(delivery.signingSecret === "webhook_secret" ? set.sealedWebhookSecret : set.sealedClientSecret))
     const current = kind[0]
     // Without the current secret nothing is sent: X-Signature must never fall back to a replaced one.

@@ -115,7 +115,7 @@ const writeDeliveries = async (db, templates, merchantIndexes) => {
 
 /**
  * @param {{ store?: "sqlite"|"postgres", hosts?: number, durationSeconds?: number, merchants?: number, rate?: number,
- *   databaseUrl?: string, skipBuild?: boolean, cpuProfDir?: string, env?: Record<string,string>, progress?: (line: string) => void }} options
+ *   databaseUrl?: string, skipBuild?: boolean, drainOnly?: boolean, cpuProfDir?: string, env?: Record<string,string>, progress?: (line: string) => void }} options
  * @returns {Promise<Array<Record<string, unknown>>>} one row per phase
  */
 export const runWebhookThroughput = async (options = {}) => {
@@ -238,6 +238,7 @@ export const runWebhookThroughput = async (options = {}) => {
       await take()
     }
     progress(`drain: ${drainArrivals} of ${drained.length} delivered in the window`)
+    if (options.drainOnly === true) return rows
 
     // Phase 2: a busy merchant's backlog, then every merchant at a fixed total rate.
     const perMerchantRate = rate / (merchantCount - 1 + 10)
@@ -324,7 +325,9 @@ if (isMain) {
       rate: { type: "string", default: "800" },
       merchants: { type: "string", default: "20" },
       "cpu-prof": { type: "string" },
-      "skip-build": { type: "boolean", default: false }
+      "skip-build": { type: "boolean", default: false },
+      // The drain phase alone: deliveries/s and CPU per delivery, without the steady phase's wait.
+      "drain-only": { type: "boolean", default: false }
     }
   })
   try {
@@ -333,7 +336,7 @@ if (isMain) {
     for (let run = 0; run < runs; run++) {
       const rows = await runWebhookThroughput({
         store: /** @type {"sqlite"|"postgres"} */ (flags.store), hosts: Number(flags.hosts), durationSeconds: Number(flags.duration),
-        rate: Number(flags.rate), merchants: Number(flags.merchants), skipBuild: flags["skip-build"] || run > 0,
+        rate: Number(flags.rate), merchants: Number(flags.merchants), skipBuild: flags["skip-build"] || run > 0, drainOnly: flags["drain-only"],
         ...(flags["cpu-prof"] === undefined ? {} : { cpuProfDir: flags["cpu-prof"] })
       })
       printWebhookRows(rows)
