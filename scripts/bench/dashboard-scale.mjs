@@ -11,15 +11,14 @@
 // constant memory) are for the reader. `dashboardScale(options)` returns the rows for another bench.
 import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import pg from "pg"
 import Database from "better-sqlite3"
-import { freePort, logTail, peakRssMiB, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, logTail, onPostgres, peakRssMiB, processCpuMs, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
 import { expectOk } from "./routes.mjs"
 import { seedStatements } from "./dashboard-seed.mjs"
 
@@ -32,15 +31,6 @@ const OTHER_MERCHANTS = 3
 
 const percentile = (sorted, p) => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 
-/** utime + stime of a process in ms, from /proc (clock ticks of 10 ms on Linux). */
-const cpuMs = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return NaN
-  }
-}
 
 /** One browser's cookies, sent back on every request; redirects are not followed. */
 const browser = (base) => {
@@ -90,15 +80,6 @@ const formToken = (html) => {
 /** A payments-list cursor (the keyset form of core/shared/keyset-page.ts): the page after this payment. */
 const paymentCursor = (createdAt, trxId) => Buffer.from(`${createdAt}.${trxId}`).toString("base64url")
 
-const onServer = async (url, run) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
 
 /** The pages timed: [name, path]; paths are under /dashboard. */
 const pagesOf = ({ walletId, now, payments, trxOf, createdOf }) => {
@@ -145,10 +126,10 @@ const timePage = async (visitor, pid, path, count, concurrency) => {
     return performance.now() - started
   }
   await once() // warm: the first read of a page pays for its module's first run
-  const cpuBefore = cpuMs(pid)
+  const cpuBefore = processCpuMs(pid)
   const sequential = []
   for (let n = 0; n < count; n++) sequential.push(await once())
-  const cpuPerRequest = (cpuMs(pid) - cpuBefore) / count
+  const cpuPerRequest = (processCpuMs(pid) - cpuBefore) / count
   const concurrent = []
   let left = count
   await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -197,7 +178,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
   let storeUrl = ""
   if (store === "postgres") {
     if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error("--store postgres needs DATABASE_URL (or TEST_DATABASE_URL), a postgres:// URL")
-    await onServer(databaseUrl, (client) => client.query(`CREATE DATABASE ${dbName}`))
+    await onPostgres(databaseUrl, (client) => client.query(`CREATE DATABASE ${dbName}`))
     const url = new URL(databaseUrl)
     url.pathname = `/${dbName}`
     storeUrl = url.toString()
@@ -256,7 +237,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     ]
     const seedStarted = performance.now()
     if (store === "postgres") {
-      await onServer(storeUrl, async (client) => {
+      await onPostgres(storeUrl, async (client) => {
         for (const statement of statements) await client.query(statement)
         await client.query("VACUUM ANALYZE")
       })
@@ -306,7 +287,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     throw error
   } finally {
     if (server !== undefined) await stop(server, 15_000)
-    if (store === "postgres") await onServer(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {})
+    if (store === "postgres") await onPostgres(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {})
     // A failed run keeps its host log (the store too, on SQLite) to read why.
     if (failed) log(`kept ${workDir}`)
     else rmSync(workDir, { recursive: true, force: true })

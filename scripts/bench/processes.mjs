@@ -4,6 +4,7 @@ import { spawn } from "node:child_process"
 import { serverPrefix } from "./pinning.mjs"
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import pg from "pg"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
@@ -155,5 +156,29 @@ export const logTail = (server, lines = 30) => {
     return text.trimEnd().split("\n").slice(-lines).join("\n")
   } catch {
     return "(no log)"
+  }
+}
+
+/** USER_HZ: /proc/<pid>/stat counts CPU time in these (100 on Linux). */
+const CLOCK_TICKS = 100
+
+/** utime + stime of a process in milliseconds, from /proc (Linux); NaN once it is gone or off Linux. */
+export const processCpuMs = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** `run` with a client of its own on the PostgreSQL at `url` (creating or dropping a bench database, say), always closed after. */
+export const onPostgres = async (url, run) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await run(client)
+  } finally {
+    await client.end()
   }
 }

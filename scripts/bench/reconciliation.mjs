@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import pg from "pg"
+import { onPostgres } from "./processes.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const PAYMENTS = 90_000
@@ -134,20 +134,11 @@ const settlementCsv = (code, payments, refunds) => {
   return `${out.join("\r\n")}\r\n`
 }
 
-const onServer = async (url, run) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
 
 const name = `mp_recon_bench_${randomBytes(5).toString("hex")}`
 let store
 if (flags.store === "postgres") {
-  await onServer(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+  await onPostgres(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   store = { kind: "postgres", url: url.toString() }
@@ -189,5 +180,5 @@ try {
   console.log(`BENCH_JSON ${JSON.stringify({ store: flags.store, transactions: PAYMENTS + REFUNDS, lines: report.lineCount, seconds: ms / 1000, counts: report.counts, unexplained })}`)
 } finally {
   await runtime.dispose()
-  if (flags.store === "postgres") await onServer(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  if (flags.store === "postgres") await onPostgres(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
 }

@@ -13,10 +13,9 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import { readFileSync } from "node:fs"
 import pg from "pg"
 import { runLoad } from "./load.mjs"
-import { freePort, killNow, logTail, peakRssMiB, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, killNow, logTail, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
 import { createKitMerchant, expectOk, prepareRoute } from "./routes.mjs"
 import { seedSubscriptions } from "./subscription-seed.mjs"
 
@@ -94,10 +93,7 @@ const loadAcross = async (hosts, route, credentials) => {
 }
 
 /** CPU seconds (user + system) a process has used, from /proc (Linux). */
-const cpuSecondsOf = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
+const cpuSecondsOf = (pid) => processCpuMs(pid) / 1000
 const cpuSeconds = (server) => cpuSecondsOf(server.child.pid)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

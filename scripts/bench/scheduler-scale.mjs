@@ -14,8 +14,8 @@ import { dirname, join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import pg from "pg"
 import { seedSubscriptions } from "./subscription-seed.mjs"
+import { onPostgres } from "./processes.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const { values: flags } = parseArgs({
@@ -50,15 +50,6 @@ const { createWallet } = await load("core/wallets/wallet-admin.js")
 const { createGateway } = await load("core/gateways/gateway-admin.js")
 const { tick } = await load("core/subscriptions/scheduler.js")
 
-const onServer = async (url, run) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
 
 // The scheduler's own query (listDue): what it waits on is wake_at (core/subscriptions/wake.ts).
 const DUE_QUERY = `SELECT * FROM subscriptions WHERE wake_at IS NOT NULL AND wake_at <= $1 AND test_clock_id IS NULL
@@ -67,7 +58,7 @@ const DUE_QUERY = `SELECT * FROM subscriptions WHERE wake_at IS NOT NULL AND wak
 /** One size on its own database: seed, plan, then ticks until nothing is due. */
 const runSize = async (total) => {
   const name = `mp_sched_bench_${randomBytes(5).toString("hex")}`
-  await onServer(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
+  await onPostgres(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   const kit = kitLayer({
@@ -93,7 +84,7 @@ const runSize = async (total) => {
       return { merchantId: merchant.id, gatewayId: gateway.id }
     }))
     const nowMicros = BigInt(Date.now()) * 1000n
-    const plan = await onServer(url.toString(), async (client) => {
+    const plan = await onPostgres(url.toString(), async (client) => {
       const started = performance.now()
       await seedSubscriptions(client, { merchantId, gatewayId, total, due: DUE, nowMicros })
       const seededMs = performance.now() - started
@@ -114,7 +105,7 @@ const runSize = async (total) => {
     return { total, ...plan, ticks }
   } finally {
     await runtime.dispose()
-    await onServer(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+    await onPostgres(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
   }
 }
 

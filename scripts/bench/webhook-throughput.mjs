@@ -21,13 +21,13 @@
 // Numbers only; `runWebhookThroughput(options)` returns the rows for the main bench.
 import { fork, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { loadPrefix, pinned, serverPrefix } from "./pinning.mjs"
-import { freePort, killNow, logTail, peakRssMiB, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, killNow, logTail, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
 import { createKitMerchant, expectOk } from "./routes.mjs"
 import { signedHeaders } from "./signing.mjs"
 
@@ -35,18 +35,8 @@ const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
 const HOST_MAIN = join(ROOT, "dist", "hosts", "standalone", "main.js")
 const MASTER_KEY = "6d702d62656e63682d6d61737465722d6b65792d6e6f742d7365637265742121"
-const CLOCK_TICKS = 100 // USER_HZ: /proc/<pid>/stat counts CPU time in these
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms))
 
-/** utime + stime of a process in milliseconds, from /proc (Linux). */
-const cpuMs = (pid) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
-  } catch {
-    return Number.NaN
-  }
-}
 
 const percentile = (sorted, p) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))])
 const median = (values) => {
@@ -208,7 +198,7 @@ export const runWebhookThroughput = async (options = {}) => {
       templates.push(any)
     }
     const pids = servers.map((s) => s.child.pid)
-    const cpuNow = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0)
+    const cpuNow = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0)
     const rows = []
 
     // Phase 1: drain a backlog.
