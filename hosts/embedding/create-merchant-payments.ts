@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
-import * as HttpApp from "@effect/platform/HttpApp"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Logging from "../../adapters/logging/logger-layer.js"
@@ -10,6 +9,7 @@ import { mountedApp } from "./mounted-app.js"
 import { type NodeHandler, nodeHandler } from "./node-handler.js"
 import { assemble, type MerchantPaymentsOptions } from "./options.js"
 import { makeNodeHandler } from "../../adapters/http/node/node-handler.js"
+import { makeWebHandler } from "../../adapters/http/web/web-handler.js"
 
 export interface MerchantPayments {
   /** `(req, res, next?)`: mount it on node:http, Express or Fastify; it answers only under `basePath`. */
@@ -50,7 +50,7 @@ export const createMerchantPayments = async (options: MerchantPaymentsOptions): 
   })
   const app = mountedApp(basePath, manualClock)
   const serve = await runtime.runPromise(makeNodeHandler(app))
-  const fetch = HttpApp.toWebHandlerRuntime(built)(app)
+  const fetch = makeWebHandler(built, app)
 
   let inFlight = 0
   let closing: Promise<void> | undefined
