@@ -107,11 +107,7 @@ const startAndWait = async (name, args, env, healthPath) => {
   const server = startProbedNode(name, args, { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, join(workDir, `${servers.length}.log`))
   servers.push(server)
   const base = `http://127.0.0.1:${port}`
-  try {
-    await waitForOk(server, base + healthPath)
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- ${name} log ---\n${logTail(server)}`)
-  }
+  await waitForOk(server, base + healthPath)
   return { server, base }
 }
 

@@ -194,11 +194,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     const port = await freePort()
     server = startNode("standalone host", [...HOST_NODE_ARGS, HOST_MAIN], { ...env, PORT: String(port), HOST: "127.0.0.1" }, join(workDir, "host.log"), [])
     const base = `http://127.0.0.1:${port}`
-    try {
-      await waitForOk(server, `${base}/healthz`, 120_000)
-    } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- host log ---\n${logTail(server)}`)
-    }
+    await waitForOk(server, `${base}/healthz`, 120_000)
     return base
   }
   try {

@@ -97,7 +97,7 @@ export const probeSnapshot = async (server, timeoutMs = 15_000) => {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls `url` until it answers 200; fails early if the process dies, so a bad config is not a 60 s hang. */
-export const waitForOk = async (server, url, timeoutMs = 60_000) => {
+const pollForOk = async (server, url, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     if (server.exitCode !== null) throw new Error(`${server.name} exited with ${server.exitCode} before answering ${url}`)
@@ -112,6 +112,12 @@ export const waitForOk = async (server, url, timeoutMs = 60_000) => {
     await sleep(200)
   }
 }
+
+/** `pollForOk`, its failure carrying the end of the server's log: why it did not start is there. */
+export const waitForOk = (server, url, timeoutMs) =>
+  pollForOk(server, url, timeoutMs).catch((error) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- ${server.name} log ---\n${logTail(server)}`)
+  })
 
 /** One field of /proc/<pid>/status in MiB, or undefined off Linux or once the process is gone. */
 const procStatusMiB = (pid, field) => {

@@ -13,9 +13,8 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
-import pg from "pg"
 import { runLoad } from "./load.mjs"
-import { freePort, killNow, logTail, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, killNow, onPostgres, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
 import { createKitMerchant, expectOk, prepareRoute } from "./routes.mjs"
 import { seedSubscriptions } from "./subscription-seed.mjs"
 
@@ -68,12 +67,8 @@ const startHost = async () => {
   const server = startNode(`host ${servers.length + 1}`, [HOST_MAIN, "serve"], env, join(workDir, `${servers.length}.log`), UNPINNED)
   servers.push(server)
   const base = `http://127.0.0.1:${port}`
-  try {
-    // A busy machine may take well over a minute to start a host.
-    await waitForOk(server, `${base}/healthz`, 300_000)
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logTail(server)}`)
-  }
+  // A busy machine may take well over a minute to start a host.
+  await waitForOk(server, `${base}/healthz`, 300_000)
   return { server, base }
 }
 
@@ -98,15 +93,7 @@ const cpuSeconds = (server) => cpuSecondsOf(server.child.pid)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const withDatabase = async (run) => {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
+const withDatabase = (run) => onPostgres(databaseUrl, run)
 
 /**
  * What PostgreSQL spent while a row ran: CPU of the backends serving this database (pids from

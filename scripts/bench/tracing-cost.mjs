@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { runLoad } from "./load.mjs"
-import { freePort, killNow, logTail, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, killNow, startNode, stop, waitForOk } from "./processes.mjs"
 import { createKitMerchant, prepareRoute, ROUTES } from "./routes.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -54,11 +54,7 @@ const runOnce = async (variant, route, round) => {
   }, join(workDir, `${servers.length}.log`))
   servers.push(server)
   const base = `http://127.0.0.1:${port}`
-  try {
-    await waitForOk(server, `${base}/healthz`)
-  } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logTail(server)}`)
-  }
+  await waitForOk(server, `${base}/healthz`)
   const load = await prepareRoute(route, base, await createKitMerchant(base, ADMIN_TOKEN))
   const result = await runLoad({ base, connections: 50, warmupSeconds: 2, durationSeconds, ...load })
   await stop(server)

@@ -158,11 +158,7 @@ export const runWebhookThroughput = async (options = {}) => {
       const server = startNode(`host ${servers.length + 1}`, [...profile, HOST_MAIN, "serve"], env, join(workDir, `${servers.length}.log`), prefix)
       servers.push(server)
       const base = `http://127.0.0.1:${port}`
-      try {
-        await waitForOk(server, `${base}/healthz`)
-      } catch (error) {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logTail(server)}`)
-      }
+      await waitForOk(server, `${base}/healthz`)
       return { server, base }
     }
     const first = await startHost()
