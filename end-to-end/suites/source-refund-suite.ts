@@ -66,9 +66,12 @@ export const sourceRefundSuite = (name: string, store: () => StoreConfig) =>
     it("the gateway refund commits with the refund or not at all: a failure later in the transaction rolls both back", async () => {
       const payment = await kit.paidPayment(kit.gateways.whole, "25.00")
       const before = await kit.moneyState(payment.trxId)
+      // The refund's events are queued after its gateway refund is written: that queueing fails.
+      const forced = new StorageError({ message: "forced after the gateway refund was written" })
       const failingOutbox = Effect.map(WebhookOutbox, (outbox) => ({
         ...outbox,
-        enqueue: () => Effect.fail(new StorageError({ message: "forced after the gateway refund was written" }))
+        enqueue: () => Effect.fail(forced),
+        enqueueAll: () => Effect.fail(forced)
       }))
       const outcome = await kit.run(Effect.either(Effect.flatMap(failingOutbox, (outbox) =>
         Effect.provideService(refundPayment(kit.caller, { trxId: payment.trxId, amount: undefined, reason: null, refRefund: null }), WebhookOutbox, outbox))))
