@@ -18,7 +18,7 @@ import { performance } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import Database from "better-sqlite3"
-import { freePort, logTail, onPostgres, peakRssMiB, processCpuMs, rssMiB, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, logTail, onPostgres, peakRssMiB, processCpuMs, rssMiB, startNode, stop, throwAwayDatabase, waitForOk } from "./processes.mjs"
 import { expectOk } from "./routes.mjs"
 import { seedStatements } from "./dashboard-seed.mjs"
 
@@ -174,14 +174,12 @@ const HOST_NODE_ARGS = (process.env["BENCH_HOST_NODE_ARGS"] ?? "").split(" ").fi
 export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, requests = 60, concurrency = 4, databaseUrl = "", log = console.log } = {}) => {
   const workDir = mkdtempSync(join(tmpdir(), "mp-dashboard-scale-"))
   const adminToken = `adm_${randomBytes(24).toString("hex")}`
-  const dbName = `mp_dashboard_scale_${randomBytes(4).toString("hex")}`
   let storeUrl = ""
+  let database
   if (store === "postgres") {
     if (!/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error("--store postgres needs DATABASE_URL (or TEST_DATABASE_URL), a postgres:// URL")
-    await onPostgres(databaseUrl, (client) => client.query(`CREATE DATABASE ${dbName}`))
-    const url = new URL(databaseUrl)
-    url.pathname = `/${dbName}`
-    storeUrl = url.toString()
+    database = await throwAwayDatabase(databaseUrl, "mp_dashboard_scale")
+    storeUrl = database.url
   }
   const env = {
     ...process.env, DATA_DIR: join(workDir, "data"), DATABASE_URL: storeUrl, MASTER_KEY: store === "postgres" ? MASTER_KEY : "",
@@ -283,7 +281,7 @@ export const dashboardScale = async ({ store = "sqlite", payments = 1_000_000, r
     throw error
   } finally {
     if (server !== undefined) await stop(server, 15_000)
-    if (store === "postgres") await onPostgres(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {})
+    await database?.drop()
     // A failed run keeps its host log (the store too, on SQLite) to read why.
     if (failed) log(`kept ${workDir}`)
     else rmSync(workDir, { recursive: true, force: true })

@@ -1,6 +1,7 @@
 // Spawning, health-waiting, memory sampling and stopping of the benchmarked servers. Each server is
 // its own process so the load generator never shares (and so never steals from) its event loop.
 import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { serverPrefix } from "./pinning.mjs"
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
@@ -186,5 +187,20 @@ export const onPostgres = async (url, run) => {
     return await run(client)
   } finally {
     await client.end()
+  }
+}
+
+/**
+ * A database of its own on the PostgreSQL server at `url`, named `prefix` and random hex, so a run
+ * never starts on what an earlier one left (leases, failing targets, rows): its URL, and `drop`.
+ */
+export const throwAwayDatabase = async (url, prefix) => {
+  const name = `${prefix}_${randomBytes(5).toString("hex")}`
+  await onPostgres(url, (client) => client.query(`CREATE DATABASE ${name}`))
+  const own = new URL(url)
+  own.pathname = `/${name}`
+  return {
+    url: own.toString(),
+    drop: () => onPostgres(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(() => {})
   }
 }

@@ -8,14 +8,13 @@
 // matched in SQL) and the time and counts printed, with the lines no difference explains (zero is right).
 // Numbers only, never an exit code: the target (a month of 100,000 in under a minute) is for the reader.
 import { spawnSync } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { parseArgs } from "node:util"
-import { onPostgres } from "./processes.mjs"
+import { throwAwayDatabase } from "./processes.mjs"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const PAYMENTS = 90_000
@@ -135,13 +134,11 @@ const settlementCsv = (code, payments, refunds) => {
 }
 
 
-const name = `mp_recon_bench_${randomBytes(5).toString("hex")}`
 let store
+let database
 if (flags.store === "postgres") {
-  await onPostgres(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`))
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  store = { kind: "postgres", url: url.toString() }
+  database = await throwAwayDatabase(baseUrl, "mp_recon_bench")
+  store = { kind: "postgres", url: database.url }
 } else {
   store = { kind: "sqlite", filename: join(mkdtempSync(join(tmpdir(), "mp-recon-bench-")), "store.db") }
 }
@@ -180,5 +177,5 @@ try {
   console.log(`BENCH_JSON ${JSON.stringify({ store: flags.store, transactions: PAYMENTS + REFUNDS, lines: report.lineCount, seconds: ms / 1000, counts: report.counts, unexplained })}`)
 } finally {
   await runtime.dispose()
-  if (flags.store === "postgres") await onPostgres(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
+  await database?.drop()
 }
