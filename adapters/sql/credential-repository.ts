@@ -48,6 +48,17 @@ export const layer = Layer.effect(
         Effect.flatMap(current.first)
       )
 
+    // Current sets first, then replaced ones still in their overlap, newest first: each merchant's
+    // and environment's in liveSets' order, whatever the others between them.
+    const liveSetsOf = (merchantIds: ReadonlyArray<MerchantId>, at: Instant) =>
+      merchantIds.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
+        const found = yield* sql`SELECT * FROM merchant_credentials WHERE ${sql.in("merchant_id", merchantIds)}`.pipe(Effect.flatMap(current.all))
+        const replaced = yield* sql`SELECT * FROM retired_credentials
+          WHERE ${sql.in("merchant_id", merchantIds)} AND retires_at > ${at}
+          ORDER BY id DESC`.pipe(Effect.flatMap(retired.all))
+        return [...found, ...replaced]
+      }).pipe(dbCall)
+
     return CredentialRepository.of({
       rotate: (next, options = {}) =>
         sql.withTransaction(
@@ -100,13 +111,9 @@ export const layer = Layer.effect(
       findForMerchant: (merchantId, environment) => findCurrent(merchantId, environment).pipe(dbCall),
 
       liveSets: (merchantId, environment, at) =>
-        Effect.gen(function*() {
-          const found = yield* findCurrent(merchantId, environment)
-          const replaced = yield* sql`SELECT * FROM retired_credentials
-            WHERE merchant_id = ${merchantId} AND environment = ${environment} AND retires_at > ${at}
-            ORDER BY id DESC`.pipe(Effect.flatMap(retired.all))
-          return found._tag === "Some" ? [found.value, ...replaced] : replaced
-        }).pipe(dbCall),
+        Effect.map(liveSetsOf([merchantId], at), (sets) => sets.filter((set) => set.environment === environment)),
+
+      liveSetsOf: (merchantIds, at) => liveSetsOf(merchantIds, at),
 
       endOverlap: (merchantId, environment) =>
         sql`DELETE FROM retired_credentials WHERE merchant_id = ${merchantId} AND environment = ${environment} RETURNING id`.pipe(

@@ -79,6 +79,8 @@ export const layer = Layer.effect(
           return yield* merchants.one(rows)
         }).pipe(dbCall),
       findById,
+      findByIds: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : sql`SELECT * FROM merchants WHERE ${sql.in("id", ids)}`.pipe(Effect.flatMap(merchants.all), dbCall),
       count: countWhere(sql.and([])).pipe(dbCall),
       list: ({ limit, offset, status }) => {
         const where = sql.and(status !== undefined ? [sql`status = ${status}`] : [])

@@ -8,7 +8,9 @@ import * as Schema from "effect/Schema"
 import { Environment } from "../../core/shared/environment.js"
 import { MerchantId } from "../../core/shared/ids.js"
 import { Instant, now, plusSeconds } from "../../core/shared/instant.js"
+import type { StorageError } from "../../core/shared/storage-error.js"
 import {
+  type AttemptReport,
   type DeliveryAttempt,
   DeliveryStatus,
   type FailingTarget,
@@ -17,7 +19,7 @@ import {
   type WebhookDelivery
 } from "../../core/webhooks/delivery.js"
 import { deliveryTarget } from "../../core/webhooks/delivery-target.js"
-import { WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
+import { type TargetOutcome, WebhookOutbox } from "../../core/webhooks/webhook-outbox.js"
 import { SafeInt } from "./columns.js"
 import { dbCall } from "./query.js"
 import { tableRows } from "./row-mapper.js"
@@ -192,6 +194,137 @@ export const layer = Layer.effect(
         return batch.map((delivery) => byId.get(delivery.id)!)
       }).pipe(dbCall)
 
+    // Atomic: an attempt row exists exactly when its delivery moved on. The lease owner guard means
+    // a worker whose lease was taken over (or requeued) records nothing. History numbers continue
+    // across redeliveries (a requeue restarts `attempts`, the per-run budget), so the log reads 1, 2,
+    // 3, 4 and never repeats a number. A batch is two statements whatever its size: on PostgreSQL
+    // one (the update and the insert as CTEs), on SQLite, which runs no DML in a CTE, a transaction
+    // of two; the attempt rows are written first there, while the lease still names the worker.
+    const recordAttempts = (reports: ReadonlyArray<AttemptReport>): Effect.Effect<ReadonlyArray<boolean>, StorageError> => {
+      if (reports.length === 0) return Effect.succeed([])
+      const given = sql`WITH given (id, worker, at, status, next_attempt_at, status_code, error, duration_ms) AS (VALUES ${
+        sql.join(", ", false)(reports.map((report) =>
+          sql`(CAST(${report.deliveryId} AS TEXT), CAST(${report.worker} AS TEXT), CAST(${report.at} AS BIGINT),
+            CAST(${report.next.status} AS TEXT), CAST(${report.next.status === "pending" ? report.next.nextAttemptAt : null} AS BIGINT),
+            CAST(${report.statusCode} AS INTEGER), CAST(${report.error} AS TEXT), CAST(${report.durationMs} AS INTEGER))`))
+      })`
+      const attemptRows = (moved: Statement.Fragment) =>
+        sql`INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms)
+          SELECT g.id, (SELECT COUNT(*) + 1 FROM webhook_attempts a WHERE a.delivery_id = g.id), g.at, g.status_code, g.error, g.duration_ms
+          FROM given g ${moved}`
+      const move = sql`UPDATE webhook_deliveries
+        SET attempts = webhook_deliveries.attempts + 1, status = g.status, next_attempt_at = g.next_attempt_at,
+          last_error = g.error, last_status_code = g.status_code, lease_owner = NULL, lease_until = NULL, updated_at = g.at
+        FROM given g
+        WHERE webhook_deliveries.id = g.id AND webhook_deliveries.lease_owner = g.worker
+        RETURNING webhook_deliveries.id`
+      const moved = sql.onDialectOrElse({
+        pg: () => sql<{ readonly id: string }>`${given}, moved AS (${move}),
+          recorded AS (${attemptRows(sql`JOIN moved m ON m.id = g.id`)})
+          SELECT id FROM moved`,
+        orElse: () =>
+          sql.withTransaction(Effect.zipRight(
+            sql`${given} ${attemptRows(sql`JOIN webhook_deliveries d ON d.id = g.id AND d.lease_owner = g.worker`)}`,
+            sql<{ readonly id: string }>`${given} ${move}`
+          ))
+      })
+      return Effect.map(moved, (rows) => {
+        const ids = new Set(rows.map((row) => row.id))
+        return reports.map((report) => ids.has(report.deliveryId))
+      }).pipe(dbCall)
+    }
+
+    // What nearly every attempt notes, a quick success, is noted for a run of them at once: on
+    // PostgreSQL one statement (its deletes run whether or not the query reads them); on SQLite a
+    // read of whether any of their targets is noted slow or failing, and a write only for those
+    // (each write outside a transaction is a durable commit of its own). The notes are advice for
+    // later claims: a note another host adds between the read and the write is cleared by the next
+    // quick attempt to that target.
+    const noteQuickSuccesses = (deliveryIds: ReadonlyArray<string>) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          sql`WITH owner AS (SELECT DISTINCT merchant_id, environment, target FROM webhook_deliveries WHERE ${sql.in("id", deliveryIds)}),
+              quick AS (DELETE FROM webhook_slow_targets s USING owner o WHERE s.target = o.target),
+              healthy AS (
+                DELETE FROM webhook_targets w USING owner o
+                WHERE w.merchant_id = o.merchant_id AND w.environment = o.environment AND w.target = o.target
+              )
+              SELECT 1 AS noted`.pipe(Effect.asVoid),
+        orElse: () =>
+          Effect.gen(function*() {
+            const noted = yield* sql<{ readonly merchant_id: unknown; readonly environment: string; readonly target: string; readonly noted_slow: unknown; readonly noted_failing: unknown }>`
+              SELECT DISTINCT d.merchant_id, d.environment, d.target,
+                EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow,
+                EXISTS (
+                  SELECT 1 FROM webhook_targets w
+                  WHERE w.merchant_id = d.merchant_id AND w.environment = d.environment AND w.target = d.target
+                ) AS noted_failing
+              FROM webhook_deliveries d WHERE ${sql.in("d.id", deliveryIds)}`
+            for (const row of noted) {
+              if (Boolean(Number(row.noted_slow))) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
+              if (Boolean(Number(row.noted_failing))) {
+                yield* sql`DELETE FROM webhook_targets WHERE merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+              }
+            }
+          })
+      })
+
+    /** Any other outcome, rare: a failure, or a slow attempt. True when it paused the target. */
+    const noteOther = ({ at, deliveryId, pauseAfterSeconds, slow, succeeded }: TargetOutcome) =>
+      Effect.gen(function*() {
+        const owner = yield* sql<{
+          readonly merchant_id: unknown
+          readonly environment: string
+          readonly target: string
+          readonly noted_slow: unknown
+        }>`
+          SELECT d.merchant_id, d.environment, d.target,
+            EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow
+          FROM webhook_deliveries d WHERE d.id = ${deliveryId}`
+        const row = owner[0]
+        if (row === undefined) return false
+        const notedSlow = Boolean(Number(row.noted_slow))
+        if (slow && !notedSlow) {
+          yield* sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
+        }
+        if (!slow && notedSlow) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
+        const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+        if (succeeded) {
+          yield* sql`DELETE FROM webhook_targets WHERE ${key}`
+          return false
+        }
+        yield* sql`INSERT INTO webhook_targets ${
+          sql.insert({ merchant_id: row.merchant_id as number, environment: row.environment, target: row.target, failing_since: at, paused_at: null })
+        } ON CONFLICT (merchant_id, environment, target) DO NOTHING`
+        if (pauseAfterSeconds === undefined) return false
+        const paused = yield* sql`UPDATE webhook_targets SET paused_at = ${at}
+          WHERE ${key} AND paused_at IS NULL AND failing_since <= ${plusSeconds(at, -pauseAfterSeconds)} RETURNING target`
+        return paused.length > 0
+      })
+
+    /** In the order given: each run of quick successes at once, every other outcome on its own. */
+    const noteTargetOutcomes = (outcomes: ReadonlyArray<TargetOutcome>): Effect.Effect<ReadonlyArray<boolean>, StorageError> =>
+      Effect.gen(function*() {
+        const paused: Array<boolean> = []
+        let quick: Array<string> = []
+        const flush = Effect.suspend(() => {
+          const ids = quick
+          quick = []
+          return ids.length === 0 ? Effect.void : noteQuickSuccesses(ids)
+        })
+        for (const outcome of outcomes) {
+          if (outcome.succeeded && !outcome.slow) {
+            quick.push(outcome.deliveryId)
+            paused.push(false)
+          } else {
+            yield* flush
+            paused.push(yield* noteOther(outcome))
+          }
+        }
+        yield* flush
+        return paused
+      }).pipe(dbCall)
+
     return WebhookOutbox.of({
       enqueue: (delivery) => enqueueOne(delivery),
 
@@ -284,47 +417,8 @@ export const layer = Layer.effect(
           return Arr.sort(yield* deliveries.all(rows), dueOrder)
         })).pipe(dbCall),
 
-      // Atomic: the attempt row exists exactly when the delivery moved on. The lease owner guard
-      // means a worker whose lease was taken over (or requeued) records nothing. History numbers
-      // continue across redeliveries (a requeue restarts `attempts`, the per-run budget), so the log
-      // reads 1, 2, 3, 4 and never repeats a number. On PostgreSQL both writes are one statement,
-      // one round trip per attempt instead of five (begin, update, count, insert, commit); SQLite
-      // runs no DML in a CTE, and there they are a transaction of two statements in the process.
-      recordAttempt: (report) => {
-        const moved = sql`UPDATE webhook_deliveries
-          SET attempts = attempts + 1, ${
-          sql.update({
-            status: report.next.status,
-            next_attempt_at: report.next.status === "pending" ? report.next.nextAttemptAt : null,
-            last_error: report.error,
-            last_status_code: report.statusCode,
-            lease_owner: null,
-            lease_until: null,
-            updated_at: report.at
-          })
-        }
-          WHERE id = ${report.deliveryId} AND lease_owner = ${report.worker}`
-        const attemptRow = (from: Statement.Fragment) =>
-          sql`INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, error, duration_ms)
-            SELECT ${report.deliveryId}, (SELECT COUNT(*) + 1 FROM webhook_attempts WHERE delivery_id = ${report.deliveryId}),
-              CAST(${report.at} AS BIGINT), CAST(${report.statusCode} AS INTEGER), CAST(${report.error} AS TEXT), CAST(${report.durationMs} AS INTEGER)
-            ${from}`
-        return sql.onDialectOrElse({
-          pg: () =>
-            Effect.map(
-              sql`WITH moved AS (${moved} RETURNING id) ${attemptRow(sql`FROM moved`)} RETURNING delivery_id`,
-              (rows) => rows.length > 0
-            ),
-          orElse: () =>
-            sql.withTransaction(Effect.gen(function*() {
-              const updated = yield* sql`${moved} RETURNING attempts`
-              if (updated.length === 0) return false
-              yield* attemptRow(sql``)
-              return true
-            }))
-        }).pipe(dbCall)
-      },
-
+      recordAttempt: (report) => Effect.map(recordAttempts([report]), (recorded) => recorded[0] === true),
+      recordAttempts,
       findById: (id) =>
         sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.flatMap(deliveries.first), dbCall),
 
@@ -365,57 +459,8 @@ export const layer = Layer.effect(
         } WHERE id = ${id} AND (lease_owner IS NULL OR lease_until <= ${leaseNow})
           RETURNING *`.pipe(Effect.flatMap(deliveries.first), dbCall),
 
-      noteTargetOutcome: ({ at, deliveryId, pauseAfterSeconds, slow, succeeded }) =>
-        // What nearly every attempt notes, a quick success, is one statement on PostgreSQL (its
-        // deletes run whether or not the query reads them) instead of three round trips.
-        succeeded && !slow && sql.onDialectOrElse({ pg: () => true, orElse: () => false })
-          ? sql`WITH owner AS (SELECT merchant_id, environment, target FROM webhook_deliveries WHERE id = ${deliveryId}),
-              quick AS (DELETE FROM webhook_slow_targets s USING owner o WHERE s.target = o.target),
-              healthy AS (
-                DELETE FROM webhook_targets w USING owner o
-                WHERE w.merchant_id = o.merchant_id AND w.environment = o.environment AND w.target = o.target
-              )
-              SELECT 1 AS noted`.pipe(Effect.as(false), dbCall)
-          : Effect.gen(function*() {
-            // Read first whether the target is noted slow or failing: a quick success to a healthy
-            // target, nearly every attempt, then writes nothing (on SQLite each write outside a
-            // transaction is a durable commit of its own). The notes are advice for later claims: a
-            // note another host adds between this read and the write is cleared by the next quick
-            // attempt to that target.
-            const owner = yield* sql<{
-              readonly merchant_id: unknown
-              readonly environment: string
-              readonly target: string
-              readonly noted_slow: unknown
-              readonly noted_failing: unknown
-            }>`
-              SELECT d.merchant_id, d.environment, d.target,
-                EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow,
-                EXISTS (
-                  SELECT 1 FROM webhook_targets w
-                  WHERE w.merchant_id = d.merchant_id AND w.environment = d.environment AND w.target = d.target
-                ) AS noted_failing
-              FROM webhook_deliveries d WHERE d.id = ${deliveryId}`
-            const row = owner[0]
-            if (row === undefined) return false
-            const notedSlow = Boolean(Number(row.noted_slow))
-            if (slow && !notedSlow) {
-              yield* sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
-            }
-            if (!slow && notedSlow) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
-            const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
-            if (succeeded) {
-              if (Boolean(Number(row.noted_failing))) yield* sql`DELETE FROM webhook_targets WHERE ${key}`
-              return false
-            }
-            yield* sql`INSERT INTO webhook_targets ${
-              sql.insert({ merchant_id: row.merchant_id as number, environment: row.environment, target: row.target, failing_since: at, paused_at: null })
-            } ON CONFLICT (merchant_id, environment, target) DO NOTHING`
-            if (pauseAfterSeconds === undefined) return false
-            const paused = yield* sql`UPDATE webhook_targets SET paused_at = ${at}
-              WHERE ${key} AND paused_at IS NULL AND failing_since <= ${plusSeconds(at, -pauseAfterSeconds)} RETURNING target`
-            return paused.length > 0
-          }).pipe(dbCall),
+      noteTargetOutcome: (outcome) => Effect.map(noteTargetOutcomes([outcome]), (paused) => paused[0] === true),
+      noteTargetOutcomes,
 
       failingTargets: ({ environment, merchantId }) =>
         sql`SELECT * FROM webhook_targets WHERE ${

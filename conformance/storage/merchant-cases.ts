@@ -23,6 +23,15 @@ export const merchantCases = (it: StorageIt) => {
       expect(yield* repo.findById(MerchantId(987_654_321))).toEqual(Option.none())
     }))
 
+  it.effect("merchant: several found by their ids at once, unknown ids left out", () =>
+    Effect.gen(function*() {
+      const repo = yield* MerchantRepository
+      const [a, b] = [yield* makeMerchant(), yield* makeMerchant()]
+      const found = yield* repo.findByIds([b.id, MerchantId(987_654_321), a.id, a.id])
+      expect([...found].sort((x, y) => x.id - y.id)).toEqual([a, b].sort((x, y) => x.id - y.id))
+      expect(yield* repo.findByIds([])).toEqual([])
+    }))
+
   it.effect("merchant: IPN compatibility settings default to the contract's spelling and change one at a time", () =>
     Effect.gen(function*() {
       const repo = yield* MerchantRepository

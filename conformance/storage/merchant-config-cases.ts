@@ -93,6 +93,16 @@ export const merchantConfigCases = (it: StorageIt) => {
       expect(yield* repo.findByMerchantKey("production", first.merchantKey, AT)).toEqual(Option.none())
       expect(yield* repo.liveSets(merchant.id, "sandbox", AT)).toEqual([third, secondAsRetired, firstAsRetired])
       expect(third.retiresAt).toBeNull()
+      // Read with other merchants' and environments' sets: each names its own, in the same order.
+      const other = yield* makeMerchant()
+      const othersSet = yield* repo.rotate(credentialsFor(other.id, "production"))
+      const production = yield* repo.rotate(credentialsFor(merchant.id, "production"))
+      const together = yield* repo.liveSetsOf([other.id, merchant.id], AT)
+      expect(together.filter((set) => set.merchantId === merchant.id && set.environment === "sandbox")).toEqual([third, secondAsRetired, firstAsRetired])
+      expect(together.filter((set) => set.merchantId === merchant.id && set.environment === "production")).toEqual([production])
+      expect(together.filter((set) => set.merchantId === other.id)).toEqual([othersSet])
+      expect(together).toHaveLength(5)
+      expect(yield* repo.liveSetsOf([], AT)).toEqual([])
 
       // At its moment a replaced set is no longer valid, though not yet destroyed.
       expect(yield* repo.findByMerchantKey("sandbox", second.merchantKey, plusSeconds(AT, 30))).toEqual(Option.none())

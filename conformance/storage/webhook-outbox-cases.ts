@@ -334,6 +334,79 @@ export const webhookOutboxCases = (it: StorageIt) => {
       expect(yield* claim("lanes_w3", "fast", later)).toEqual([ofA[1]!, ofA[2]!, ...ofB].map((d) => d.id))
     }))
 
+  it.effect("webhook outbox: a batch of attempts is recorded as each would be alone, a report whose lease is gone refused, answered in order", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const t0 = yield* now
+      const t1 = plusSeconds(t0, 60)
+      const [done, retry, lost, given] = yield* Effect.forEach([0, 1, 2, 3], () => outbox.enqueue(newDelivery(merchant.id, t0)))
+      const ids = [done!, retry!, lost!, given!].map((d) => d.id)
+      expect([...(yield* claimOwn(ids, "batch_w1", t0))].sort()).toEqual([...ids].sort())
+      // One has an attempt already; another's lease went to another worker (a requeue, a lapse).
+      expect(yield* outbox.recordAttempt(report(given!.id, "batch_w1", t0, { statusCode: 500, error: "HTTP 500", durationMs: 2, next: { status: "pending", nextAttemptAt: t0 } }))).toBe(true)
+      expect(yield* claimOwn([given!.id], "batch_w1", t0)).toEqual([given!.id])
+      expect(yield* outbox.requeue(lost!.id, t0, plusSeconds(t0, 61))).toSatisfy(Option.isSome)
+
+      const recorded = yield* outbox.recordAttempts([
+        report(done!.id, "batch_w1", t0, { statusCode: 204, error: null, durationMs: 5, next: { status: "delivered" } }),
+        report(lost!.id, "batch_w1", t0, { statusCode: 204, error: null, durationMs: 5, next: { status: "delivered" } }),
+        report(retry!.id, "batch_w1", t0, { statusCode: null, error: "connect ECONNREFUSED", durationMs: 1, next: { status: "pending", nextAttemptAt: t1 } }),
+        report(given!.id, "batch_w1", t0, { statusCode: 410, error: "HTTP 410", durationMs: 3, next: { status: "failed" } })
+      ])
+      expect(recorded).toEqual([true, false, true, true])
+      expect(yield* outbox.findById(done!.id)).toEqual(Option.some({ ...done!, status: "delivered", attempts: 1, nextAttemptAt: null, lastStatusCode: 204, updatedAt: t0 }))
+      expect(yield* outbox.findById(retry!.id)).toEqual(
+        Option.some({ ...retry!, attempts: 1, nextAttemptAt: t1, lastError: "connect ECONNREFUSED", updatedAt: t0 })
+      )
+      expect(Option.map(yield* outbox.findById(lost!.id), (d) => [d.status, d.attempts])).toEqual(Option.some(["pending", 0]))
+      expect(Option.map(yield* outbox.findById(given!.id), (d) => [d.status, d.attempts, d.lastStatusCode])).toEqual(Option.some(["failed", 2, 410]))
+      // The history numbers continue from what was there; the refused report left none.
+      expect((yield* outbox.attempts(given!.id)).map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 410]])
+      expect(yield* outbox.attempts(done!.id)).toEqual([{ deliveryId: done!.id, attempt: 1, at: t0, statusCode: 204, error: null, durationMs: 5 }])
+      expect(yield* outbox.attempts(lost!.id)).toEqual([])
+      // Every lease it recorded is released: the same reports again are all refused.
+      expect(yield* outbox.recordAttempts([
+        report(done!.id, "batch_w1", t0, { statusCode: 204, error: null, durationMs: 5, next: { status: "delivered" } }),
+        report(retry!.id, "batch_w1", t0, { statusCode: 204, error: null, durationMs: 5, next: { status: "delivered" } })
+      ])).toEqual([false, false])
+      expect(yield* outbox.recordAttempts([])).toEqual([])
+    }))
+
+  it.effect("webhook outbox: target outcomes noted in a batch follow their order: the last one for a target stands", () =>
+    Effect.gen(function*() {
+      const outbox = yield* WebhookOutbox
+      const merchant = yield* makeMerchant()
+      const at = yield* now
+      const host = unique("notes").toLowerCase().replace(/[^a-z0-9]/g, "")
+      const [failing, recovering, slowed] = yield* Effect.forEach(["f", "r", "s"], (name) =>
+        outbox.enqueue(newDelivery(merchant.id, at, { url: `https://${host}-${name}.example.test/ipn` })))
+      const [secondOfRecovering] = yield* Effect.forEach([0], () => outbox.enqueue(newDelivery(merchant.id, at, { url: recovering!.url })))
+      const outcome = (deliveryId: string, succeeded: boolean, slow = false) => ({ deliveryId, at, succeeded, slow, pauseAfterSeconds: 0 })
+      const failingNow = () =>
+        Effect.map(outbox.failingTargets({ merchantId: merchant.id }), (targets) => targets.map((t) => [t.target, t.pausedAt !== null]))
+      // A failure pauses (no grace here); a later quick success to the same target in the batch clears it.
+      expect(yield* outbox.noteTargetOutcomes([
+        outcome(failing!.id, false),
+        outcome(recovering!.id, false),
+        outcome(secondOfRecovering!.id, true),
+        outcome(slowed!.id, true, true)
+      ])).toEqual([true, true, false, false])
+      expect(yield* failingNow()).toEqual([[`https://${host}-f.example.test`, true]])
+      // The slow success moved its target to the slow lane: a fast claim leaves it, a slow claim takes it.
+      const claim = (lane: "fast" | "slow") =>
+        Effect.map(
+          outbox.claimDue({ worker: "notes_w1", now: at, leaseNow: at, leaseUntil: plusSeconds(at, 60), limit: 10_000, lane, perTarget: 10, perMerchant: 10_000 }),
+          (claimed) => claimed.map((d) => d.id).filter((id) => id === slowed!.id)
+        )
+      expect(yield* claim("fast")).toEqual([])
+      expect(yield* claim("slow")).toEqual([slowed!.id])
+      // Quick successes alone clear what was noted of their targets, in one go.
+      expect(yield* outbox.noteTargetOutcomes([outcome(failing!.id, true), outcome(slowed!.id, true)])).toEqual([false, false])
+      expect(yield* failingNow()).toEqual([])
+      expect(yield* outbox.noteTargetOutcomes([])).toEqual([])
+    }))
+
   it.effect("webhook outbox: a target paused for one merchant leaves its place to another merchant's events to it, however many older ones wait", () =>
     Effect.gen(function*() {
       const outbox = yield* WebhookOutbox

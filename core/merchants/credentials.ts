@@ -59,6 +59,14 @@ export class CredentialRepository extends Context.Tag("merchant-payments/Credent
     environment: Environment,
     at: Instant
   ) => Effect.Effect<ReadonlyArray<StoredCredentials>, StorageError>
+  /**
+   * `liveSets` of several merchants at once, every environment: each set names its merchant and
+   * environment, and within one of those they come in `liveSets`' order.
+   */
+  readonly liveSetsOf: (
+    merchantIds: ReadonlyArray<MerchantId>,
+    at: Instant
+  ) => Effect.Effect<ReadonlyArray<StoredCredentials>, StorageError>
   /** Ends every overlap of the environment now: its replaced sets are destroyed. How many were. */
   readonly endOverlap: (merchantId: MerchantId, environment: Environment) => Effect.Effect<number, StorageError>
   /** Destroys every replaced set whose overlap ended by `at`. How many were. */

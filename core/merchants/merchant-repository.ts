@@ -20,6 +20,8 @@ export interface MerchantListPage {
 export class MerchantRepository extends Context.Tag("merchant-payments/MerchantRepository")<MerchantRepository, {
   readonly create: (merchant: NewMerchant) => Effect.Effect<Merchant, StorageError>
   readonly findById: (id: MerchantId) => Effect.Effect<Option.Option<Merchant>, StorageError>
+  /** The merchants of these ids that exist, in no particular order. */
+  readonly findByIds: (ids: ReadonlyArray<MerchantId>) => Effect.Effect<ReadonlyArray<Merchant>, StorageError>
   /** None when no merchant has that id. */
   readonly update: (id: MerchantId, patch: MerchantPatch) => Effect.Effect<Option.Option<Merchant>, StorageError>
   readonly count: Effect.Effect<number, StorageError>

@@ -1,7 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import { describe, expect, it } from "vitest"
 import { CredentialRepository } from "../merchants/credentials.js"
 import { MerchantRepository } from "../merchants/merchant-repository.js"
@@ -9,7 +8,7 @@ import { MerchantId } from "../shared/ids.js"
 import * as RealClock from "../shared/real-clock.js"
 import { SecretBox, seal } from "../signing/secret-box.js"
 import { signStandardWebhook } from "../signing/standard-webhook-signature.js"
-import { attemptRequest, type SignedEvent } from "./attempt-request.js"
+import { attemptRequest, type SignedEvent, signingInputs } from "./attempt-request.js"
 
 const masterKey = new Uint8Array(32).fill(7)
 
@@ -45,14 +44,14 @@ describe("attempt request signing secrets", () => {
   it("opens a secret once across attempts, and signs with a rotated secret as soon as it is stored", async () => {
     let current = { sealedWebhookSecret: sealedAs("whsec-first"), sealedClientSecret: sealedAs("client-first") }
     const credentials = Layer.succeed(CredentialRepository, {
-      liveSets: () => Effect.succeed([current])
+      liveSetsOf: () => Effect.succeed([{ merchantId: event.merchantId, environment: event.environment, ...current }])
     } as unknown as CredentialRepository["Type"])
     const merchants = Layer.succeed(MerchantRepository, {
-      findById: () => Effect.succeed(Option.none())
+      findByIds: () => Effect.succeed([])
     } as unknown as MerchantRepository["Type"])
     const { box, layer } = countingBox()
     const run = (at: number) =>
-      Effect.runPromise(attemptRequest(event, at).pipe(Effect.provide(Layer.mergeAll(credentials, merchants, layer, RealClock.layer))))
+      Effect.runPromise(Effect.flatMap(signingInputs(event), (inputs) => attemptRequest(event, at, inputs)).pipe(Effect.provide(Layer.mergeAll(credentials, merchants, layer, RealClock.layer))))
 
     const first = await run(100)
     const second = await run(101)

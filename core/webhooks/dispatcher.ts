@@ -1,20 +1,24 @@
 import type * as Clock from "effect/Clock"
+import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import { Instant, now, plusSeconds, secondsBetween, toSeconds } from "../shared/instant.js"
 import { webhookAttempts, webhookDeliveryDelay, webhookInFlight } from "../shared/metrics.js"
 import { realNow } from "../shared/real-clock.js"
 import { Ids } from "../signing/random-ids.js"
-import { attemptRequest } from "./attempt-request.js"
+import { attemptRequest, type SigningInputs, signingInputs, signingInputsOf } from "./attempt-request.js"
 import type { AttemptReport, DeliveryLane, WebhookDelivery } from "./delivery.js"
 import { deliveryTarget } from "./delivery-target.js"
-import { WebhookOutbox } from "./webhook-outbox.js"
+import type { StorageError } from "../shared/storage-error.js"
+import { type TargetOutcome, WebhookOutbox } from "./webhook-outbox.js"
 import { WebhookSender } from "./webhook-sender.js"
 
 export interface DispatchPolicy {
@@ -104,17 +108,71 @@ export const nextAfter = (
  * store that went away for a moment must not leave the lease (and one of its target's places) held
  * until it lapses.
  */
-const whileLeased = (policy: DispatchPolicy) =>
-  Effect.retry(Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(policy.leaseSeconds))))
+const whileLeased = (policy: DispatchPolicy) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(self, Schedule.spaced("1 second").pipe(Schedule.intersect(Schedule.recurs(policy.leaseSeconds))))
 
-const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPolicy, lane: DeliveryLane) =>
+/** A finished send's report, and how its target fared, as the recorder takes them. */
+interface Finished {
+  readonly report: AttemptReport
+  readonly outcome: TargetOutcome
+  /** Whether the store took the report (the worker still held the lease), and whether the note paused its target. */
+  readonly noted: Deferred.Deferred<{ readonly recorded: boolean; readonly paused: boolean }, StorageError>
+}
+
+/** What one recording may carry: every slot of both lanes of a host with room to spare. */
+export const RECORD_BATCH = 64
+
+/**
+ * Records finished sends in batches: whatever finished while the last batch was written is written
+ * next, in one call (a handful of statements and, on SQLite, one durable commit, instead of a
+ * transaction per send). A batch once taken is written to the end even while the host stops: its
+ * sends happened. The target notes follow, as advice: a failure to note them is logged, and the
+ * next attempt notes them again.
+ */
+const makeRecorder = (policy: DispatchPolicy) =>
+  Effect.gen(function*() {
+    const outbox = yield* WebhookOutbox
+    const finished = yield* Queue.unbounded<Finished>()
+    const record = (batch: ReadonlyArray<Finished>) =>
+      Effect.gen(function*() {
+        const recorded = yield* outbox.recordAttempts(batch.map((entry) => entry.report)).pipe(whileLeased(policy))
+        const noted = batch.filter((_, index) => recorded[index] === true)
+        const paused = yield* outbox.noteTargetOutcomes(noted.map((entry) => entry.outcome)).pipe(
+          Effect.catchAll((cause) => Effect.as(Effect.logWarning("could not note how webhook targets are faring", cause), noted.map(() => false)))
+        )
+        const pausedIds = new Set(noted.filter((_, index) => paused[index] === true).map((entry) => entry.report.deliveryId))
+        for (const [index, entry] of batch.entries()) {
+          yield* Deferred.succeed(entry.noted, { recorded: recorded[index] === true, paused: pausedIds.has(entry.report.deliveryId) })
+        }
+      }).pipe(
+        Effect.catchAll((error: StorageError) => Effect.forEach(batch, (entry) => Deferred.fail(entry.noted, error), { discard: true })),
+        Effect.uninterruptible
+      )
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(finished, 1, RECORD_BATCH), (batch) => record(Chunk.toReadonlyArray(batch)))))
+    /** Hands the recorder a finished send and waits until it is recorded. */
+    return (report: AttemptReport, outcome: TargetOutcome) =>
+      Effect.flatMap(Deferred.make<{ readonly recorded: boolean; readonly paused: boolean }, StorageError>(), (noted) =>
+        Effect.zipRight(Queue.offer(finished, { report, outcome, noted }), Deferred.await(noted)))
+  })
+
+type Recorder = Effect.Effect.Success<ReturnType<typeof makeRecorder>>
+
+const attempt = (
+  worker: string,
+  delivery: WebhookDelivery,
+  policy: DispatchPolicy,
+  lane: DeliveryLane,
+  recorder: Recorder,
+  read: SigningInputs | undefined
+) =>
   Effect.gen(function*() {
     const attemptNumber = delivery.attempts + 1
     if (delivery.nextAttemptAt !== null) {
       yield* Metric.update(Metric.tagged(webhookDeliveryDelay, "lane", lane), Math.max(0, secondsBetween(delivery.nextAttemptAt, yield* now)))
     }
     // Standard Webhooks' timestamp is the receiver's replay window, so it is wall-clock time.
-    const request = yield* attemptRequest(delivery, toSeconds(yield* realNow)).pipe(whileLeased(policy))
+    const inputs = read ?? (yield* signingInputs(delivery).pipe(whileLeased(policy)))
+    const request = yield* attemptRequest(delivery, toSeconds(yield* realNow), inputs)
     const result = request === undefined
       ? { _tag: "Failed" as const, error: "no credentials to sign with for this merchant and environment", durationMs: 0 }
       : yield* (yield* WebhookSender).send({ url: delivery.url, ...request })
@@ -126,30 +184,24 @@ const attempt = (worker: string, delivery: WebhookDelivery, policy: DispatchPoli
     const next = permanent ? { status: "failed" as const } : nextAfter(attemptNumber, succeeded, at, policy)
     yield* Metric.increment(Metric.tagged(webhookAttempts, "outcome", succeeded ? "delivered" : "failed"))
     // The send happened: its outcome is recorded even if the store was away for a while.
-    const outbox = yield* WebhookOutbox
-    const recorded = yield* outbox.recordAttempt({
-      deliveryId: delivery.id,
-      worker,
-      at,
-      statusCode: result._tag === "Responded" ? result.statusCode : null,
-      error,
-      durationMs: Math.round(result.durationMs),
-      next
-    }).pipe(whileLeased(policy))
+    const { paused } = yield* recorder(
+      {
+        deliveryId: delivery.id,
+        worker,
+        at,
+        statusCode: result._tag === "Responded" ? result.statusCode : null,
+        error,
+        durationMs: Math.round(result.durationMs),
+        next
+      },
+      { deliveryId: delivery.id, at, succeeded, slow: result.durationMs >= policy.slowAfterMillis, pauseAfterSeconds: policy.pauseAfterSeconds }
+    )
     if (error !== null) yield* logFailedAttempt(delivery, attemptNumber, error, next.status === "pending")
-    // The target's health is advice for later claims, not part of the attempt: a failure to note it
-    // is logged, and the next attempt notes it again.
-    if (recorded) {
-      const slow = result.durationMs >= policy.slowAfterMillis
-      const paused = yield* outbox.noteTargetOutcome({ deliveryId: delivery.id, at, succeeded, slow, pauseAfterSeconds: policy.pauseAfterSeconds }).pipe(
-        Effect.catchAll((cause) => Effect.as(Effect.logWarning("could not note how a webhook target is faring", cause), false))
-      )
-      if (paused) {
-        yield* Effect.logWarning(
-          `webhook target paused: every attempt failed for ${policy.pauseAfterSeconds} s; its events wait until the merchant recovers`,
-          { target: deliveryTarget(delivery.url) }
-        ).pipe(Effect.annotateLogs({ merchant_id: String(delivery.merchantId), environment: delivery.environment }))
-      }
+    if (paused) {
+      yield* Effect.logWarning(
+        `webhook target paused: every attempt failed for ${policy.pauseAfterSeconds} s; its events wait until the merchant recovers`,
+        { target: deliveryTarget(delivery.url) }
+      ).pipe(Effect.annotateLogs({ merchant_id: String(delivery.merchantId), environment: delivery.environment }))
     }
   })
 
@@ -216,8 +268,11 @@ export const layer = (options: {
       // Each attempt is a trace of its own (the sender passes it on as `traceparent`); the polls between
       // them are not traced, or an idle host would send a trace of one claim query every second.
       const tracing = yield* FiberRef.get(FiberRef.currentTracerEnabled)
-      const send = (delivery: WebhookDelivery, lane: DeliveryLane) =>
-        attempt(worker, delivery, policy, lane).pipe(
+      // Business time for due dates and retries; the recorder's retries follow it as the sends' did.
+      const onBusinessTime = <A, E, R>(effect: Effect.Effect<A, E, R>) => options.clock === undefined ? effect : Effect.withClock(effect, options.clock)
+      const recorder = yield* onBusinessTime(makeRecorder(policy))
+      const send = (delivery: WebhookDelivery, lane: DeliveryLane, inputs: SigningInputs | undefined) =>
+        attempt(worker, delivery, policy, lane, recorder, inputs).pipe(
           Effect.withSpan("webhook attempt", {
             kind: "producer",
             root: true,
@@ -254,7 +309,10 @@ export const layer = (options: {
           const claimed = yield* claimDue(worker, policy, lane, free)
           sending[lane] += claimed.length
           yield* inFlight(lane, claimed.length)
-          for (const delivery of claimed) yield* Effect.forkIn(send(delivery, lane), scope)
+          // The claim's signing inputs in one read, not one per attempt; should it fail, each attempt
+          // reads its own, retried while its lease lasts.
+          const inputs = claimed.length === 0 ? undefined : Option.getOrUndefined(yield* Effect.option(signingInputsOf(claimed)))
+          for (const delivery of claimed) yield* Effect.forkIn(send(delivery, lane, inputs?.(delivery)), scope)
           return claimed.length === free
         }).pipe(
           Effect.repeat({ while: (full) => full }),
@@ -266,7 +324,7 @@ export const layer = (options: {
       const loop = Effect.iterate(false, { while: () => true, body: (woken) => Effect.zipRight(pass(woken), next) }).pipe(
         Effect.withTracerEnabled(false)
       )
-      yield* Effect.forkScoped(options.clock === undefined ? loop : Effect.withClock(loop, options.clock))
+      yield* Effect.forkScoped(onBusinessTime(loop))
       return WebhookDispatcher.of({ worker })
     })
   )

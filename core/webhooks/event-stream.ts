@@ -8,7 +8,7 @@ import { toSeconds } from "../shared/instant.js"
 import { Readiness } from "../shared/readiness.js"
 import { realNow } from "../shared/real-clock.js"
 import { ValidationFailed } from "../shared/validation.js"
-import { attemptRequest } from "./attempt-request.js"
+import { attemptRequest, signingInputsOf } from "./attempt-request.js"
 import { EventLog, type LoggedEvent } from "./event-log.js"
 import { EventStreamSlots } from "./event-stream-slots.js"
 import { eventPatternRefusal, patternMatches } from "./event-types.js"
@@ -67,14 +67,18 @@ export const eventStream = (caller: MerchantScope, options: { readonly patterns:
     const environment = caller.environment
     const release = yield* slots.acquire(`${merchantId}|${environment}`)
     let cursor = options.afterSequence ?? (yield* Effect.onError(log.latestSequence(merchantId, environment), () => release))
-    const signed = (event: LoggedEvent) =>
-      Effect.flatMap(realNow, (at) => attemptRequest(event, toSeconds(at))).pipe(
-        Effect.map((request) => (request === undefined ? [] : [{ _tag: "Event", event, request } as const]))
-      )
+    // A poll's events are signed with one read of their signing inputs.
+    const signed = (events: ReadonlyArray<LoggedEvent>) =>
+      Effect.gen(function*() {
+        const inputs = yield* signingInputsOf(events)
+        const at = toSeconds(yield* realNow)
+        return yield* Effect.forEach(events, (event) =>
+          Effect.map(attemptRequest(event, at, inputs(event)), (request) => (request === undefined ? [] : [{ _tag: "Event", event, request } as const])))
+      })
     const poll = Effect.gen(function*() {
       if (yield* readiness.draining) return yield* Effect.fail(Option.none())
       const rows = yield* log.after({ merchantId, environment, afterSequence: cursor, limit: READ_BATCH })
-      const items = yield* Effect.forEach(rows.filter((row) => options.patterns.some((pattern) => patternMatches(pattern, row.type))), signed)
+      const items = yield* signed(rows.filter((row) => options.patterns.some((pattern) => patternMatches(pattern, row.type))))
       // Past every row read, sent or filtered out: the next poll starts after them.
       if (rows.length > 0) cursor = rows[rows.length - 1]!.sequence
       if (rows.length < READ_BATCH) yield* Effect.sleep(Duration.millis(pollMillis))

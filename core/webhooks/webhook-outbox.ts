@@ -37,6 +37,11 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
   }) => Effect.Effect<ReadonlyArray<WebhookDelivery>, StorageError>
   /** Records an attempt and releases the lease; false when the worker no longer held it. */
   readonly recordAttempt: (report: AttemptReport) => Effect.Effect<boolean, StorageError>
+  /**
+   * `recordAttempt` for several attempts (each of a delivery of its own), all or none, in a few
+   * statements; answered in the order given. A dispatcher records what finished meanwhile in one go.
+   */
+  readonly recordAttempts: (reports: ReadonlyArray<AttemptReport>) => Effect.Effect<ReadonlyArray<boolean>, StorageError>
   readonly findById: (id: string) => Effect.Effect<Option.Option<WebhookDelivery>, StorageError>
   /** Deliveries waiting for an attempt (pending, paused targets' included), every merchant's: the queue's depth. */
   readonly pendingCount: Effect.Effect<number, StorageError>
@@ -59,13 +64,9 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
    * A `slow` attempt (one that held its sender long, a timeout above all) moves the target, for every
    * merchant, to the slow lane; an attempt that was not moves it back.
    */
-  readonly noteTargetOutcome: (outcome: {
-    readonly deliveryId: string
-    readonly at: Instant
-    readonly succeeded: boolean
-    readonly slow: boolean
-    readonly pauseAfterSeconds: number | undefined
-  }) => Effect.Effect<boolean, StorageError>
+  readonly noteTargetOutcome: (outcome: TargetOutcome) => Effect.Effect<boolean, StorageError>
+  /** `noteTargetOutcome` for several attempts, noted in the order given; answered in that order. */
+  readonly noteTargetOutcomes: (outcomes: ReadonlyArray<TargetOutcome>) => Effect.Effect<ReadonlyArray<boolean>, StorageError>
   /** Targets failing now, paused or not, of one merchant and environment when asked; oldest failure first. */
   readonly failingTargets: (filter: {
     readonly merchantId?: MerchantId
@@ -92,6 +93,15 @@ export class WebhookOutbox extends Context.Tag("merchant-payments/WebhookOutbox"
     readonly now: Instant
   }) => Effect.Effect<number, StorageError>
 }>() {}
+
+/** How one attempt to a delivery's target went: what `noteTargetOutcome` notes. */
+export interface TargetOutcome {
+  readonly deliveryId: string
+  readonly at: Instant
+  readonly succeeded: boolean
+  readonly slow: boolean
+  readonly pauseAfterSeconds: number | undefined
+}
 
 export interface EventQuery {
   readonly merchantId: MerchantId

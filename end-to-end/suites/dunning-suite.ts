@@ -105,7 +105,9 @@ export const walkDunningToCancellation = async (driver: DunningDriver, reference
   await driver.advanceTo(plusDays(due, 13))
   expect((await driver.call("GET", `/api/v1/subscriptions/${id}`)).json["data"]["status"]).toBe("past_due")
   await driver.advanceTo(plusDays(due, 14))
+  // Both final events are written in one transaction but delivered apart: wait for each.
   await waitFor(driver, id, "subscription.cancelled", 1)
+  await waitFor(driver, id, "invoice.uncollectible", 1)
   const cancelled = (await driver.call("GET", `/api/v1/subscriptions/${id}`)).json["data"] as Json
   expect(cancelled).toMatchObject({ status: "cancelled", cancelled_at: plusDays(due, 14).replace(/\.(\d{3})Z$/, ".$1000Z") })
   expect(cancelled["latest_invoice"]["status"]).not.toBe("pending")
