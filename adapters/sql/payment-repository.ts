@@ -5,7 +5,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Amount, ATOMS_PER_UNIT, MAX_BALANCE } from "../../core/money/amount.js"
-import { type NewPayment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
+import { type NewPayment, type Payment, type PaymentStatus, ReferenceHeld } from "../../core/payments/payment.js"
+import type { Environment } from "../../core/shared/environment.js"
+import type { MerchantId } from "../../core/shared/ids.js"
 import { type Instant, MICROS_PER_SECOND } from "../../core/shared/instant.js"
 import { PaymentRepository } from "../../core/payments/payment-repository.js"
 import { DirectReads, readRows } from "./direct-reads.js"
@@ -100,6 +102,16 @@ const insertTextsFor = (columns: ReadonlyArray<string>): InsertTexts => {
   }
 }
 
+/**
+ * A caller's payment is read by its key alone and its merchant and environment checked on the row.
+ * Named in the WHERE clause too, they let a planner without statistics (a fresh or bulk-loaded table
+ * before its first ANALYZE) seek a merchant index that ends in trx_id and walk every payment of the
+ * merchant: on PostgreSQL 7.7 ms a lookup at 53k payments against 0.03 ms by the key, and
+ * verify-payment fell to a fifth within one bench run.
+ */
+const inScope = (merchantId: MerchantId, environment: Environment) => (found: Option.Option<Payment>): Option.Option<Payment> =>
+  Option.filter(found, (payment) => payment.merchantId === merchantId && payment.environment === environment)
+
 export const layer = Layer.effect(
   PaymentRepository,
   Effect.gen(function*() {
@@ -150,17 +162,13 @@ export const layer = Layer.effect(
       },
       findByTrxId: (trxId) => read(sql`SELECT * FROM payments WHERE trx_id = ${trxId}`).pipe(Effect.flatMap(payments.first)),
       findScoped: (merchantId, environment, trxId) =>
-        read(sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId} AND environment = ${environment}`).pipe(
-          Effect.flatMap(payments.first)
-        ),
+        read(sql`SELECT * FROM payments WHERE trx_id = ${trxId}`).pipe(Effect.flatMap(payments.first), Effect.map(inScope(merchantId, environment))),
       // PostgreSQL locks the row; SQLite needs nothing more: its write transactions run one at a time.
       findScopedForUpdate: (merchantId, environment, trxId) =>
         sql.onDialectOrElse({
-          pg: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId}
-            AND environment = ${environment} FOR UPDATE`,
-          orElse: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} AND merchant_id = ${merchantId}
-            AND environment = ${environment}`
-        }).pipe(Effect.flatMap(payments.first), dbCall),
+          pg: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId} FOR UPDATE`,
+          orElse: () => sql`SELECT * FROM payments WHERE trx_id = ${trxId}`
+        }).pipe(Effect.flatMap(payments.first), Effect.map(inScope(merchantId, environment)), dbCall),
       complete: (trxId, completion, now) =>
         sql.withTransaction(
           Effect.gen(function*() {
