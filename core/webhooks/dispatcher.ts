@@ -125,9 +125,11 @@ export const RECORD_BATCH = 64
 /**
  * Records finished sends in batches: whatever finished while the last batch was written is written
  * next, in one call (a handful of statements and, on SQLite, one durable commit, instead of a
- * transaction per send). A batch once taken is written to the end even while the host stops: its
- * sends happened. The target notes follow, as advice: a failure to note them is logged, and the
- * next attempt notes them again.
+ * transaction per send). A write once begun is not cut off by a stop; a store that stays away is
+ * tried again while the leases last, and a host that stops meanwhile leaves them to lapse (the
+ * events are sent again). The target notes follow, as advice: a failure to note them is logged, and
+ * the next attempt notes them again. Whatever ends a batch, each of its sends is answered, so a
+ * failure (a defect too) fails those sends alone and the recorder goes on with the next batch.
  */
 const makeRecorder = (policy: DispatchPolicy) =>
   Effect.gen(function*() {
@@ -135,7 +137,7 @@ const makeRecorder = (policy: DispatchPolicy) =>
     const finished = yield* Queue.unbounded<Finished>()
     const record = (batch: ReadonlyArray<Finished>) =>
       Effect.gen(function*() {
-        const recorded = yield* outbox.recordAttempts(batch.map((entry) => entry.report)).pipe(whileLeased(policy))
+        const recorded = yield* Effect.uninterruptible(outbox.recordAttempts(batch.map((entry) => entry.report))).pipe(whileLeased(policy))
         const noted = batch.filter((_, index) => recorded[index] === true)
         const paused = yield* outbox.noteTargetOutcomes(noted.map((entry) => entry.outcome)).pipe(
           Effect.catchAll((cause) => Effect.as(Effect.logWarning("could not note how webhook targets are faring", cause), noted.map(() => false)))
@@ -144,10 +146,7 @@ const makeRecorder = (policy: DispatchPolicy) =>
         for (const [index, entry] of batch.entries()) {
           yield* Deferred.succeed(entry.noted, { recorded: recorded[index] === true, paused: pausedIds.has(entry.report.deliveryId) })
         }
-      }).pipe(
-        Effect.catchAll((error: StorageError) => Effect.forEach(batch, (entry) => Deferred.fail(entry.noted, error), { discard: true })),
-        Effect.uninterruptible
-      )
+      }).pipe(Effect.catchAllCause((cause) => Effect.forEach(batch, (entry) => Deferred.failCause(entry.noted, cause), { discard: true })))
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.takeBetween(finished, 1, RECORD_BATCH), (batch) => record(Chunk.toReadonlyArray(batch)))))
     /** Hands the recorder a finished send and waits until it is recorded. */
     return (report: AttemptReport, outcome: TargetOutcome) =>
