@@ -1,5 +1,5 @@
 // `npm run bench [-- --duration N --warmup N --rounds N --routes a,b --stores sqlite,postgres --noisy
-// --skip-floors --skip-build]` measures, in one run on this machine, the kit's standalone host beside its
+// --skip-floors --skip-build --dashboard-payments N]` measures, in one run on this machine, the kit's standalone host beside its
 // hand-written twin (twin-server.mjs: Express 5 + better-sqlite3 with the signature check and nothing
 // else) on every signed route: on SQLite, and when DATABASE_URL is postgres:// on that database too
 // (the host migrates it and writes rows: use a throw-away one). Runs alternate: each of `--rounds`
@@ -13,7 +13,9 @@
 // loading costs (import-cost.mjs), the hellos of bare node:http, Express 5 and @effect/platform (one
 // run each), the durable-commit ceilings (SQLite one-row commits with the kit's pragmas; PostgreSQL
 // one-row inserts at the bench's concurrency) and, with PostgreSQL, the subscription scheduler's rows
-// at 10,000 and 200,000 subscriptions (scheduler-scale.mjs). `--metrics-off` adds the kit on SQLite
+// at 10,000 and 200,000 subscriptions (scheduler-scale.mjs), and per store the webhook rows
+// (webhook-throughput.mjs) and the dashboard's over `--dashboard-payments` payments (default a
+// million; dashboard-scale.mjs). `--metrics-off` adds the kit on SQLite
 // with METRICS=off to the rotation: what counting costs. `--soak SECONDS` runs the soak of soak.mjs
 // instead. Numbers only, never an exit code: the issue's targets are for a reader of the output.
 import { spawnSync } from "node:child_process"
@@ -32,6 +34,8 @@ import {
 import { createKitMerchant, prepareRoute, ROUTES, twinCredentials } from "./routes.mjs"
 import { runSoak } from "./soak.mjs"
 import { measureImportCost, printImportCost } from "./import-cost.mjs"
+import { printWebhookRows, runWebhookThroughput } from "./webhook-throughput.mjs"
+import { dashboardScale } from "./dashboard-scale.mjs"
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = resolve(HERE, "..", "..")
@@ -53,7 +57,8 @@ const { values: flags } = parseArgs({
     "skip-floors": { type: "boolean", default: false },
     soak: { type: "string" },
     "skip-build": { type: "boolean", default: false },
-    "metrics-off": { type: "boolean", default: false }
+    "metrics-off": { type: "boolean", default: false },
+    "dashboard-payments": { type: "string", default: "1000000" }
   }
 })
 const whole = (flag, value, min, max, unit = " seconds") => {
@@ -75,6 +80,7 @@ const rounds = whole("rounds", flags.rounds, 1, 50, "")
 const routes = subset("routes", flags.routes, ROUTES)
 const stores = subset("stores", flags.stores, STORES)
 const soakSeconds = flags.soak === undefined ? undefined : whole("soak", flags.soak, 1, 86_400)
+const dashboardPayments = whole("dashboard-payments", flags["dashboard-payments"], 1_000, 10_000_000, " payments")
 
 /** @type {import("./processes.mjs").Server[]} */
 const servers = []
@@ -287,7 +293,10 @@ const RUN_OVERHEAD_SECONDS = 4
 const estimateMinutes = () => {
   const run = warmupSeconds + durationSeconds + 1 + RUN_OVERHEAD_SECONDS
   const http = rounds * routes.length * contenders().length * run
-  const floors = flags["skip-floors"] ? 0 : 30 + 3 * run + (withPostgres ? 2 : 1) * (warmupSeconds + durationSeconds + 2)
+  // The webhook rows (about a minute a store) and the dashboard's (its seed and pages, about three a
+  // million payments) come with the floors.
+  const rows = (withPostgres ? 2 : 1) * (90 + (180 * dashboardPayments) / 1_000_000)
+  const floors = flags["skip-floors"] ? 0 : 30 + 3 * run + (withPostgres ? 2 : 1) * (warmupSeconds + durationSeconds + 2) + rows
   return { http: http / 60, floors: floors / 60 }
 }
 
@@ -311,6 +320,26 @@ const printHeader = () => {
   console.log(`estimated time: about ${Math.ceil(http + floors)} min (HTTP rounds ${http.toFixed(1)} min` +
     `${flags["skip-floors"] ? ", floors skipped" : `, floors ${floors.toFixed(1)} min${withPostgres ? ", plus the scheduler rows" : ""}`})`)
   console.log("")
+}
+
+/**
+ * The webhook rows (bench:webhooks: a backlog drained, then 800 events a second with one busy
+ * merchant) and the dashboard's (bench:dashboard: every page and the statement CSV over a big
+ * store), per store, after the HTTP rows and never beside the noisy neighbour. A row that cannot be
+ * measured (PostgreSQL without CREATEDB, say) says so and the others stand.
+ */
+const benchWebhooksAndDashboard = async () => {
+  const benched = [...(stores.includes("sqlite") ? ["sqlite"] : []), ...(withPostgres ? ["postgres"] : [])]
+  for (const store of benched) {
+    console.log(`\nwebhooks (${store}), \`npm run bench:webhooks -- --store ${store} --duration 8\`:`)
+    await runWebhookThroughput({ store, durationSeconds: 8, skipBuild: true, databaseUrl: postgresUrl ?? "", progress: () => {} })
+      .then((rows) => printWebhookRows(rows), (error) => console.log(`webhook rows (${store}) not measured: ${error.message}`))
+  }
+  for (const store of benched) {
+    console.log("")
+    await dashboardScale({ store, payments: dashboardPayments, databaseUrl: postgresUrl ?? "" })
+      .catch((error) => console.log(`dashboard rows (${store}) not measured: ${error.message}`))
+  }
 }
 
 const main = async () => {
@@ -337,8 +366,6 @@ const main = async () => {
   const neighbour = flags.noisy ? startNoisyNeighbour() : undefined
   console.log("runs as they finish:")
   const http = [...(floors ? await benchHellos() : []), ...(await benchRounds())]
-  // Further rows (webhook throughput, dashboard pages) go here: each an async function that measures
-  // and returns its rows, printed below beside the others.
   if (neighbour !== undefined) await stop(neighbour)
 
   console.log("")
@@ -360,6 +387,7 @@ const main = async () => {
     } else {
       console.log("\nscheduler rows: set DATABASE_URL to a postgres:// URL whose user may create databases (the scheduler runs on PostgreSQL)")
     }
+    await benchWebhooksAndDashboard()
   }
   printFailures([...http, ...durable])
 }
