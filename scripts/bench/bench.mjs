@@ -1,7 +1,8 @@
 // `npm run bench [-- --duration N --warmup N --rounds N --routes a,b --stores sqlite,postgres --noisy
-// --skip-floors --skip-build --dashboard-payments N]` measures, in one run on this machine, the kit's standalone host beside its
-// hand-written twin (twin-server.mjs: Express 5 + better-sqlite3 with the signature check and nothing
-// else) on every signed route: on SQLite, and when DATABASE_URL is postgres:// on that database too
+// --skip-floors --skip-build --dashboard-payments N]` measures, in one run on this machine, the kit's
+// standalone host beside its hand-written twin (twin-server.mjs: Express 5 + better-sqlite3 with the
+// signature check and nothing else) on every signed route: on SQLite, and when DATABASE_URL is
+// postgres:// on that database too
 // (the host migrates it and writes rows: use a throw-away one). Runs alternate: each of `--rounds`
 // rounds (default 5) runs, per route, the twin and each kit store back to back, who goes first rotating
 // from round to round, each run a fresh server process, so the machine's drift falls on all of them
