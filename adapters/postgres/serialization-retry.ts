@@ -73,12 +73,22 @@ const retryTransaction = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.
     return Effect.unsandbox(Effect.retry(attempt, { schedule: backoff, while: (cause) => !run.outsideTheDatabase && lostARace(cause) }))
   })
 
+/**
+ * A lone statement, once sent, is waited for, even when its fiber is interrupted (a client that left,
+ * say): interrupted, @effect/sql-pg would cancel it with `pg_cancel_backend` sent through the same
+ * pool, which under load has no connection free but the ones the interrupted statements hold. Each
+ * cancel then waited its 5 s timeout, and cancels left queued in the pool ran later against whatever
+ * those connections were running by then: a host under load whose clients timed out stopped
+ * answering altogether. The kit's lone statements are short; its long reads stream elsewhere.
+ */
+const sent = <A, E, R>(statement: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.uninterruptible(retryLostRaces(statement))
+
 /** A lone statement is its own transaction: retrying the statement is retrying the transaction. */
 const retryingConnection = (conn: Connection): Connection => ({
-  execute: (sql, params, transformRows) => retryLostRaces(conn.execute(sql, params, transformRows)),
-  executeRaw: (sql, params) => retryLostRaces(conn.executeRaw(sql, params)),
-  executeValues: (sql, params) => retryLostRaces(conn.executeValues(sql, params)),
-  executeUnprepared: (sql, params, transformRows) => retryLostRaces(conn.executeUnprepared(sql, params, transformRows)),
+  execute: (sql, params, transformRows) => sent(conn.execute(sql, params, transformRows)),
+  executeRaw: (sql, params) => sent(conn.executeRaw(sql, params)),
+  executeValues: (sql, params) => sent(conn.executeValues(sql, params)),
+  executeUnprepared: (sql, params, transformRows) => sent(conn.executeUnprepared(sql, params, transformRows)),
   executeStream: (sql, params, transformRows) => conn.executeStream(sql, params, transformRows)
 })
 

@@ -41,6 +41,9 @@ export const layer = Layer.effect(
           ? notReady("the store's disk is full")
           : { ready: true }
       ),
+      // Disconnected, so the verdict comes at the timeout even when the store's statement cannot be
+      // cut short (a PostgreSQL statement once sent is waited for): it finishes on its own.
+      Effect.disconnect,
       Effect.timeoutTo({
         duration: READINESS_TIMEOUT,
         onTimeout: () => notReady(`the store did not answer within ${Duration.format(READINESS_TIMEOUT)}`),

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { runLoad } from "./load.mjs"
-import { freePort, killNow, onPostgres, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
+import { freePort, killNow, logTail, onPostgres, peakRssMiB, processCpuMs, startNode, stop, waitForOk } from "./processes.mjs"
 import { createKitMerchant, expectOk, prepareRoute } from "./routes.mjs"
 import { seedSubscriptions } from "./subscription-seed.mjs"
 
@@ -242,7 +242,11 @@ const main = async () => {
 try {
   await main()
 } catch (error) {
-  console.error(`\nscale-out failed: ${error instanceof Error ? error.message : String(error)}`)
+  // fetch's own message ("fetch failed") names no cause: its cause does (a refused connection, a reset).
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : ""
+  console.error(`\nscale-out failed: ${error instanceof Error ? error.message : String(error)}${cause}`)
+  if (error instanceof Error && error.stack !== undefined) console.error(error.stack.split("\n").slice(1, 4).join("\n"))
+  for (const server of servers) console.error(logTail(server, 15))
   process.exitCode = 1
 } finally {
   await Promise.all(servers.map((server) => stop(server)))
