@@ -234,6 +234,11 @@ export const layer = Layer.effect(
       }).pipe(dbCall)
     }
 
+    // Read with a delivery `d`: whether its target is in the slow lane; and one target's notes by key.
+    const slowNotedColumn = sql`EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow`
+    const targetKey = (row: { readonly merchant_id: unknown; readonly environment: string; readonly target: string }) =>
+      sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+
     // What nearly every attempt notes, a quick success, is noted for a run of them at once: on
     // PostgreSQL one statement (its deletes run whether or not the query reads them); on SQLite a
     // read of whether any of their targets is noted slow or failing, and a write only for those
@@ -253,8 +258,7 @@ export const layer = Layer.effect(
         orElse: () =>
           Effect.gen(function*() {
             const noted = yield* sql<{ readonly merchant_id: unknown; readonly environment: string; readonly target: string; readonly noted_slow: unknown; readonly noted_failing: unknown }>`
-              SELECT DISTINCT d.merchant_id, d.environment, d.target,
-                EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow,
+              SELECT DISTINCT d.merchant_id, d.environment, d.target, ${slowNotedColumn},
                 EXISTS (
                   SELECT 1 FROM webhook_targets w
                   WHERE w.merchant_id = d.merchant_id AND w.environment = d.environment AND w.target = d.target
@@ -263,7 +267,7 @@ export const layer = Layer.effect(
             for (const row of noted) {
               if (Boolean(Number(row.noted_slow))) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
               if (Boolean(Number(row.noted_failing))) {
-                yield* sql`DELETE FROM webhook_targets WHERE merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+                yield* sql`DELETE FROM webhook_targets WHERE ${targetKey(row)}`
               }
             }
           })
@@ -278,8 +282,7 @@ export const layer = Layer.effect(
           readonly target: string
           readonly noted_slow: unknown
         }>`
-          SELECT d.merchant_id, d.environment, d.target,
-            EXISTS (SELECT 1 FROM webhook_slow_targets s WHERE s.target = d.target) AS noted_slow
+          SELECT d.merchant_id, d.environment, d.target, ${slowNotedColumn}
           FROM webhook_deliveries d WHERE d.id = ${deliveryId}`
         const row = owner[0]
         if (row === undefined) return false
@@ -288,7 +291,7 @@ export const layer = Layer.effect(
           yield* sql`INSERT INTO webhook_slow_targets ${sql.insert({ target: row.target, slow_since: at })} ON CONFLICT (target) DO NOTHING`
         }
         if (!slow && notedSlow) yield* sql`DELETE FROM webhook_slow_targets WHERE target = ${row.target}`
-        const key = sql`merchant_id = ${row.merchant_id} AND environment = ${row.environment} AND target = ${row.target}`
+        const key = targetKey(row)
         if (succeeded) {
           yield* sql`DELETE FROM webhook_targets WHERE ${key}`
           return false
